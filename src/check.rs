@@ -1,0 +1,603 @@
+//! The checker: from files to a [`RulePack`]. It reads every pack and what
+//! they require, resolves every name, checks types and tile geometry, and
+//! keeps going after an error so that one run reports all of them.
+
+mod expr;
+mod load;
+mod names;
+mod tiles;
+
+pub use load::PackRef;
+
+use crate::diagnostic::{render_all, Code, Diagnostic};
+use crate::ir::expr::Type;
+use crate::ir::{FeatureKind, Figure, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType};
+use crate::source::{Sources, Span};
+use crate::syntax::ast::{self, FeatureClause, Item, ScoreMoment, TileMode};
+use expr::{check_expr, ExprScope};
+use names::{Namespace, Visibility};
+use tiles::{TileBuild, TileCx};
+
+/// The language versions this build understands.
+pub const LANGUAGE_VERSION: u32 = 1;
+
+/// Counts (tiles, figures) are limited to this.
+const MAX_COUNT: u32 = 1000;
+
+/// Loading failed: every diagnostic found, with the sources to render them.
+#[derive(Debug)]
+pub struct LoadError {
+    pub sources: Sources,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    /// All diagnostics rendered as plain text.
+    pub fn render(&self) -> String {
+        render_all(&self.diagnostics, &self.sources)
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.render())?;
+        write!(f, "{} error(s)", self.diagnostics.len())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Loads and checks packs together, with every pack they require.
+pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
+    let mut sources = Sources::new();
+    let mut diags = Vec::new();
+    let units = load::read_all(refs, &mut sources, &mut diags);
+    let (order, deps) = load::order(&units, &sources, &mut diags);
+    let vis = visibility(&units, &deps);
+    let asts: Vec<Option<&ast::File>> = units.iter().map(|u| u.ast.as_ref()).collect();
+    let mut checker = Checker {
+        diags,
+        vis,
+        kind_names: Namespace::new("feature kind"),
+        figure_names: Namespace::new("figure"),
+        marker_names: Namespace::new("marker"),
+        icon_names: Namespace::new("icon"),
+        tile_names: Namespace::new("tile"),
+        kinds: Vec::new(),
+        figures: Vec::new(),
+        markers: Vec::new(),
+        icons: Vec::new(),
+    };
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.header(file);
+            checker.declare(u, file);
+        }
+    }
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.resolve_kinds(u, file);
+            checker.resolve_markers(u, file);
+            checker.resolve_figures(u, file);
+        }
+    }
+    let tiles = checker.tiles(&order, &asts);
+    let start = checker.start(&order, &asts, &tiles, &units, &sources);
+    let packs = order
+        .iter()
+        .filter_map(|&u| {
+            let file = asts[u]?;
+            Some(Pack {
+                name: file.header.name.name.clone(),
+                title: file.header.title.clone(),
+                file: units[u].file,
+                requires: deps[u]
+                    .iter()
+                    .filter_map(|d| order.iter().position(|o| o == d).map(|p| p as PackId))
+                    .collect(),
+            })
+        })
+        .collect();
+    if !checker.diags.is_empty() || order.is_empty() && refs.is_empty() {
+        return Err(LoadError {
+            sources,
+            diagnostics: checker.diags,
+        });
+    }
+    let Some(start) = start else {
+        return Err(LoadError {
+            sources,
+            diagnostics: checker.diags,
+        });
+    };
+    Ok(RulePack {
+        sources,
+        packs,
+        kinds: checker.kinds,
+        figures: checker.figures,
+        markers: checker.markers,
+        icons: checker.icons,
+        tiles,
+        start,
+    })
+}
+
+/// Which units each unit sees: itself and its transitive requirements.
+fn visibility(units: &[load::Unit], deps: &[Vec<usize>]) -> Visibility {
+    let n = units.len();
+    let mut visible = vec![vec![false; n]; n];
+    for (u, row) in visible.iter_mut().enumerate() {
+        let mut stack = vec![u];
+        while let Some(x) = stack.pop() {
+            if !row[x] {
+                row[x] = true;
+                stack.extend(&deps[x]);
+            }
+        }
+    }
+    Visibility {
+        visible,
+        pack_names: units.iter().map(|u| u.pack_name().unwrap_or("?").to_string()).collect(),
+    }
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+    vis: Visibility,
+    kind_names: Namespace,
+    figure_names: Namespace,
+    marker_names: Namespace,
+    icon_names: Namespace,
+    tile_names: Namespace,
+    kinds: Vec<FeatureKind>,
+    figures: Vec<Figure>,
+    markers: Vec<Marker>,
+    icons: Vec<Icon>,
+}
+
+fn too_big(n: &ast::Number, what: &str) -> Diagnostic {
+    Diagnostic::new(Code::NumberOutOfRange, format!("{what} {} is too large", n.value))
+        .at(n.span, format!("at most {MAX_COUNT}"))
+        .note(format!("{what}s are limited to {MAX_COUNT}"))
+}
+
+impl Checker {
+    fn header(&mut self, file: &ast::File) {
+        if let Some(v) = file.header.language {
+            if v.value != LANGUAGE_VERSION {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::LanguageVersion,
+                        format!("language version {} is not supported", v.value),
+                    )
+                    .at(v.span, "unknown version")
+                    .note(format!("this meeple understands `language {LANGUAGE_VERSION}`")),
+                );
+            }
+        }
+    }
+
+    /// First pass: every declared name, so that uses may precede declarations.
+    fn declare(&mut self, u: usize, file: &ast::File) {
+        for item in &file.items {
+            let d = &mut self.diags;
+            match item {
+                Item::Feature(f) => {
+                    let id = self.kinds.len() as u16;
+                    if self.kind_names.declare(&f.name, u, id, d) {
+                        self.kinds.push(FeatureKind {
+                            name: f.name.name.clone(),
+                            topology: f.topology,
+                            narrow: f.narrow.is_some(),
+                            complete: None,
+                            score_completed: None,
+                            score_final: None,
+                            span: f.name.span,
+                        });
+                    }
+                }
+                Item::Figure(f) => {
+                    let id = self.figures.len() as u16;
+                    if self.figure_names.declare(&f.name, u, id, d) {
+                        self.figures.push(Figure {
+                            name: f.name.name.clone(),
+                            ownership: f.ownership,
+                            count: f.count.value,
+                            places: Vec::new(),
+                            span: f.name.span,
+                        });
+                    }
+                }
+                Item::Marker(m) => {
+                    let id = self.markers.len() as u16;
+                    if self.marker_names.declare(&m.name, u, id, d) {
+                        self.markers.push(Marker {
+                            name: m.name.name.clone(),
+                            on: Vec::new(),
+                            span: m.name.span,
+                        });
+                    }
+                }
+                Item::Icon(i) => {
+                    let id = self.icons.len() as u16;
+                    let value = match &i.value_type {
+                        None => IconValue::None,
+                        Some(t) if t.name == "compass" => IconValue::Compass,
+                        Some(t) => {
+                            d.push(
+                                Diagnostic::new(Code::IconValue, format!("unknown icon value type `{}`", t.name))
+                                    .at(t.span, "not a value type")
+                                    .note("the only icon value type is `compass`"),
+                            );
+                            IconValue::None
+                        }
+                    };
+                    if self.icon_names.declare(&i.name, u, id, d) {
+                        self.icons.push(Icon {
+                            name: i.name.name.clone(),
+                            value,
+                            span: i.name.span,
+                        });
+                    }
+                }
+                Item::Tile(t) if t.mode == TileMode::Define => {
+                    let id = self.tile_names.entries.len() as u16;
+                    self.tile_names.declare(&t.name, u, id, d);
+                }
+                Item::Tile(_) | Item::Start(_) => {}
+            }
+        }
+    }
+
+    fn resolve_kinds(&mut self, u: usize, file: &ast::File) {
+        for item in &file.items {
+            let Item::Feature(f) = item else { continue };
+            let Some(entry) = self.kind_names.get(&f.name.name).filter(|e| e.span == f.name.span) else {
+                continue;
+            };
+            let id = entry.id;
+            if let Some(span) = f.narrow {
+                if f.topology != ast::Topology::Edges {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::NarrowOnArea,
+                            "`narrow` only applies to features that connect through edges",
+                        )
+                        .at(span, "not allowed here")
+                        .also(f.topology_span, "this topology")
+                        .note("remove `narrow`, or use `connects edges`"),
+                    );
+                }
+            }
+            let scope = |in_complete| ExprScope {
+                subject: (id, f.topology),
+                subject_name: &f.name.name,
+                in_complete,
+                unit: u,
+                kinds: &self.kind_names,
+                markers: &self.marker_names,
+                vis: &self.vis,
+            };
+            let mut seen: Vec<(&str, Span)> = Vec::new();
+            let mut complete = None;
+            let mut score_completed = None;
+            let mut score_final = None;
+            for clause in &f.clauses {
+                let (key, span) = match clause {
+                    FeatureClause::Complete { span, .. } => ("complete when", *span),
+                    FeatureClause::Score {
+                        moment: ScoreMoment::Completed,
+                        span,
+                        ..
+                    } => ("score completed", *span),
+                    FeatureClause::Score { span, .. } => ("score final", *span),
+                };
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::RepeatedClause,
+                            format!("`{key}` is given twice for `{}`", f.name.name),
+                        )
+                        .at(span, "given again here")
+                        .also(*first, "first given here")
+                        .note("keep one of them"),
+                    );
+                    continue;
+                }
+                seen.push((key, span));
+                match clause {
+                    FeatureClause::Complete { expr, .. } => {
+                        complete = check_expr(&scope(true), expr, Type::Bool, &mut self.diags);
+                    }
+                    FeatureClause::Score { moment, expr, .. } => {
+                        let checked = check_expr(&scope(false), expr, Type::Int, &mut self.diags);
+                        match moment {
+                            ScoreMoment::Completed => score_completed = checked,
+                            ScoreMoment::Final => score_final = checked,
+                        }
+                    }
+                }
+            }
+            let kind = &mut self.kinds[id as usize];
+            kind.complete = complete;
+            kind.score_completed = score_completed;
+            kind.score_final = score_final;
+        }
+    }
+
+    fn resolve_markers(&mut self, u: usize, file: &ast::File) {
+        for item in &file.items {
+            let Item::Marker(m) = item else { continue };
+            let Some(id) = self
+                .marker_names
+                .get(&m.name.name)
+                .filter(|e| e.span == m.name.span)
+                .map(|e| e.id)
+            else {
+                continue;
+            };
+            let on: Vec<u16> =
+                m.on.iter()
+                    .filter_map(|k| self.kind_names.lookup(k, u, &self.vis, &mut self.diags))
+                    .collect();
+            self.markers[id as usize].on = on;
+        }
+    }
+
+    fn resolve_figures(&mut self, u: usize, file: &ast::File) {
+        for item in &file.items {
+            let Item::Figure(f) = item else { continue };
+            if f.count.value > MAX_COUNT {
+                self.diags.push(too_big(&f.count, "figure count"));
+            }
+            let Some(id) = self
+                .figure_names
+                .get(&f.name.name)
+                .filter(|e| e.span == f.name.span)
+                .map(|e| e.id)
+            else {
+                continue;
+            };
+            let mut places = Vec::new();
+            let mut spans: Vec<(u16, Span)> = Vec::new();
+            for place in &f.places {
+                for k in &place.kinds {
+                    let Some(kind) = self.kind_names.lookup(k, u, &self.vis, &mut self.diags) else {
+                        continue;
+                    };
+                    if let Some((_, first)) = spans.iter().find(|(x, _)| *x == kind) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::RepeatedClause,
+                                format!("figure `{}` names `{}` twice", f.name.name, k.name),
+                            )
+                            .at(k.span, "named again here")
+                            .also(*first, "first named here")
+                            .note("a figure stands or lies on each feature kind in one way only"),
+                        );
+                        continue;
+                    }
+                    spans.push((kind, k.span));
+                    places.push((kind, place.posture));
+                }
+            }
+            if f.places.iter().all(|p| p.kinds.is_empty()) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::FigureNowhere,
+                        format!("figure `{}` has nowhere to stand", f.name.name),
+                    )
+                    .at(f.name.span, "declared here")
+                    .note(format!(
+                        "add `{{ stands on KIND }}` or `{{ lies on KIND }}` to `figure {}`",
+                        f.name.name
+                    )),
+                );
+            }
+            self.figures[id as usize].places = places;
+        }
+    }
+
+    fn tile_cx(&self, unit: usize) -> TileCx<'_> {
+        TileCx {
+            unit,
+            vis: &self.vis,
+            kinds: &self.kinds,
+            kind_names: &self.kind_names,
+            markers: &self.markers,
+            marker_names: &self.marker_names,
+            icons: &self.icons,
+            icon_names: &self.icon_names,
+        }
+    }
+
+    /// Applies every tile declaration in load order, then checks each tile.
+    fn tiles(&mut self, order: &[usize], asts: &[Option<&ast::File>]) -> Vec<TileType> {
+        let mut builds: Vec<Option<TileBuild>> = vec![None; self.tile_names.entries.len()];
+        for &u in order {
+            let Some(file) = asts[u] else { continue };
+            for item in &file.items {
+                let Item::Tile(decl) = item else { continue };
+                self.tile_decl(u, decl, &mut builds);
+            }
+        }
+        let kinds = &self.kinds;
+        builds
+            .into_iter()
+            .flatten()
+            .map(|b| tiles::finish(b, kinds, &mut self.diags))
+            .collect()
+    }
+
+    fn tile_decl(&mut self, u: usize, decl: &ast::TileDecl, builds: &mut [Option<TileBuild>]) {
+        if let Some(n) = decl.count.filter(|n| n.value > MAX_COUNT) {
+            self.diags.push(too_big(&n, "tile count"));
+            return;
+        }
+        let mut diags = std::mem::take(&mut self.diags);
+        match decl.mode {
+            TileMode::Define => {
+                let Some(id) = self
+                    .tile_names
+                    .get(&decl.name.name)
+                    .filter(|e| e.span == decl.name.span)
+                    .map(|e| e.id)
+                else {
+                    self.diags = diags;
+                    return;
+                };
+                let mut build = TileBuild {
+                    name: decl.name.clone(),
+                    count: decl.count.map_or(1, |n| n.value),
+                    segments: Vec::new(),
+                    icons: Vec::new(),
+                    replaced_by: None,
+                    broken: false,
+                };
+                if let Some(from) = &decl.from {
+                    if let Some(src) = self.tile_names.lookup(from, u, &self.vis, &mut diags) {
+                        match &builds[src as usize] {
+                            Some(b) => {
+                                build.segments = b.segments.clone();
+                                build.icons = b.icons.clone();
+                            }
+                            None => diags.push(
+                                Diagnostic::new(
+                                    Code::MisplacedFrom,
+                                    format!("`from {}` comes before tile `{}` is declared", from.name, from.name),
+                                )
+                                .at(from.span, "not declared yet")
+                                .note(format!("move this tile after the declaration of `{}`", from.name)),
+                            ),
+                        }
+                    }
+                }
+                if let Some(body) = &decl.body {
+                    tiles::add_body(&mut build, body, &self.tile_cx(u), &mut diags);
+                }
+                builds[id as usize] = Some(build);
+            }
+            TileMode::Extend | TileMode::Replace => {
+                if let Some(from) = &decl.from {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::MisplacedFrom,
+                            "`from` cannot be used with `extend tile` or `replace tile`",
+                        )
+                        .at(from.span, "not allowed here")
+                        .note(format!(
+                            "to make a new tile from `{}`, write `tile NEW_NAME from {}`",
+                            from.name, from.name
+                        )),
+                    );
+                }
+                let Some(id) = self.tile_names.lookup(&decl.name, u, &self.vis, &mut diags) else {
+                    self.diags = diags;
+                    return;
+                };
+                let cx = self.tile_cx(u);
+                let Some(build) = builds[id as usize].as_mut() else {
+                    self.diags = diags;
+                    return;
+                };
+                if decl.mode == TileMode::Replace {
+                    if let Some((other, first)) = build.replaced_by.filter(|(other, _)| *other != u) {
+                        let _ = other;
+                        diags.push(
+                            Diagnostic::new(
+                                Code::ExclusiveClaim,
+                                format!("tile `{}` is replaced by two packs", decl.name.name),
+                            )
+                            .at(decl.name.span, "replaced again here")
+                            .also(first, "first replaced here")
+                            .note("these packs cannot be loaded together; load only one of them"),
+                        );
+                    }
+                    build.replaced_by = Some((u, decl.name.span));
+                    build.segments.clear();
+                    build.icons.clear();
+                }
+                if let Some(n) = decl.count {
+                    build.count = n.value;
+                }
+                if let Some(body) = &decl.body {
+                    tiles::add_body(build, body, &cx, &mut diags);
+                }
+            }
+        }
+        self.diags = diags;
+    }
+
+    /// Finds the one start tile.
+    fn start(
+        &mut self,
+        order: &[usize],
+        asts: &[Option<&ast::File>],
+        tiles: &[TileType],
+        units: &[load::Unit],
+        sources: &Sources,
+    ) -> Option<u16> {
+        let mut plain: Option<(u16, Span)> = None;
+        let mut replaced: Option<(u16, Span, usize)> = None;
+        for &u in order {
+            let Some(file) = asts[u] else { continue };
+            for item in &file.items {
+                let Item::Start(s) = item else { continue };
+                let Some(id) = self.tile_names.lookup(&s.tile, u, &self.vis, &mut self.diags) else {
+                    continue;
+                };
+                if s.replace {
+                    if let Some((_, first, other)) = replaced {
+                        self.diags.push(
+                            Diagnostic::new(Code::ExclusiveClaim, "two packs replace the start tile")
+                                .at(s.span, format!("replaced in {}", sources.name(units[u].file)))
+                                .also(first, format!("first replaced in {}", sources.name(units[other].file)))
+                                .note("these packs cannot be loaded together; load only one of them"),
+                        );
+                    } else {
+                        replaced = Some((id, s.span, u));
+                    }
+                } else if let Some((_, first)) = plain {
+                    self.diags.push(
+                        Diagnostic::new(Code::StartConflict, "the start tile is declared twice")
+                            .at(s.span, "declared again here")
+                            .also(first, "first declared here")
+                            .note("keep one `start`; an expansion with its own start tile says `replace start TILE`"),
+                    );
+                } else {
+                    plain = Some((id, s.span));
+                }
+            }
+        }
+        let (id, span) = match (replaced, plain) {
+            (Some((id, span, _)), _) | (None, Some((id, span))) => (id, span),
+            (None, None) => {
+                if self.diags.is_empty() {
+                    let d = Diagnostic::new(Code::NoStartTile, "no start tile is declared");
+                    let d = match asts.iter().flatten().next() {
+                        Some(file) => d.at(file.header.name.span, "in this pack or the packs it requires"),
+                        None => d,
+                    };
+                    self.diags
+                        .push(d.note("add `start TILE` naming the tile that begins the game"));
+                }
+                return None;
+            }
+        };
+        let tile = tiles
+            .iter()
+            .position(|t| t.name == self.tile_names.entries[id as usize].name)?;
+        if tiles[tile].count == 0 {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::StartWithoutCopies,
+                    format!("start tile `{}` has no copies", tiles[tile].name),
+                )
+                .at(span, "the start tile")
+                .also(tiles[tile].span, "count set here")
+                .note("give the start tile a count of at least 1: the start tile is one of its copies"),
+            );
+        }
+        Some(tile as u16)
+    }
+}

@@ -1,0 +1,288 @@
+//! Finding, reading and parsing the files of a load, and ordering them by
+//! their `requires` lines.
+
+use crate::bundled::{bundled, bundled_names};
+use crate::diagnostic::{did_you_mean, Code, Diagnostic};
+use crate::source::{FileId, Sources};
+use crate::syntax::{ast, parse_file};
+use std::path::{Path, PathBuf};
+
+/// Files larger than this are refused rather than read.
+const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// Names a pack to load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PackRef {
+    /// A `.rules` file on disk, read at run time.
+    Path(PathBuf),
+    /// A pack bundled with meeple, by name (`base`).
+    Bundled(String),
+    /// Text in memory, with the name to show in diagnostics.
+    Text { name: String, text: String },
+}
+
+impl PackRef {
+    /// Reads a command-line argument: a path if it looks like one (contains a
+    /// slash or ends in `.rules`), a bundled pack name otherwise.
+    pub fn from_arg(arg: &str) -> PackRef {
+        if arg.ends_with(".rules") || arg.contains('/') || arg.contains('\\') {
+            PackRef::Path(PathBuf::from(arg))
+        } else {
+            PackRef::Bundled(arg.to_string())
+        }
+    }
+}
+
+/// One file of the load.
+pub struct Unit {
+    pub file: FileId,
+    pub ast: Option<ast::File>,
+    /// Folder of a file read from disk, where its requirements are looked for first.
+    pub dir: Option<PathBuf>,
+    /// Identity to avoid reading the same file twice.
+    key: String,
+}
+
+impl Unit {
+    /// The pack name the file declares, if it parsed.
+    pub fn pack_name(&self) -> Option<&str> {
+        self.ast.as_ref().map(|a| a.header.name.name.as_str())
+    }
+}
+
+/// Reads every requested file and, transitively, every pack they require.
+pub fn read_all(refs: &[PackRef], sources: &mut Sources, diags: &mut Vec<Diagnostic>) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::new();
+    for r in refs {
+        if let Some(unit) = read_ref(r, None, &units, sources, diags) {
+            units.push(unit);
+        }
+    }
+    let mut next = 0;
+    while next < units.len() {
+        let requires: Vec<ast::Ident> = units[next]
+            .ast
+            .as_ref()
+            .map(|a| a.header.requires.clone())
+            .unwrap_or_default();
+        for req in requires {
+            if units.iter().any(|u| u.pack_name() == Some(req.name.as_str())) {
+                continue;
+            }
+            let dir = units[next].dir.clone();
+            let local = dir
+                .as_ref()
+                .map(|d| d.join(format!("{}.rules", req.name)))
+                .filter(|p| p.is_file());
+            let found = match local {
+                Some(path) => read_ref(&PackRef::Path(path), Some(&req), &units, sources, diags),
+                None if bundled(&req.name).is_some() => {
+                    read_ref(&PackRef::Bundled(req.name.clone()), Some(&req), &units, sources, diags)
+                }
+                None => {
+                    diags.push(missing_pack(&req.name, Some(&req), dir.as_deref()));
+                    None
+                }
+            };
+            if let Some(unit) = found {
+                units.push(unit);
+            }
+        }
+        next += 1;
+    }
+    units
+}
+
+fn read_ref(
+    r: &PackRef,
+    required_by: Option<&ast::Ident>,
+    units: &[Unit],
+    sources: &mut Sources,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Unit> {
+    let (key, name, text, dir) = match r {
+        PackRef::Path(path) => {
+            let key = path
+                .canonicalize()
+                .unwrap_or_else(|_| path.clone())
+                .display()
+                .to_string();
+            if units.iter().any(|u| u.key == key) {
+                return None;
+            }
+            let name = path.display().to_string();
+            let text = match read_text(path) {
+                Ok(text) => text,
+                Err(why) => {
+                    let mut d = Diagnostic::new(Code::Unreadable, format!("cannot read `{name}`: {why}"));
+                    if let Some(req) = required_by {
+                        d = d.at(req.span, "required here");
+                    }
+                    diags.push(d);
+                    return None;
+                }
+            };
+            (key, name, text, path.parent().map(Path::to_path_buf))
+        }
+        PackRef::Bundled(pack) => {
+            let key = format!("<bundled>/{pack}");
+            if units.iter().any(|u| u.key == key) {
+                return None;
+            }
+            let Some(text) = bundled(pack) else {
+                diags.push(missing_pack(pack, required_by, None));
+                return None;
+            };
+            (key, format!("rules/{pack}.rules"), text.to_string(), None)
+        }
+        PackRef::Text { name, text } => (format!("<text>/{name}"), name.clone(), text.clone(), None),
+    };
+    let file = sources.add(name, text);
+    let ast = match parse_file(file, sources.text(file)) {
+        Ok(ast) => Some(ast),
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
+    Some(Unit { file, ast, dir, key })
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("it is a folder, not a .rules file".to_string());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "it is {} bytes; rules files are limited to {MAX_FILE_BYTES}",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>) -> Diagnostic {
+    let mut d = Diagnostic::new(Code::MissingPack, format!("no pack named `{name}`"));
+    if let Some(req) = required_by {
+        d = d.at(req.span, "required here");
+    }
+    let looked = match dir {
+        Some(dir) => format!(
+            "looked for `{}` and among the bundled packs",
+            dir.join(format!("{name}.rules")).display()
+        ),
+        None => "looked among the bundled packs".to_string(),
+    };
+    let bundled: Vec<&str> = bundled_names().collect();
+    d.note(format!("{looked}: {}", bundled.join(", ")))
+        .maybe_note(did_you_mean(name, bundled.iter().copied()))
+}
+
+/// Orders the parsed units so that each comes after the packs it requires,
+/// reports cycles and duplicate pack names, and returns for each unit (by
+/// position in `units`) the indices of the units it requires.
+pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut by_name: Vec<(&str, usize)> = Vec::new();
+    for (i, unit) in units.iter().enumerate() {
+        let Some(ast) = &unit.ast else { continue };
+        let name = ast.header.name.name.as_str();
+        if let Some((_, first)) = by_name.iter().find(|(n, _)| *n == name) {
+            let first_ast = units[*first].ast.as_ref().expect("registered units parsed");
+            diags.push(
+                Diagnostic::new(Code::PackLoadedTwice, format!("pack `{name}` is loaded from two files"))
+                    .at(
+                        ast.header.name.span,
+                        format!("`{name}` declared again in {}", sources.name(unit.file)),
+                    )
+                    .also(first_ast.header.name.span, "first declared here")
+                    .note("load only one of these files"),
+            );
+        } else {
+            by_name.push((name, i));
+        }
+    }
+    let deps: Vec<Vec<usize>> = units
+        .iter()
+        .map(|u| {
+            u.ast
+                .as_ref()
+                .map(|a| {
+                    a.header
+                        .requires
+                        .iter()
+                        .filter_map(|r| by_name.iter().find(|(n, _)| *n == r.name).map(|(_, i)| *i))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+
+    // Depth-first post-order; a grey node met again closes a cycle.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        White,
+        Grey,
+        Black,
+    }
+    let mut marks = vec![Mark::White; units.len()];
+    let mut order = Vec::new();
+    let mut stack_path: Vec<usize> = Vec::new();
+    fn visit(
+        u: usize,
+        units: &[Unit],
+        deps: &[Vec<usize>],
+        marks: &mut [Mark],
+        order: &mut Vec<usize>,
+        path: &mut Vec<usize>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        marks[u] = Mark::Grey;
+        path.push(u);
+        for (k, &d) in deps[u].iter().enumerate() {
+            match marks[d] {
+                Mark::White => visit(d, units, deps, marks, order, path, diags),
+                Mark::Grey => {
+                    let start = path.iter().position(|p| *p == d).unwrap_or(0);
+                    let cycle: Vec<&str> = path[start..]
+                        .iter()
+                        .chain(std::iter::once(&d))
+                        .filter_map(|i| units[*i].pack_name())
+                        .collect();
+                    let ast = units[u].ast.as_ref().expect("only parsed units have deps");
+                    let req = ast
+                        .header
+                        .requires
+                        .iter()
+                        .find(|r| units[d].pack_name() == Some(r.name.as_str()))
+                        .or_else(|| ast.header.requires.get(k))
+                        .expect("a dependency comes from a requires entry");
+                    diags.push(
+                        Diagnostic::new(Code::RequiresCycle, "packs require each other in a cycle")
+                            .at(req.span, "this requirement closes the cycle")
+                            .note(format!("the cycle: {}", cycle.join(" requires ")))
+                            .note("remove one of these requirements"),
+                    );
+                }
+                Mark::Black => {}
+            }
+        }
+        path.pop();
+        marks[u] = Mark::Black;
+        order.push(u);
+    }
+    for u in 0..units.len() {
+        if marks[u] == Mark::White && units[u].ast.is_some() {
+            visit(u, units, &deps, &mut marks, &mut order, &mut stack_path, diags);
+        }
+    }
+    // Units with a duplicate pack name take no part in the game.
+    order.retain(|u| by_name.iter().any(|(_, i)| i == u));
+    (order, deps)
+}

@@ -1,0 +1,125 @@
+//! Name tables: one namespace per sort of thing, with duplicate detection,
+//! visibility through `requires`, and "did you mean" suggestions.
+
+use crate::diagnostic::{did_you_mean, Code, Diagnostic};
+use crate::source::Span;
+use crate::syntax::ast::Ident;
+
+/// One declared name.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub name: String,
+    /// The unit (file) that declared it.
+    pub unit: usize,
+    pub span: Span,
+    pub id: u16,
+}
+
+/// All names of one sort (feature kinds, tiles, ...).
+#[derive(Debug)]
+pub struct Namespace {
+    /// What the names are, for messages ("feature kind").
+    pub what: &'static str,
+    pub entries: Vec<Entry>,
+}
+
+/// Which units each unit may see: itself and every pack it requires, transitively.
+pub struct Visibility {
+    pub visible: Vec<Vec<bool>>,
+    pub pack_names: Vec<String>,
+}
+
+impl Visibility {
+    /// Whether declarations of `target` may be used from `from`.
+    pub fn sees(&self, from: usize, target: usize) -> bool {
+        self.visible[from][target]
+    }
+}
+
+impl Namespace {
+    /// An empty namespace.
+    pub fn new(what: &'static str) -> Namespace {
+        Namespace {
+            what,
+            entries: Vec::new(),
+        }
+    }
+
+    /// The entry named `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Declares a name; a second declaration is reported and ignored.
+    pub fn declare(&mut self, ident: &Ident, unit: usize, id: u16, diags: &mut Vec<Diagnostic>) -> bool {
+        if let Some(first) = self.get(&ident.name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::Duplicate,
+                    format!("{} `{}` is defined twice", self.what, ident.name),
+                )
+                .at(ident.span, "defined again here")
+                .also(first.span, "first defined here")
+                .note(format!(
+                    "rename one of them; to change a tile of another pack use `extend tile {}` or `replace tile {}`",
+                    ident.name, ident.name
+                )),
+            );
+            return false;
+        }
+        self.entries.push(Entry {
+            name: ident.name.clone(),
+            unit,
+            span: ident.span,
+            id,
+        });
+        true
+    }
+
+    /// Resolves a use of a name from `unit`, reporting unknown and invisible names.
+    pub fn lookup(&self, ident: &Ident, unit: usize, vis: &Visibility, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+        match self.get(&ident.name) {
+            Some(e) if vis.sees(unit, e.unit) => Some(e.id),
+            Some(e) => {
+                let pack = &vis.pack_names[e.unit];
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotRequired,
+                        format!(
+                            "{} `{}` belongs to pack `{pack}`, which this pack does not require",
+                            self.what, ident.name
+                        ),
+                    )
+                    .at(ident.span, "used here")
+                    .also(e.span, format!("defined in `{pack}` here"))
+                    .note(format!("add `requires {pack}` to the header of this file")),
+                );
+                None
+            }
+            None => {
+                diags.push(self.unknown(ident, unit, vis));
+                None
+            }
+        }
+    }
+
+    /// The "unknown name" diagnostic, with a suggestion among visible names.
+    pub fn unknown(&self, ident: &Ident, unit: usize, vis: &Visibility) -> Diagnostic {
+        let visible = self
+            .entries
+            .iter()
+            .filter(|e| vis.sees(unit, e.unit))
+            .map(|e| e.name.as_str());
+        Diagnostic::new(Code::UnknownName, format!("unknown {} `{}`", self.what, ident.name))
+            .at(ident.span, format!("no {} has this name", self.what))
+            .maybe_note(did_you_mean(&ident.name, visible))
+    }
+
+    /// Names visible from `unit`.
+    pub fn visible_names<'a>(&'a self, unit: usize, vis: &'a Visibility) -> impl Iterator<Item = &'a str> + 'a {
+        self.entries
+            .iter()
+            .filter(move |e| vis.sees(unit, e.unit))
+            .map(|e| e.name.as_str())
+    }
+}

@@ -1,0 +1,366 @@
+//! Tiles: building segments from their declarations, and checking each
+//! finished tile's geometry (every edge covered once, fields only beside
+//! roads and fields, `touches` naming a feature of the same tile).
+
+use super::names::{Namespace, Visibility};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ir::geometry::{Bits, Location, COMPASS_NAMES, EDGE_NAMES, HALF_EDGE_NAMES};
+use crate::ir::{FeatureKind, Icon, IconValue, Marker, Segment, TileIcon, TileType, Topology};
+use crate::source::Span;
+use crate::syntax::ast::{self, Ident};
+
+/// A tile while its declarations are applied.
+#[derive(Clone, Debug)]
+pub struct TileBuild {
+    pub name: Ident,
+    pub count: u32,
+    pub segments: Vec<SegBuild>,
+    pub icons: Vec<TileIcon>,
+    /// The pack that replaced the tile, if one did.
+    pub replaced_by: Option<(usize, Span)>,
+    /// A segment or icon failed to build: skip the coverage checks, whose
+    /// errors would only repeat that failure.
+    pub broken: bool,
+}
+
+/// A segment while its tile is built.
+#[derive(Clone, Debug)]
+pub struct SegBuild {
+    pub segment: Segment,
+    /// Each location with where it was written.
+    pub locations: Vec<(Location, Span)>,
+    pub touches: Vec<Ident>,
+}
+
+/// What building a tile needs to look up.
+pub struct TileCx<'a> {
+    pub unit: usize,
+    pub vis: &'a Visibility,
+    pub kinds: &'a [FeatureKind],
+    pub kind_names: &'a Namespace,
+    pub markers: &'a [Marker],
+    pub marker_names: &'a Namespace,
+    pub icons: &'a [Icon],
+    pub icon_names: &'a Namespace,
+}
+
+/// Adds a tile body's segments and icons to `tile`.
+pub fn add_body(tile: &mut TileBuild, body: &ast::TileBody, cx: &TileCx, diags: &mut Vec<Diagnostic>) {
+    for item in &body.items {
+        match item {
+            ast::TileItem::Segment(decl) => match build_segment(decl, cx, diags) {
+                Some(seg) => tile.segments.push(seg),
+                None => tile.broken = true,
+            },
+            ast::TileItem::Icon { name, value, .. } => {
+                if let Some(icon) = build_icon(name, value.as_ref(), cx, diags) {
+                    tile.icons.push(icon);
+                }
+            }
+        }
+    }
+}
+
+fn build_icon(name: &Ident, value: Option<&Ident>, cx: &TileCx, diags: &mut Vec<Diagnostic>) -> Option<TileIcon> {
+    let id = cx.icon_names.lookup(name, cx.unit, cx.vis, diags)?;
+    let icon = &cx.icons[id as usize];
+    match (icon.value, value) {
+        (IconValue::None, None) => Some(TileIcon { icon: id, value: None }),
+        (IconValue::None, Some(v)) => {
+            diags.push(
+                Diagnostic::new(Code::IconValue, format!("icon `{}` takes no value", name.name))
+                    .at(v.span, "unexpected value")
+                    .also(icon.span, "declared without a value here")
+                    .note(format!(
+                        "write `icon {}` alone, or declare `icon {}: compass`",
+                        name.name, name.name
+                    )),
+            );
+            None
+        }
+        (IconValue::Compass, Some(v)) => match COMPASS_NAMES.iter().position(|c| *c == v.name) {
+            Some(dir) => Some(TileIcon {
+                icon: id,
+                value: Some(dir as u8),
+            }),
+            None => {
+                diags.push(
+                    Diagnostic::new(Code::IconValue, format!("`{}` is not a compass direction", v.name))
+                        .at(v.span, "expected a compass direction")
+                        .note("compass directions are N NE E SE S SW W NW"),
+                );
+                None
+            }
+        },
+        (IconValue::Compass, None) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::IconValue,
+                    format!("icon `{}` needs a compass direction", name.name),
+                )
+                .at(name.span, "no direction given")
+                .also(icon.span, "declared with a compass value here")
+                .note(format!("for example `icon {} NE`", name.name)),
+            );
+            None
+        }
+    }
+}
+
+fn build_segment(decl: &ast::SegmentDecl, cx: &TileCx, diags: &mut Vec<Diagnostic>) -> Option<SegBuild> {
+    let kind_id = cx.kind_names.lookup(&decl.kind, cx.unit, cx.vis, diags)?;
+    let kind = &cx.kinds[kind_id as usize];
+    let errors_before = diags.len();
+    let mut seg = SegBuild {
+        segment: Segment {
+            kind: kind_id,
+            edges: Bits::default(),
+            half_edges: Bits::default(),
+            touches: Vec::new(),
+            markers: Vec::new(),
+            span: decl.span,
+        },
+        locations: Vec::new(),
+        touches: decl.touches.clone(),
+    };
+    for word in &decl.words {
+        match Location::parse(&word.name) {
+            Some(loc) => add_location(&mut seg, kind, loc, word, diags),
+            None => {
+                if cx.marker_names.get(&word.name).is_none() {
+                    let note = if cx.kind_names.get(&word.name).is_some() {
+                        format!(
+                            "`{}` is a feature kind: separate segments with `;`, as in `{} ...; {} ...`",
+                            word.name, kind.name, word.name
+                        )
+                    } else {
+                        "locations are edges N E S W or half-edges NL NR EL ER SL SR WL WR".to_string()
+                    };
+                    diags.push(cx.marker_names.unknown(word, cx.unit, cx.vis).note(note));
+                    continue;
+                }
+                let Some(marker) = cx.marker_names.lookup(word, cx.unit, cx.vis, diags) else {
+                    continue;
+                };
+                let m = &cx.markers[marker as usize];
+                if !m.on.contains(&kind_id) {
+                    let allowed: Vec<&str> = m.on.iter().map(|k| cx.kinds[*k as usize].name.as_str()).collect();
+                    diags.push(
+                        Diagnostic::new(
+                            Code::MarkerNotAllowed,
+                            format!("marker `{}` cannot be on a `{}`", word.name, kind.name),
+                        )
+                        .at(word.span, format!("on a `{}` segment", kind.name))
+                        .also(
+                            m.span,
+                            format!("`{}` is declared for {} only", word.name, allowed.join(", ")),
+                        )
+                        .note(format!(
+                            "add `{}` to the marker's `on` list, or move the marker",
+                            kind.name
+                        )),
+                    );
+                    continue;
+                }
+                seg.segment.markers.push(marker);
+            }
+        }
+    }
+    let empty = match kind.topology {
+        Topology::Edges => seg.segment.edges.is_empty(),
+        Topology::HalfEdges => seg.segment.half_edges.is_empty() && seg.touches.is_empty(),
+        Topology::Area => false,
+    };
+    if diags.len() > errors_before {
+        return None;
+    }
+    if empty {
+        let what = match kind.topology {
+            Topology::Edges => "an edge (N E S W)",
+            _ => "a half-edge or a `touches` list",
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::EmptySegment,
+                format!("this `{}` segment names no location", kind.name),
+            )
+            .at(decl.span, "no location")
+            .note(format!("a `{}` segment needs {what}", kind.name)),
+        );
+        return None;
+    }
+    Some(seg)
+}
+
+fn add_location(seg: &mut SegBuild, kind: &FeatureKind, loc: Location, word: &Ident, diags: &mut Vec<Diagnostic>) {
+    let wrong = |what: &str| {
+        Diagnostic::new(Code::WrongLocation, format!("`{}` segments take {what}", kind.name))
+            .at(word.span, format!("`{}` is not allowed here", word.name))
+            .also(
+                kind.span,
+                format!("`{}` is {}", kind.name, super::expr::topology_words(kind.topology)),
+            )
+    };
+    let added = match (kind.topology, loc) {
+        (Topology::Edges, Location::Edge(e)) => vec![Location::Edge(e)],
+        (Topology::Edges, Location::HalfEdge(_)) => {
+            diags.push(wrong("whole edges").note(format!("use the edge `{}`", &word.name[..1])));
+            return;
+        }
+        (Topology::HalfEdges, Location::HalfEdge(h)) => vec![Location::HalfEdge(h)],
+        (Topology::HalfEdges, Location::Edge(e)) => vec![Location::HalfEdge(2 * e), Location::HalfEdge(2 * e + 1)],
+        (Topology::Area, _) => {
+            diags
+                .push(wrong("no location").note("an area feature sits in the middle of its tile; remove the location"));
+            return;
+        }
+    };
+    for l in added {
+        if let Some((_, first)) = seg.locations.iter().find(|(x, _)| *x == l) {
+            diags.push(
+                Diagnostic::new(
+                    Code::EdgeCoveredTwice,
+                    format!("`{}` is named twice in one segment", location_name(l)),
+                )
+                .at(word.span, "named again here")
+                .also(*first, "first named here")
+                .note("remove one of them"),
+            );
+            continue;
+        }
+        match l {
+            Location::Edge(e) => seg.segment.edges.insert(e),
+            Location::HalfEdge(h) => seg.segment.half_edges.insert(h),
+        }
+        seg.locations.push((l, word.span));
+    }
+}
+
+fn location_name(l: Location) -> &'static str {
+    match l {
+        Location::Edge(e) => EDGE_NAMES[e as usize],
+        Location::HalfEdge(h) => HALF_EDGE_NAMES[h as usize],
+    }
+}
+
+/// Checks a finished tile's geometry, resolves `touches`, and returns the IR tile.
+pub fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic>) -> TileType {
+    let name = &tile.name;
+    let has_fields = kinds.iter().any(|k| k.topology == Topology::HalfEdges) && !tile.broken;
+    let mut edge_owner: [Option<(usize, Span)>; 4] = [None; 4];
+    let mut half_owner: [Option<(usize, Span)>; 8] = [None; 8];
+    for (i, seg) in tile.segments.iter().enumerate() {
+        for &(loc, span) in &seg.locations {
+            let (slot, label) = match loc {
+                Location::Edge(e) => (&mut edge_owner[e as usize], EDGE_NAMES[e as usize]),
+                Location::HalfEdge(h) => (&mut half_owner[h as usize], HALF_EDGE_NAMES[h as usize]),
+            };
+            match slot {
+                Some((_, first)) => diags.push(
+                    Diagnostic::new(
+                        Code::EdgeCoveredTwice,
+                        format!("`{label}` of tile `{}` belongs to two segments", name.name),
+                    )
+                    .at(span, "used again here")
+                    .also(*first, "first used here")
+                    .note(format!(
+                        "each edge and half-edge belongs to exactly one segment; remove `{label}` from one of them"
+                    )),
+                ),
+                None => *slot = Some((i, span)),
+            }
+        }
+    }
+    for (e, owner) in edge_owner.iter().enumerate() {
+        let wide = owner.filter(|(i, _)| {
+            let kind = &kinds[tile.segments[*i].segment.kind as usize];
+            !kind.narrow
+        });
+        for h in [2 * e, 2 * e + 1] {
+            match (wide, half_owner[h]) {
+                (Some((i, edge_span)), Some((_, half_span))) => {
+                    let kind = &kinds[tile.segments[i].segment.kind as usize].name;
+                    diags.push(
+                        Diagnostic::new(
+                            Code::HalfEdgeOnWideEdge,
+                            format!(
+                                "half-edge `{}` lies on edge `{}`, which the `{kind}` fills",
+                                HALF_EDGE_NAMES[h], EDGE_NAMES[e]
+                            ),
+                        )
+                        .at(half_span, "a field half-edge here")
+                        .also(edge_span, format!("the `{kind}` fills edge `{}` here", EDGE_NAMES[e]))
+                        .note("fields may lie only on field edges and beside narrow features such as roads"),
+                    );
+                }
+                (None, None) if has_fields => {
+                    let what = if owner.is_some() {
+                        format!(
+                            "half-edge `{}` beside the road on edge `{}`",
+                            HALF_EDGE_NAMES[h], EDGE_NAMES[e]
+                        )
+                    } else if half_owner[h ^ 1].is_some() {
+                        format!("half-edge `{}`", HALF_EDGE_NAMES[h])
+                    } else {
+                        format!("edge `{}`", EDGE_NAMES[e])
+                    };
+                    let fix = if owner.is_some() || half_owner[h ^ 1].is_some() {
+                        format!("add `{}` to a field", HALF_EDGE_NAMES[h])
+                    } else {
+                        format!("add `{}` to a city, road or field", EDGE_NAMES[e])
+                    };
+                    diags.push(
+                        Diagnostic::new(
+                            Code::EdgeUncovered,
+                            format!("{what} of tile `{}` is not covered", name.name),
+                        )
+                        .at(name.span, "in this tile")
+                        .note(fix),
+                    );
+                    if owner.is_none() && half_owner[h ^ 1].is_none() {
+                        break; // one message for the whole edge
+                    }
+                }
+                _ => {}
+            }
+        }
+        if owner.is_none() && !has_fields && !tile.broken {
+            diags.push(
+                Diagnostic::new(
+                    Code::EdgeUncovered,
+                    format!("edge `{}` of tile `{}` is not covered", EDGE_NAMES[e], name.name),
+                )
+                .at(name.span, "in this tile")
+                .note(format!("add `{}` to a segment", EDGE_NAMES[e])),
+            );
+        }
+    }
+
+    let mut segments: Vec<Segment> = Vec::with_capacity(tile.segments.len());
+    for seg in &tile.segments {
+        let mut s = seg.segment.clone();
+        for word in &seg.touches {
+            let target = match Location::parse(&word.name) {
+                Some(Location::Edge(e)) => edge_owner[e as usize].map(|(i, _)| i),
+                _ => None,
+            };
+            match target {
+                Some(i) if !s.touches.contains(&(i as u8)) => s.touches.push(i as u8),
+                Some(_) => {}
+                None => diags.push(
+                    Diagnostic::new(Code::BadTouches, format!("`touches {}` names no feature of tile `{}`", word.name, name.name))
+                        .at(word.span, "nothing to touch here")
+                        .note("name a city (or another edge-connected feature) of this tile by one of its edges, e.g. `touches N`"),
+                ),
+            }
+        }
+        segments.push(s);
+    }
+    TileType {
+        name: name.name.clone(),
+        count: tile.count,
+        segments,
+        icons: tile.icons,
+        span: name.span,
+    }
+}

@@ -1,0 +1,157 @@
+//! Text drawings of tiles for `meeple tiles`.
+//!
+//! Each tile is a 7×5 character picture beside the list of its segments:
+//! edge-connected wide features (cities) as their kind's initial in capitals,
+//! narrow ones (roads) as `|` and `=`, area features (monasteries) as their
+//! initial in the centre, fields as `.`, and markers as `*` inside the city.
+
+use crate::ir::geometry::{COMPASS_NAMES, EDGE_NAMES, HALF_EDGE_NAMES};
+use crate::ir::{RulePack, TileType, Topology};
+use std::fmt::Write as _;
+
+const W: usize = 7;
+const H: usize = 5;
+const CENTRE: (usize, usize) = (2, 3);
+
+/// Cells from each edge towards the centre, edge first: (row, col).
+const SPOKES: [[(usize, usize); 2]; 4] = [[(0, 3), (1, 3)], [(2, 6), (2, 5)], [(4, 3), (3, 3)], [(2, 0), (2, 1)]];
+
+/// Border cells of each edge (row, col), without the corners.
+fn edge_cells(edge: u8) -> Vec<(usize, usize)> {
+    match edge {
+        0 => (1..W - 1).map(|c| (0, c)).collect(),
+        1 => (1..H - 1).map(|r| (r, W - 1)).collect(),
+        2 => (1..W - 1).map(|c| (H - 1, c)).collect(),
+        _ => (1..H - 1).map(|r| (r, 0)).collect(),
+    }
+}
+
+/// Draws one tile with its segment list beside it.
+pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
+    let mut grid = [[' '; W]; H];
+    for (r, row) in grid.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            *cell = match (r == 0 || r == H - 1, c == 0 || c == W - 1) {
+                (true, true) => '+',
+                (true, false) => '-',
+                (false, true) => '|',
+                (false, false) => ' ',
+            };
+        }
+    }
+    let has_field = tile
+        .segments
+        .iter()
+        .any(|s| pack.kinds[s.kind as usize].topology == Topology::HalfEdges);
+    if has_field {
+        for row in grid.iter_mut().take(H - 1).skip(1) {
+            for cell in row.iter_mut().take(W - 1).skip(1) {
+                *cell = '.';
+            }
+        }
+    }
+    for seg in &tile.segments {
+        let kind = &pack.kinds[seg.kind as usize];
+        let initial = kind.name.chars().next().unwrap_or('?').to_ascii_uppercase();
+        match kind.topology {
+            Topology::Edges if !kind.narrow => {
+                for e in seg.edges.iter() {
+                    for (r, c) in edge_cells(e) {
+                        grid[r][c] = initial;
+                    }
+                    let inner = match e {
+                        0 => vec![(1, 2), (1, 3), (1, 4)],
+                        1 => vec![(1, 5), (2, 5), (3, 5)],
+                        2 => vec![(3, 2), (3, 3), (3, 4)],
+                        _ => vec![(1, 1), (2, 1), (3, 1)],
+                    };
+                    for (r, c) in inner {
+                        grid[r][c] = initial;
+                    }
+                    if seg.edges.len() > 2 {
+                        for row in grid.iter_mut().take(H - 1).skip(1) {
+                            for cell in row.iter_mut().take(W - 1).skip(1) {
+                                *cell = initial;
+                            }
+                        }
+                    } else if seg.edges.len() > 1 {
+                        let [_, (r, c)] = SPOKES[e as usize];
+                        grid[r][c] = initial;
+                        grid[CENTRE.0][CENTRE.1] = initial;
+                    }
+                }
+                if !seg.markers.is_empty() {
+                    let e = seg.edges.iter().next().unwrap_or(0);
+                    let (r, c) = match e {
+                        0 => (1, 1),
+                        1 => (1, 5),
+                        2 => (3, 5),
+                        _ => (3, 1),
+                    };
+                    grid[r][c] = '*';
+                }
+            }
+            Topology::Edges => {
+                for e in seg.edges.iter() {
+                    let ch = if e % 2 == 0 { '|' } else { '=' };
+                    for (r, c) in SPOKES[e as usize] {
+                        grid[r][c] = ch;
+                    }
+                }
+                let centre = &mut grid[CENTRE.0][CENTRE.1];
+                if *centre == '.' || *centre == ' ' {
+                    *centre = if seg.edges.len() == 1 { 'o' } else { '+' };
+                }
+            }
+            Topology::Area => grid[CENTRE.0][CENTRE.1] = initial,
+            Topology::HalfEdges => {}
+        }
+    }
+    let mut lines: Vec<String> = grid.iter().map(|row| row.iter().collect()).collect();
+    let mut notes: Vec<String> = tile.segments.iter().map(|s| describe_segment(pack, tile, s)).collect();
+    for icon in &tile.icons {
+        let name = &pack.icons[icon.icon as usize].name;
+        notes.push(match icon.value {
+            Some(v) => format!("icon {name} {}", COMPASS_NAMES[v as usize]),
+            None => format!("icon {name}"),
+        });
+    }
+    let height = lines.len().max(notes.len());
+    lines.resize(height, " ".repeat(W));
+    for (line, note) in lines.iter_mut().zip(notes) {
+        line.push_str("   ");
+        line.push_str(&note);
+    }
+    lines
+}
+
+fn describe_segment(pack: &RulePack, tile: &TileType, seg: &crate::ir::Segment) -> String {
+    let kind = &pack.kinds[seg.kind as usize];
+    let mut words = vec![kind.name.clone()];
+    words.extend(seg.edges.iter().map(|e| EDGE_NAMES[e as usize].to_string()));
+    words.extend(seg.half_edges.iter().map(|h| HALF_EDGE_NAMES[h as usize].to_string()));
+    words.extend(seg.markers.iter().map(|m| pack.markers[*m as usize].name.clone()));
+    if !seg.touches.is_empty() {
+        words.push("touches".into());
+        for t in &seg.touches {
+            let other = &tile.segments[*t as usize];
+            let edge = other.edges.iter().next().map_or("?", |e| EDGE_NAMES[e as usize]);
+            words.push(edge.to_string());
+        }
+    }
+    words.join(" ")
+}
+
+/// Every tile of the pack, each with its name, count and drawing.
+pub fn tile_sheet(pack: &RulePack) -> String {
+    let mut out = String::new();
+    for (i, tile) in pack.tiles.iter().enumerate() {
+        let start = if i == pack.start as usize { "  (start tile)" } else { "" };
+        let _ = writeln!(out, "{} x{}{start}", tile.name, tile.count);
+        for line in draw_tile(pack, tile) {
+            let _ = writeln!(out, "  {}", line.trim_end());
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,247 @@
+//! Diagnostics: every problem the loader finds, with a stable code, the place
+//! it happened, related places, and a note on how to fix it.
+
+use crate::source::{Sources, Span};
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::term;
+
+macro_rules! codes {
+    ($($variant:ident = $num:literal, $title:literal, $explain:literal;)*) => {
+        /// A stable diagnostic code. Numbers are never reused.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// Every code, in number order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The number behind `E`.
+            pub fn number(self) -> u16 {
+                match self { $(Code::$variant => $num,)* }
+            }
+
+            /// A one-line summary.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+
+            /// What the error means and how to fix it (shown by `meeple explain`).
+            pub fn explanation(self) -> &'static str {
+                match self { $(Code::$variant => $explain,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax = 1, "syntax error",
+        "The file does not follow the grammar of the .rules language. The label shows where the parser stopped and what it expected there; see docs/language.md for the shape of each declaration.";
+    TooDeep = 2, "brackets nested too deeply",
+        "Parentheses and braces may be nested at most 64 deep. Split the expression or remove stray brackets.";
+    UnknownName = 3, "unknown name",
+        "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it.";
+    Duplicate = 4, "defined twice",
+        "Two declarations use the same name. Names are shared by all packs loaded together; rename one, or use `extend tile` / `replace tile` to change a tile of another pack.";
+    NotRequired = 5, "name from a pack that is not required",
+        "The name is declared in a pack this file does not require. Add that pack to the file's `requires` line so the dependency is explicit.";
+    LanguageVersion = 6, "unsupported language version",
+        "The `language` line names a version of the .rules language this meeple does not understand. This version understands `language 1`.";
+    MissingPack = 7, "required pack not found",
+        "A pack named in `requires` (or on the command line) is neither a file NAME.rules beside the requiring file nor a pack bundled with meeple. Check the name, or pass the file's path.";
+    RequiresCycle = 8, "packs require each other in a cycle",
+        "Pack requirements must form a tree: a pack cannot (directly or through others) require itself. Remove one of the `requires` entries named in the note.";
+    NoStartTile = 9, "no start tile",
+        "Every game needs exactly one start tile. Declare one with `start TILE` (or `replace start TILE` in an expansion).";
+    StartConflict = 10, "start tile declared more than once",
+        "Exactly one start tile may be in force. An expansion that brings its own start tile says `replace start TILE`; two packs both replacing the start tile cannot be loaded together.";
+    EdgeCoveredTwice = 11, "edge or half-edge used twice",
+        "Each edge of a tile belongs to exactly one segment (a city, a road, or the fields on its two halves), and each half-edge to at most one field. Remove the location from one of the segments.";
+    EdgeUncovered = 12, "edge or half-edge not covered",
+        "Every edge of a tile must belong to a segment, and both halves of an edge without a city or road must belong to fields. Add the missing location to a segment.";
+    HalfEdgeOnWideEdge = 13, "field half-edge on an edge filled by another feature",
+        "Field half-edges may lie only on field edges and on edges crossed by a narrow feature (a road). An edge filled by a wide feature such as a city has no field halves.";
+    WrongLocation = 14, "location of the wrong kind",
+        "Features that connect through edges take edge names (N E S W); features that connect through half-edges take half-edges (NL NR EL ER SL SR WL WR) or edges meaning both halves; area features take no location.";
+    BadTouches = 15, "`touches` does not name a feature on this tile",
+        "A field's `touches` list names features of the same tile by one of their edges (for example `touches N` for the city on the north edge). The named edge must belong to an edge-connected feature of this tile.";
+    TypeMismatch = 16, "type mismatch",
+        "An expression has a different type than its place needs: scores are numbers, conditions are true/false, and operators need operands of matching types.";
+    UnknownProperty = 17, "unknown property or function",
+        "The expression uses a property or function that does not exist, or that is not available for this kind of feature. docs/language.md lists every built-in.";
+    Arity = 18, "wrong number of arguments",
+        "A built-in function was called with more or fewer arguments than it takes.";
+    RepeatedClause = 19, "clause given twice",
+        "A feature kind has at most one `complete when`, one `score completed` and one `score final` clause, and a figure names each feature kind once.";
+    MarkerNotAllowed = 20, "marker not allowed on this feature kind",
+        "A marker may only appear on segments of the feature kinds its declaration lists (`marker pennant on city`). Add the kind to the declaration or move the marker.";
+    StartWithoutCopies = 21, "start tile has no copies",
+        "The start tile is one copy of its tile type, so that type needs a count of at least 1.";
+    PackLoadedTwice = 22, "pack loaded twice",
+        "Two different files declare the same pack name. Load only one of them.";
+    EmptySegment = 23, "segment without a location",
+        "A road or city segment must name at least one edge it reaches; a field must name a half-edge or at least touch a feature.";
+    NumberOutOfRange = 24, "number out of range",
+        "Counts are limited to 1000 and numbers in expressions to one million, so that no rules file can make the engine run out of memory or overflow.";
+    MisplacedFrom = 25, "`from` used outside a new tile",
+        "`tile NAME from OTHER` creates a new tile type starting from OTHER's layout. `extend tile` and `replace tile` change an existing tile and take no `from`.";
+    IconValue = 26, "icon value does not match its declaration",
+        "An icon declared with a type (`icon quarter: compass`) needs a value on each tile (`icon quarter NE`); an icon declared without one takes no value. Compass values are N NE E SE S SW W NW.";
+    ExclusiveClaim = 27, "two packs replace the same thing",
+        "Two packs loaded together both replace the same tile or the start tile. They cannot be combined; load one of them.";
+    Unreadable = 28, "file cannot be read",
+        "The file could not be read, or is not UTF-8 text. The message gives the operating system's reason or the first bad byte.";
+    NarrowOnArea = 29, "`narrow` only applies to edge-connected features",
+        "`narrow` marks an edge-connected feature (a road) that runs through the middle of an edge, leaving the edge's two halves to fields. Other topologies take no `narrow`.";
+    FigureNowhere = 30, "figure has nowhere to stand",
+        "A figure must list at least one feature kind it `stands on` or `lies on`.";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "E{:04}", self.number())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Code, ()> {
+        let digits = s.trim_start_matches(['E', 'e']);
+        let number: u16 = digits.parse().map_err(|_| ())?;
+        Code::ALL.iter().copied().find(|c| c.number() == number).ok_or(())
+    }
+}
+
+/// One problem found while loading rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    /// The fault, with a short label.
+    pub primary: Option<(Span, String)>,
+    /// Related places ("first defined here").
+    pub secondary: Vec<(Span, String)>,
+    /// How to fix it.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with a message and nothing else yet.
+    pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sets the primary label.
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.primary = Some((span, label.into()));
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a note only when there is one.
+    pub fn maybe_note(self, note: Option<String>) -> Diagnostic {
+        match note {
+            Some(n) => self.note(n),
+            None => self,
+        }
+    }
+
+    /// Converts into codespan's form.
+    pub fn to_codespan(&self) -> cs::Diagnostic<usize> {
+        let mut labels = Vec::new();
+        if let Some((span, text)) = &self.primary {
+            labels.push(cs::Label::primary(span.file, span.range()).with_message(text));
+        }
+        for (span, text) in &self.secondary {
+            labels.push(cs::Label::secondary(span.file, span.range()).with_message(text));
+        }
+        cs::Diagnostic::error()
+            .with_code(self.code.to_string())
+            .with_message(&self.message)
+            .with_labels(labels)
+            .with_notes(self.notes.clone())
+    }
+
+    /// Renders the diagnostic as plain text, exactly as golden files hold it.
+    pub fn render(&self, sources: &Sources) -> String {
+        let config = term::Config::default();
+        term::emit_into_string(&config, sources, &self.to_codespan())
+            .unwrap_or_else(|_| format!("error[{}]: {}\n", self.code, self.message))
+    }
+}
+
+/// Renders every diagnostic, one after another, as plain text.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    diagnostics.iter().map(|d| d.render(sources)).collect()
+}
+
+/// The closest of `candidates` to `name`, if one is close enough to be a likely typo.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// A "did you mean" note for [`suggest`].
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    suggest(name, candidates).map(|s| format!("did you mean `{s}`?"))
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let old = row[j + 1];
+            row[j + 1] = (row[j + 1] + 1).min(row[j] + 1).min(prev + usize::from(ca != *cb));
+            prev = old;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_parse_back() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.number()), "{code} reused");
+            assert_eq!(code.to_string().parse::<Code>(), Ok(*code));
+        }
+    }
+
+    #[test]
+    fn suggestions_find_typos_only() {
+        let kinds = ["city", "road", "monastery", "field"];
+        assert_eq!(suggest("monastry", kinds), Some("monastery"));
+        assert_eq!(suggest("citty", kinds), Some("city"));
+        assert_eq!(suggest("castle", kinds), None);
+    }
+}

@@ -1,0 +1,200 @@
+//! The intermediate representation: a checked, resolved rule pack. Every name
+//! is a dense index; nothing here is looked up by string while a game runs.
+
+pub mod expr;
+pub mod geometry;
+
+use crate::source::{FileId, Sources, Span};
+pub use crate::syntax::ast::{Ownership, Posture, Topology};
+use expr::Expr;
+use geometry::Bits;
+
+/// Index into [`RulePack::kinds`].
+pub type KindId = u16;
+/// Index into [`RulePack::figures`].
+pub type FigureId = u16;
+/// Index into [`RulePack::markers`].
+pub type MarkerId = u16;
+/// Index into [`RulePack::icons`].
+pub type IconId = u16;
+/// Index into [`RulePack::tiles`].
+pub type TileId = u16;
+/// Index into [`RulePack::packs`].
+pub type PackId = u16;
+
+/// Several packs loaded, checked and merged: everything a game needs.
+#[derive(Clone, Debug)]
+pub struct RulePack {
+    /// The source files read, for diagnostics and rule locations.
+    pub sources: Sources,
+    /// Loaded packs, each after the packs it requires.
+    pub packs: Vec<Pack>,
+    pub kinds: Vec<FeatureKind>,
+    pub figures: Vec<Figure>,
+    pub markers: Vec<Marker>,
+    pub icons: Vec<Icon>,
+    pub tiles: Vec<TileType>,
+    /// The tile type of which one copy starts on the board.
+    pub start: TileId,
+}
+
+/// One loaded `.rules` file.
+#[derive(Clone, Debug)]
+pub struct Pack {
+    pub name: String,
+    pub title: Option<String>,
+    pub file: FileId,
+    pub requires: Vec<PackId>,
+}
+
+/// A feature kind: how its segments connect, when it is complete, how it scores.
+#[derive(Clone, Debug)]
+pub struct FeatureKind {
+    pub name: String,
+    pub topology: Topology,
+    /// Runs through the middle of an edge, leaving the halves to fields (roads).
+    pub narrow: bool,
+    /// `complete when`; `None`: never complete.
+    pub complete: Option<Expr>,
+    /// `score completed`; `None`: scores nothing when completed.
+    pub score_completed: Option<Expr>,
+    /// `score final`; `None`: scores nothing at game end.
+    pub score_final: Option<Expr>,
+    pub span: Span,
+}
+
+/// A kind of figure.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    pub name: String,
+    pub ownership: Ownership,
+    /// Copies per player, or in all for a neutral figure.
+    pub count: u32,
+    /// Kinds it may stand on, by [`KindId`], with its posture there.
+    pub places: Vec<(KindId, Posture)>,
+    pub span: Span,
+}
+
+impl Figure {
+    /// The posture the figure takes on `kind`, if it may go there.
+    pub fn posture_on(&self, kind: KindId) -> Option<Posture> {
+        self.places.iter().find(|(k, _)| *k == kind).map(|(_, p)| *p)
+    }
+}
+
+/// A segment marker, such as a pennant.
+#[derive(Clone, Debug)]
+pub struct Marker {
+    pub name: String,
+    /// Kinds whose segments may carry it.
+    pub on: Vec<KindId>,
+    pub span: Span,
+}
+
+/// The type of value an icon carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IconValue {
+    /// No value: the icon is present or not.
+    None,
+    /// A compass direction (N, NE, ... NW).
+    Compass,
+}
+
+/// A tile icon, such as a gingerbread man or a wind-rose quadrant.
+#[derive(Clone, Debug)]
+pub struct Icon {
+    pub name: String,
+    pub value: IconValue,
+    pub span: Span,
+}
+
+/// An icon on a tile, with its value (a compass index for compass icons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileIcon {
+    pub icon: IconId,
+    pub value: Option<u8>,
+}
+
+/// A tile type with its count in the tile set.
+#[derive(Clone, Debug)]
+pub struct TileType {
+    pub name: String,
+    pub count: u32,
+    pub segments: Vec<Segment>,
+    pub icons: Vec<TileIcon>,
+    /// Where the tile was (last) defined.
+    pub span: Span,
+}
+
+impl TileType {
+    /// The segment filling `edge` (a city or road), if any; `None` means the
+    /// edge is a field edge.
+    pub fn edge_segment(&self, edge: u8) -> Option<usize> {
+        self.segments.iter().position(|s| s.edges.has(edge))
+    }
+
+    /// The segment owning half-edge `half`, if any.
+    pub fn half_edge_segment(&self, half: u8) -> Option<usize> {
+        self.segments.iter().position(|s| s.half_edges.has(half))
+    }
+
+    /// Number of `marker`s on the tile.
+    pub fn marker_count(&self, marker: MarkerId) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.markers.iter().filter(|m| **m == marker).count())
+            .sum()
+    }
+
+    /// Whether the tile carries `icon`.
+    pub fn has_icon(&self, icon: IconId) -> bool {
+        self.icons.iter().any(|i| i.icon == icon)
+    }
+}
+
+/// One feature segment of a tile.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub kind: KindId,
+    /// Edges it reaches (edge-connected kinds).
+    pub edges: Bits,
+    /// Half-edges it reaches (half-edge-connected kinds).
+    pub half_edges: Bits,
+    /// Other segments of the same tile it touches, by index.
+    pub touches: Vec<u8>,
+    /// Markers, one entry per copy.
+    pub markers: Vec<MarkerId>,
+    pub span: Span,
+}
+
+impl RulePack {
+    /// The kind with this name.
+    pub fn kind(&self, name: &str) -> Option<KindId> {
+        self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
+    }
+
+    /// The tile type with this name.
+    pub fn tile(&self, name: &str) -> Option<TileId> {
+        self.tiles.iter().position(|t| t.name == name).map(|i| i as TileId)
+    }
+
+    /// The figure with this name.
+    pub fn figure(&self, name: &str) -> Option<FigureId> {
+        self.figures.iter().position(|f| f.name == name).map(|i| i as FigureId)
+    }
+
+    /// The marker with this name.
+    pub fn marker(&self, name: &str) -> Option<MarkerId> {
+        self.markers.iter().position(|m| m.name == name).map(|i| i as MarkerId)
+    }
+
+    /// Total number of tiles in the set, the start tile included.
+    pub fn tile_count(&self) -> u32 {
+        self.tiles.iter().map(|t| t.count).sum()
+    }
+
+    /// `file:line` of a span, for runtime messages.
+    pub fn locate(&self, span: Span) -> String {
+        format!("{}:{}", self.sources.name(span.file), self.sources.line(span))
+    }
+}

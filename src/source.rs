@@ -1,0 +1,126 @@
+//! Source files and byte-offset spans; line and column numbers are computed
+//! only when a diagnostic is rendered.
+
+use codespan_reporting::files::{self, Files, SimpleFile};
+use std::ops::Range;
+
+/// Index of a file in [`Sources`].
+pub type FileId = usize;
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    /// A span covering `range` in `file`.
+    pub fn new(file: FileId, range: Range<usize>) -> Span {
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
+    }
+
+    /// The smallest span covering both `self` and `other` (same file).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    /// The byte range of the span.
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// Every file a load has read, by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<SimpleFile<String, String>>,
+}
+
+impl Sources {
+    /// An empty set of files.
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SimpleFile::new(name.into(), text.into()));
+        self.files.len() - 1
+    }
+
+    /// The file's display name (its path, or `rules/NAME.rules` for a bundled pack).
+    pub fn name(&self, id: FileId) -> &str {
+        self.files[id].name()
+    }
+
+    /// The file's text.
+    pub fn text(&self, id: FileId) -> &str {
+        self.files[id].source()
+    }
+
+    /// The text a span covers.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text(span.file).get(span.range()).unwrap_or("")
+    }
+
+    /// The 1-based line of the span's start.
+    pub fn line(&self, span: Span) -> usize {
+        let text = self.text(span.file);
+        let end = (span.start as usize).min(text.len());
+        text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
+    /// Number of files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file was added.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+impl<'a> Files<'a> for Sources {
+    type FileId = FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+        self.files
+            .get(id)
+            .map(|f| f.name().as_str())
+            .ok_or(files::Error::FileMissing)
+    }
+
+    fn source(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+        self.files
+            .get(id)
+            .map(|f| f.source().as_str())
+            .ok_or(files::Error::FileMissing)
+    }
+
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, files::Error> {
+        self.files
+            .get(id)
+            .ok_or(files::Error::FileMissing)?
+            .line_index((), byte_index)
+    }
+
+    fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, files::Error> {
+        self.files
+            .get(id)
+            .ok_or(files::Error::FileMissing)?
+            .line_range((), line_index)
+    }
+}

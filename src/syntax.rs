@@ -1,0 +1,7 @@
+//! Syntax: the pest grammar in `grammar/meeple.pest`, and its conversion into
+//! the owned [`ast`]. pest types never leave this module.
+
+pub mod ast;
+mod parse;
+
+pub use parse::{parse_file, MAX_NESTING};

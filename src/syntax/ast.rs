@@ -1,0 +1,288 @@
+//! The abstract syntax tree of a `.rules` file: owned data, every node with a span.
+
+use crate::source::Span;
+
+/// A name as written in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A number as written in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Number {
+    pub value: u32,
+    pub span: Span,
+}
+
+/// One parsed `.rules` file.
+#[derive(Clone, Debug)]
+pub struct File {
+    pub header: Header,
+    pub items: Vec<Item>,
+}
+
+/// `pack NAME "Title"`, `language N`, `requires A, B`.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub language: Option<Number>,
+    pub requires: Vec<Ident>,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Feature(FeatureDecl),
+    Figure(FigureDecl),
+    Marker(MarkerDecl),
+    Icon(IconDecl),
+    Tile(TileDecl),
+    Start(StartDecl),
+}
+
+/// How segments of a feature kind join across tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topology {
+    /// Joined through whole edges (cities, roads).
+    Edges,
+    /// Joined through half-edges (fields).
+    HalfEdges,
+    /// Not joined; the 3×3 neighbourhood matters (monasteries).
+    Area,
+}
+
+/// `feature NAME TOPOLOGY { clauses }`.
+#[derive(Clone, Debug)]
+pub struct FeatureDecl {
+    pub name: Ident,
+    pub topology: Topology,
+    pub topology_span: Span,
+    /// `narrow`: the feature runs through the middle of an edge (a road).
+    pub narrow: Option<Span>,
+    pub clauses: Vec<FeatureClause>,
+}
+
+/// When a score formula applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreMoment {
+    Completed,
+    Final,
+}
+
+/// A clause inside a feature declaration.
+#[derive(Clone, Debug)]
+pub enum FeatureClause {
+    /// `complete when EXPR`
+    Complete { expr: Expr, span: Span },
+    /// `score completed = EXPR` / `score final = EXPR`
+    Score {
+        moment: ScoreMoment,
+        expr: Expr,
+        span: Span,
+    },
+}
+
+/// Who owns the copies of a figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ownership {
+    PerPlayer,
+    Neutral,
+}
+
+/// How a figure stands on a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Posture {
+    Standing,
+    Lying,
+}
+
+/// `figure NAME per_player N { stands on a, b; lies on c }`.
+#[derive(Clone, Debug)]
+pub struct FigureDecl {
+    pub name: Ident,
+    pub ownership: Ownership,
+    pub count: Number,
+    pub places: Vec<FigurePlace>,
+}
+
+/// `stands on a, b` inside a figure declaration.
+#[derive(Clone, Debug)]
+pub struct FigurePlace {
+    pub posture: Posture,
+    pub kinds: Vec<Ident>,
+}
+
+/// `marker NAME on kind, kind`.
+#[derive(Clone, Debug)]
+pub struct MarkerDecl {
+    pub name: Ident,
+    pub on: Vec<Ident>,
+}
+
+/// `icon NAME` or `icon NAME: TYPE`.
+#[derive(Clone, Debug)]
+pub struct IconDecl {
+    pub name: Ident,
+    pub value_type: Option<Ident>,
+}
+
+/// Whether a tile declaration defines, extends or replaces a tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TileMode {
+    /// `tile NAME ...`
+    Define,
+    /// `extend tile NAME ...`: add to / recount a tile of a required pack.
+    Extend,
+    /// `replace tile NAME ...`: redefine a tile of a required pack.
+    Replace,
+}
+
+/// A tile declaration.
+#[derive(Clone, Debug)]
+pub struct TileDecl {
+    pub mode: TileMode,
+    pub name: Ident,
+    /// `from OTHER`: start from a copy of another tile's layout.
+    pub from: Option<Ident>,
+    pub count: Option<Number>,
+    pub body: Option<TileBody>,
+    pub span: Span,
+}
+
+/// `{ item; item }` of a tile declaration.
+#[derive(Clone, Debug)]
+pub struct TileBody {
+    pub items: Vec<TileItem>,
+    pub span: Span,
+}
+
+/// One entry of a tile body.
+#[derive(Clone, Debug)]
+pub enum TileItem {
+    Segment(SegmentDecl),
+    /// `icon NAME [VALUE]`
+    Icon {
+        name: Ident,
+        value: Option<Ident>,
+        span: Span,
+    },
+}
+
+/// `KIND word* [touches word+]`: words are edges, half-edges or markers.
+#[derive(Clone, Debug)]
+pub struct SegmentDecl {
+    pub kind: Ident,
+    pub words: Vec<Ident>,
+    pub touches: Vec<Ident>,
+    pub span: Span,
+}
+
+/// `start TILE` or `replace start TILE`.
+#[derive(Clone, Debug)]
+pub struct StartDecl {
+    pub replace: bool,
+    pub tile: Ident,
+    pub span: Span,
+}
+
+/// Binary operators, loosest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+/// Prefix operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+/// An expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Int(Number),
+    Bool(bool, Span),
+    Name(Ident),
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
+    /// `base.name` or `base.name(args)`
+    Member {
+        base: Box<Expr>,
+        name: Ident,
+        args: Option<Vec<Expr>>,
+        span: Span,
+    },
+    Unary {
+        op: UnOp,
+        expr: Box<Expr>,
+        span: Span,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `count(x in LIST where COND)`
+    Count {
+        var: Ident,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        span: Span,
+    },
+}
+
+impl Expr {
+    /// The source range the expression covers.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Int(n) => n.span,
+            Expr::Bool(_, span) => *span,
+            Expr::Name(id) => id.span,
+            Expr::Call { span, .. }
+            | Expr::Member { span, .. }
+            | Expr::Unary { span, .. }
+            | Expr::Count { span, .. } => *span,
+            Expr::Binary { lhs, rhs, .. } => lhs.span().to(rhs.span()),
+        }
+    }
+}

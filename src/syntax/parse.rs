@@ -1,0 +1,612 @@
+//! From text to [`ast::File`]: pest parses, this module converts the pairs into
+//! owned nodes with byte spans, and turns pest errors into diagnostics.
+
+use super::ast::*;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{FileId, Span};
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/meeple.pest"]
+struct RulesParser;
+
+/// Deepest nesting of `(` and `{` accepted; checked before pest runs so no
+/// input can exhaust the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// The largest number a rules file may write.
+const MAX_NUMBER: u32 = 1_000_000;
+
+/// Parses one file. On failure returns the syntax diagnostic.
+pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
+    check_nesting(file, text)?;
+    pest::set_error_detail(true);
+    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    let root = pairs.next().expect("the grammar's `file` rule always yields one pair");
+    let cx = Cx { file };
+    Ok(cx.file(root))
+}
+
+fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut in_string = false;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'\n' => {
+                in_comment = false;
+                in_string = false;
+            }
+            _ if in_comment => {}
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'#' => in_comment = true,
+            b'(' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::new(Code::TooDeep, "brackets nested too deeply")
+                        .at(
+                            Span::new(file, i..i + 1),
+                            format!("this bracket is {depth} levels deep"),
+                        )
+                        .note(format!("at most {MAX_NESTING} levels of `(` and `{{` are allowed")));
+                }
+            }
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A human name for each grammar rule, used in "expected ..." messages.
+fn rule_name(rule: &Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::file | Rule::header => "a `pack` line",
+        Rule::header_line => "`language` or `requires`",
+        Rule::item => "a declaration (`feature`, `figure`, `marker`, `icon`, `tile` or `start`)",
+        Rule::feature_clause => "`complete when` or `score`",
+        Rule::tile_item => "a segment or `icon`",
+        Rule::primary => "an expression",
+        Rule::pack_decl | Rule::kw_pack => "`pack`",
+        Rule::language_decl | Rule::kw_language => "`language`",
+        Rule::requires_decl | Rule::kw_requires => "`requires`",
+        Rule::feature_decl | Rule::kw_feature => "`feature`",
+        Rule::figure_decl | Rule::kw_figure => "`figure`",
+        Rule::marker_decl | Rule::kw_marker => "`marker`",
+        Rule::icon_decl | Rule::icon_item | Rule::kw_icon => "`icon`",
+        Rule::tile_decl | Rule::tile_mode | Rule::tile_define | Rule::kw_tile => "`tile`",
+        Rule::tile_extend | Rule::kw_extend => "`extend`",
+        Rule::tile_replace | Rule::start_replace | Rule::kw_replace => "`replace`",
+        Rule::start_decl | Rule::start_mode | Rule::start_define | Rule::kw_start => "`start`",
+        Rule::topology => "a topology (`connects edges`, `connects half_edges` or `area`)",
+        Rule::topo_edges | Rule::topo_half_edges | Rule::kw_connects => "`connects`",
+        Rule::topo_area | Rule::kw_area => "`area`",
+        Rule::kw_edges => "`edges`",
+        Rule::kw_half_edges => "`half_edges`",
+        Rule::narrow | Rule::kw_narrow => "`narrow`",
+        Rule::complete_clause | Rule::kw_complete => "`complete`",
+        Rule::kw_when => "`when`",
+        Rule::score_clause | Rule::kw_score => "`score`",
+        Rule::score_moment => "`completed` or `final`",
+        Rule::kw_completed => "`completed`",
+        Rule::kw_final => "`final`",
+        Rule::ownership => "`per_player` or `neutral`",
+        Rule::kw_per_player => "`per_player`",
+        Rule::kw_neutral => "`neutral`",
+        Rule::figure_place | Rule::posture => "`stands on` or `lies on`",
+        Rule::kw_stands => "`stands`",
+        Rule::kw_lies => "`lies`",
+        Rule::kw_on => "`on`",
+        Rule::tile_from | Rule::kw_from => "`from`",
+        Rule::tile_body => "a tile body `{ ... }`",
+        Rule::segment => "a segment (such as `city N`)",
+        Rule::touches | Rule::kw_touches => "`touches`",
+        Rule::count => "a count such as `x4`",
+        Rule::ident => "a name",
+        Rule::integer => "a number",
+        Rule::string => "a quoted title",
+        Rule::expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::not_expr
+        | Rule::cmp_expr
+        | Rule::sum
+        | Rule::product
+        | Rule::unary
+        | Rule::postfix
+        | Rule::call
+        | Rule::member => "an expression",
+        Rule::args => "`(`",
+        Rule::count_expr | Rule::kw_count => "`count`",
+        Rule::kw_in => "`in`",
+        Rule::kw_where => "`where`",
+        Rule::boolean | Rule::kw_true | Rule::kw_false => "`true` or `false`",
+        Rule::op_or | Rule::kw_or => "`or`",
+        Rule::op_and | Rule::kw_and => "`and`",
+        Rule::op_not | Rule::kw_not => "`not`",
+        Rule::op_neg => "`-`",
+        Rule::cmp_op => "a comparison (`==`, `<`, ...)",
+        Rule::add_op => "`+` or `-`",
+        Rule::mul_op => "`*`, `/` or `%`",
+        Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::keyword => "a name",
+    }
+}
+
+fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
+    let (pos, expected) = match error.parse_attempts() {
+        Some(attempts) => {
+            // Literal tokens (keywords, punctuation) and the named rules the
+            // parser would have accepted at its furthest position. pest does
+            // not export the token type, so tokens are read through Display.
+            let mut names: Vec<String> = attempts
+                .expected_tokens()
+                .iter()
+                .map(ToString::to_string)
+                .filter_map(|t| token_name(&t))
+                .collect();
+            for stack in attempts.call_stacks() {
+                let rule = stack.deepest.get_rule().copied().or(stack.parent);
+                if let Some(rule) =
+                    rule.filter(|r| matches!(r, Rule::ident | Rule::integer | Rule::count | Rule::string))
+                {
+                    names.push(rule_name(&rule).to_string());
+                }
+            }
+            names.sort_by_key(|n| (n.starts_with('`'), n.clone()));
+            names.dedup();
+            (attempts.max_position, names)
+        }
+        None => {
+            let pos = match error.location {
+                InputLocation::Pos(p) => p,
+                InputLocation::Span((a, _)) => a,
+            };
+            let names = match &error.variant {
+                ErrorVariant::ParsingError { positives, .. } => {
+                    positives.iter().map(|r| rule_name(r).to_string()).collect()
+                }
+                ErrorVariant::CustomError { message } => vec![message.clone()],
+            };
+            (pos, names)
+        }
+    };
+    let hint_expected = expected.clone();
+    let expected = join_alternatives(&expected);
+    let found = found_at(text, pos);
+    let span = Span::new(file, pos..pos + found.len());
+    let found_text = if found.is_empty() {
+        "the end of the file".to_string()
+    } else {
+        format!("`{found}`")
+    };
+    let mut d = Diagnostic::new(Code::Syntax, format!("expected {expected}, found {found_text}"))
+        .at(span, format!("expected {expected}"));
+    if let Some(note) = syntax_hint(text, pos, &found, &hint_expected) {
+        d = d.note(note);
+    }
+    d
+}
+
+/// How an expected token (as pest displays it) reads in a message.
+fn token_name(token: &str) -> Option<String> {
+    let chars: Vec<char> = token.chars().collect();
+    let range = chars.len() == 4 && chars[1] == '.' && chars[2] == '.';
+    match token {
+        _ if range && chars[0].is_ascii_digit() => Some("a number".into()),
+        _ if range => Some("a name".into()),
+        "_" => Some("a name".into()),
+        "\"" => Some("a quoted title".into()),
+        "BUILTIN_RULE" | "#" => None,
+        t if t.trim().is_empty() => None,
+        t => Some(format!("`{t}`")),
+    }
+}
+
+/// The token at `pos`: a word, or one character.
+fn found_at(text: &str, pos: usize) -> String {
+    let rest = text.get(pos..).unwrap_or("");
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if word.is_empty() {
+        rest.chars()
+            .next()
+            .filter(|c| !c.is_whitespace())
+            .map(String::from)
+            .unwrap_or_default()
+    } else {
+        word
+    }
+}
+
+fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
+    let before = text.get(..pos).unwrap_or("").trim_end();
+    let keywords: Vec<&str> = expected
+        .iter()
+        .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
+        .collect();
+    if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
+        return Some(format!("did you mean `{word}`?"));
+    }
+    if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
+        return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
+    }
+    if before.ends_with('}') || before.ends_with(';') || found.is_empty() {
+        return None;
+    }
+    let in_tile_body = before
+        .rfind('{')
+        .is_some_and(|open| before.rfind('}').is_none_or(|close| close < open) && before[..open].contains("tile"));
+    in_tile_body.then(|| "separate the segments of a tile body with `;`".to_string())
+}
+
+fn join_alternatives(names: &[String]) -> String {
+    match names {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+struct Cx {
+    file: FileId,
+}
+
+impl Cx {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start()..s.end())
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        Ident {
+            span: self.span(&pair),
+            name: pair.as_str().to_string(),
+        }
+    }
+
+    /// Numbers beyond [`MAX_NUMBER`] are clamped here and reported by the checker.
+    fn number(&self, pair: Pair<Rule>) -> Number {
+        let digits = pair.as_str().trim_start_matches('x');
+        Number {
+            span: self.span(&pair),
+            value: digits
+                .parse::<u32>()
+                .unwrap_or(u32::MAX)
+                .min(MAX_NUMBER.saturating_add(1)),
+        }
+    }
+
+    fn file(&self, root: Pair<Rule>) -> File {
+        let mut inner = root.into_inner();
+        let header = self.header(inner.next().expect("file starts with a header"));
+        let items = inner
+            .filter(|p| p.as_rule() != Rule::EOI)
+            .map(|p| self.item(p))
+            .collect();
+        File { header, items }
+    }
+
+    fn header(&self, pair: Pair<Rule>) -> Header {
+        let mut inner = pair.into_inner();
+        let mut pack = inner.next().expect("header starts with pack").into_inner();
+        pack.next(); // `pack`
+        let name = self.ident(pack.next().expect("pack has a name"));
+        let title = pack.next().map(|s| s.as_str().trim_matches('"').to_string());
+        let mut header = Header {
+            name,
+            title,
+            language: None,
+            requires: Vec::new(),
+        };
+        for line in inner {
+            match line.as_rule() {
+                Rule::language_decl => {
+                    let n = line.into_inner().nth(1).expect("language has a number");
+                    header.language = Some(self.number(n));
+                }
+                Rule::requires_decl => {
+                    header.requires.extend(line.into_inner().skip(1).map(|p| self.ident(p)));
+                }
+                rule => unreachable!("header line {rule:?}"),
+            }
+        }
+        header
+    }
+
+    fn item(&self, pair: Pair<Rule>) -> Item {
+        match pair.as_rule() {
+            Rule::feature_decl => Item::Feature(self.feature(pair)),
+            Rule::figure_decl => Item::Figure(self.figure(pair)),
+            Rule::marker_decl => {
+                let mut inner = pair.into_inner().filter(|p| p.as_rule() == Rule::ident);
+                let name = self.ident(inner.next().expect("marker has a name"));
+                Item::Marker(MarkerDecl {
+                    name,
+                    on: inner.map(|p| self.ident(p)).collect(),
+                })
+            }
+            Rule::icon_decl => {
+                let mut inner = pair.into_inner().skip(1);
+                Item::Icon(IconDecl {
+                    name: self.ident(inner.next().expect("icon has a name")),
+                    value_type: inner.next().map(|p| self.ident(p)),
+                })
+            }
+            Rule::tile_decl => Item::Tile(self.tile(pair)),
+            Rule::start_decl => {
+                let span = self.span(&pair);
+                let mut inner = pair.into_inner();
+                let mode = inner.next().expect("start has a mode");
+                let replace = mode.into_inner().next().map(|m| m.as_rule()) == Some(Rule::start_replace);
+                Item::Start(StartDecl {
+                    replace,
+                    tile: self.ident(inner.next().expect("start names a tile")),
+                    span,
+                })
+            }
+            rule => unreachable!("item {rule:?}"),
+        }
+    }
+
+    fn feature(&self, pair: Pair<Rule>) -> FeatureDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // `feature`
+        let name = self.ident(inner.next().expect("feature has a name"));
+        let topo = inner.next().expect("feature has a topology");
+        let topology_span = self.span(&topo);
+        let topology = match topo.into_inner().next().map(|p| p.as_rule()) {
+            Some(Rule::topo_edges) => Topology::Edges,
+            Some(Rule::topo_half_edges) => Topology::HalfEdges,
+            _ => Topology::Area,
+        };
+        let mut narrow = None;
+        let mut clauses = Vec::new();
+        for clause in inner {
+            let span = self.span(&clause);
+            match clause.as_rule() {
+                Rule::narrow => narrow = Some(span),
+                Rule::complete_clause => {
+                    let expr = self.expr(clause.into_inner().nth(2).expect("complete has an expression"));
+                    clauses.push(FeatureClause::Complete { expr, span });
+                }
+                Rule::score_clause => {
+                    let mut parts = clause.into_inner().skip(1);
+                    let moment_pair = parts.next().expect("score has a moment");
+                    let moment = match moment_pair.into_inner().next().map(|p| p.as_rule()) {
+                        Some(Rule::kw_completed) => ScoreMoment::Completed,
+                        _ => ScoreMoment::Final,
+                    };
+                    let expr = self.expr(parts.next().expect("score has an expression"));
+                    clauses.push(FeatureClause::Score { moment, expr, span });
+                }
+                rule => unreachable!("feature clause {rule:?}"),
+            }
+        }
+        FeatureDecl {
+            name,
+            topology,
+            topology_span,
+            narrow,
+            clauses,
+        }
+    }
+
+    fn figure(&self, pair: Pair<Rule>) -> FigureDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // `figure`
+        let name = self.ident(inner.next().expect("figure has a name"));
+        let ownership = match inner.next().and_then(|o| o.into_inner().next()).map(|p| p.as_rule()) {
+            Some(Rule::kw_per_player) => Ownership::PerPlayer,
+            _ => Ownership::Neutral,
+        };
+        let count = self.number(inner.next().expect("figure has a count"));
+        let places = inner
+            .map(|place| {
+                let mut parts = place.into_inner();
+                let posture = match parts.next().and_then(|p| p.into_inner().next()).map(|p| p.as_rule()) {
+                    Some(Rule::kw_stands) => Posture::Standing,
+                    _ => Posture::Lying,
+                };
+                FigurePlace {
+                    posture,
+                    kinds: parts
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| self.ident(p))
+                        .collect(),
+                }
+            })
+            .collect();
+        FigureDecl {
+            name,
+            ownership,
+            count,
+            places,
+        }
+    }
+
+    fn tile(&self, pair: Pair<Rule>) -> TileDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let mode = match inner.next().and_then(|m| m.into_inner().next()).map(|p| p.as_rule()) {
+            Some(Rule::tile_extend) => TileMode::Extend,
+            Some(Rule::tile_replace) => TileMode::Replace,
+            _ => TileMode::Define,
+        };
+        let name = self.ident(inner.next().expect("tile has a name"));
+        let mut decl = TileDecl {
+            mode,
+            name,
+            from: None,
+            count: None,
+            body: None,
+            span,
+        };
+        for part in inner {
+            match part.as_rule() {
+                Rule::tile_from => decl.from = part.into_inner().nth(1).map(|p| self.ident(p)),
+                Rule::count => decl.count = Some(self.number(part)),
+                Rule::tile_body => {
+                    let body_span = self.span(&part);
+                    let items = part.into_inner().map(|p| self.tile_item(p)).collect();
+                    decl.body = Some(TileBody { items, span: body_span });
+                }
+                rule => unreachable!("tile part {rule:?}"),
+            }
+        }
+        decl
+    }
+
+    fn tile_item(&self, pair: Pair<Rule>) -> TileItem {
+        let span = self.span(&pair);
+        match pair.as_rule() {
+            Rule::icon_item => {
+                let mut inner = pair.into_inner().skip(1);
+                TileItem::Icon {
+                    name: self.ident(inner.next().expect("icon has a name")),
+                    value: inner.next().map(|p| self.ident(p)),
+                    span,
+                }
+            }
+            Rule::segment => {
+                let mut inner = pair.into_inner();
+                let kind = self.ident(inner.next().expect("segment has a kind"));
+                let mut words = Vec::new();
+                let mut touches = Vec::new();
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::ident => words.push(self.ident(part)),
+                        Rule::touches => {
+                            touches = part.into_inner().skip(1).map(|p| self.ident(p)).collect();
+                        }
+                        rule => unreachable!("segment part {rule:?}"),
+                    }
+                }
+                TileItem::Segment(SegmentDecl {
+                    kind,
+                    words,
+                    touches,
+                    span,
+                })
+            }
+            rule => unreachable!("tile item {rule:?}"),
+        }
+    }
+
+    fn expr(&self, pair: Pair<Rule>) -> Expr {
+        match pair.as_rule() {
+            Rule::expr => self.expr(pair.into_inner().next().expect("expr has a body")),
+            Rule::or_expr | Rule::and_expr | Rule::sum | Rule::product => self.binary_chain(pair),
+            Rule::cmp_expr => self.binary_chain(pair),
+            Rule::not_expr | Rule::unary => {
+                let mut ops = Vec::new();
+                let mut operand = None;
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::op_not => ops.push((UnOp::Not, self.span(&part))),
+                        Rule::op_neg => ops.push((UnOp::Neg, self.span(&part))),
+                        _ => operand = Some(self.expr(part)),
+                    }
+                }
+                let mut expr = operand.expect("prefix chain ends in an operand");
+                for (op, op_span) in ops.into_iter().rev() {
+                    let span = op_span.to(expr.span());
+                    expr = Expr::Unary {
+                        op,
+                        expr: Box::new(expr),
+                        span,
+                    };
+                }
+                expr
+            }
+            Rule::postfix => {
+                let mut inner = pair.into_inner();
+                let mut expr = self.expr(inner.next().expect("postfix has a base"));
+                for member in inner {
+                    let span = expr.span().to(self.span(&member));
+                    let mut parts = member.into_inner();
+                    let name = self.ident(parts.next().expect("member has a name"));
+                    let args = parts.next().map(|a| a.into_inner().map(|e| self.expr(e)).collect());
+                    expr = Expr::Member {
+                        base: Box::new(expr),
+                        name,
+                        args,
+                        span,
+                    };
+                }
+                expr
+            }
+            Rule::integer => Expr::Int(self.number(pair)),
+            Rule::boolean => {
+                let span = self.span(&pair);
+                Expr::Bool(pair.as_str() == "true", span)
+            }
+            Rule::ident => Expr::Name(self.ident(pair)),
+            Rule::call => {
+                let span = self.span(&pair);
+                let mut inner = pair.into_inner();
+                let func = self.ident(inner.next().expect("call has a name"));
+                let args = inner.next().expect("call has arguments").into_inner();
+                Expr::Call {
+                    func,
+                    args: args.map(|a| self.expr(a)).collect(),
+                    span,
+                }
+            }
+            Rule::count_expr => {
+                let span = self.span(&pair);
+                let mut inner = pair
+                    .into_inner()
+                    .filter(|p| !matches!(p.as_rule(), Rule::kw_count | Rule::kw_in | Rule::kw_where));
+                let var = self.ident(inner.next().expect("count binds a name"));
+                let list = Box::new(self.expr(inner.next().expect("count has a list")));
+                let filter = inner.next().map(|f| Box::new(self.expr(f)));
+                Expr::Count {
+                    var,
+                    list,
+                    filter,
+                    span,
+                }
+            }
+            rule => unreachable!("expression {rule:?}"),
+        }
+    }
+
+    /// `a (op a)*` folded to the left.
+    fn binary_chain(&self, pair: Pair<Rule>) -> Expr {
+        let mut inner = pair.into_inner();
+        let mut lhs = self.expr(inner.next().expect("chain has an operand"));
+        while let Some(op) = inner.next() {
+            let rhs = self.expr(inner.next().expect("operator has a right operand"));
+            lhs = Expr::Binary {
+                op: bin_op(op.as_str()),
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            };
+        }
+        lhs
+    }
+}
+
+fn bin_op(text: &str) -> BinOp {
+    match text {
+        "or" => BinOp::Or,
+        "and" => BinOp::And,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        _ => BinOp::Rem,
+    }
+}
