@@ -451,6 +451,7 @@ impl Checker {
                     count: decl.count.map_or(1, |n| n.value),
                     segments: Vec::new(),
                     icons: Vec::new(),
+                    count_span: decl.count.map_or(decl.name.span, |n| n.span),
                     replaced_by: None,
                     broken: false,
                 };
@@ -519,6 +520,7 @@ impl Checker {
                 }
                 if let Some(n) = decl.count {
                     build.count = n.value;
+                    build.count_span = n.span;
                 }
                 if let Some(body) = &decl.body {
                     tiles::add_body(build, body, &cx, &mut diags);
@@ -594,7 +596,7 @@ impl Checker {
                     format!("start tile `{}` has no copies", tiles[tile].name),
                 )
                 .at(span, "the start tile")
-                .also(tiles[tile].span, "count set here")
+                .also(tiles[tile].count_span, "count set here")
                 .note("give the start tile a count of at least 1: the start tile is one of its copies"),
             );
         }

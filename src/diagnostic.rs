@@ -8,7 +8,7 @@ use codespan_reporting::term;
 macro_rules! codes {
     ($($variant:ident = $num:literal, $title:literal, $explain:literal;)*) => {
         /// A stable diagnostic code. Numbers are never reused.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code { $($variant,)* }
 
         impl Code {
@@ -85,7 +85,7 @@ codes! {
     MisplacedFrom = 25, "`from` used outside a new tile",
         "`tile NAME from OTHER` creates a new tile type starting from OTHER's layout. `extend tile` and `replace tile` change an existing tile and take no `from`.";
     IconValue = 26, "icon value does not match its declaration",
-        "An icon declared with a type (`icon quarter: compass`) needs a value on each tile (`icon quarter NE`); an icon declared without one takes no value. Compass values are N NE E SE S SW W NW.";
+        "An icon declared with a type (`icon arrow: compass`) needs a value on each tile (`icon arrow NE`); an icon declared without one takes no value. Compass values are N NE E SE S SW W NW.";
     ExclusiveClaim = 27, "two packs replace the same thing",
         "Two packs loaded together both replace the same tile or the start tile. They cannot be combined; load one of them.";
     Unreadable = 28, "file cannot be read",

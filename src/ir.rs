@@ -100,7 +100,7 @@ pub enum IconValue {
     Compass,
 }
 
-/// A tile icon, such as a gingerbread man or a wind-rose quadrant.
+/// A tile icon: a symbol printed on some tiles, optionally with a compass value.
 #[derive(Clone, Debug)]
 pub struct Icon {
     pub name: String,
@@ -122,8 +122,10 @@ pub struct TileType {
     pub count: u32,
     pub segments: Vec<Segment>,
     pub icons: Vec<TileIcon>,
-    /// Where the tile was (last) defined.
+    /// Where the tile was defined.
     pub span: Span,
+    /// Where its count was last set (`extend tile` may change it).
+    pub count_span: Span,
 }
 
 impl TileType {

@@ -161,9 +161,13 @@ fn read_text(path: &Path) -> Result<String, String> {
     }
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        let column = at - bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
         format!(
-            "it is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+            "it is not UTF-8 text: byte 0x{:02X} at line {line}, column {column}; save the file as UTF-8",
+            bytes[at]
         )
     })
 }

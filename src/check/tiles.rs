@@ -16,6 +16,8 @@ pub struct TileBuild {
     pub count: u32,
     pub segments: Vec<SegBuild>,
     pub icons: Vec<TileIcon>,
+    /// Where the count in force was set.
+    pub count_span: Span,
     /// The pack that replaced the tile, if one did.
     pub replaced_by: Option<(usize, Span)>,
     /// A segment or icon failed to build: skip the coverage checks, whose
@@ -347,6 +349,7 @@ pub fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic
             match target {
                 Some(i) if !s.touches.contains(&(i as u8)) => s.touches.push(i as u8),
                 Some(_) => {}
+                None if tile.broken => {}
                 None => diags.push(
                     Diagnostic::new(Code::BadTouches, format!("`touches {}` names no feature of tile `{}`", word.name, name.name))
                         .at(word.span, "nothing to touch here")
@@ -362,5 +365,6 @@ pub fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic
         segments,
         icons: tile.icons,
         span: name.span,
+        count_span: tile.count_span,
     }
 }

@@ -14,7 +14,12 @@ const H: usize = 5;
 const CENTRE: (usize, usize) = (2, 3);
 
 /// Cells from each edge towards the centre, edge first: (row, col).
-const SPOKES: [[(usize, usize); 2]; 4] = [[(0, 3), (1, 3)], [(2, 6), (2, 5)], [(4, 3), (3, 3)], [(2, 0), (2, 1)]];
+const SPOKES: [&[(usize, usize)]; 4] = [
+    &[(0, 3), (1, 3)],
+    &[(2, 6), (2, 5), (2, 4)],
+    &[(4, 3), (3, 3)],
+    &[(2, 0), (2, 1), (2, 2)],
+];
 
 /// Border cells of each edge (row, col), without the corners.
 fn edge_cells(edge: u8) -> Vec<(usize, usize)> {
@@ -61,9 +66,9 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
                     }
                     let inner = match e {
                         0 => vec![(1, 2), (1, 3), (1, 4)],
-                        1 => vec![(1, 5), (2, 5), (3, 5)],
+                        1 => vec![(2, 5)],
                         2 => vec![(3, 2), (3, 3), (3, 4)],
-                        _ => vec![(1, 1), (2, 1), (3, 1)],
+                        _ => vec![(2, 1)],
                     };
                     for (r, c) in inner {
                         grid[r][c] = initial;
@@ -75,8 +80,9 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
                             }
                         }
                     } else if seg.edges.len() > 1 {
-                        let [_, (r, c)] = SPOKES[e as usize];
-                        grid[r][c] = initial;
+                        for &(r, c) in SPOKES[e as usize] {
+                            grid[r][c] = initial;
+                        }
                         grid[CENTRE.0][CENTRE.1] = initial;
                     }
                 }
@@ -94,7 +100,7 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
             Topology::Edges => {
                 for e in seg.edges.iter() {
                     let ch = if e % 2 == 0 { '|' } else { '=' };
-                    for (r, c) in SPOKES[e as usize] {
+                    for &(r, c) in SPOKES[e as usize] {
                         grid[r][c] = ch;
                     }
                 }

@@ -31,34 +31,58 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
 
 fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
     let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
-    for (i, b) in text.bytes().enumerate() {
-        match b {
-            b'\n' => {
-                in_comment = false;
-                in_string = false;
+    for (i, b) in brackets(text) {
+        if matches!(b, b'(' | b'{') {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return Err(Diagnostic::new(Code::TooDeep, "brackets nested too deeply")
+                    .at(
+                        Span::new(file, i..i + 1),
+                        format!("this bracket is {depth} levels deep"),
+                    )
+                    .note(format!("at most {MAX_NESTING} levels of `(` and `{{` are allowed")));
             }
-            _ if in_comment => {}
-            b'"' => in_string = !in_string,
-            _ if in_string => {}
-            b'#' => in_comment = true,
-            b'(' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(Diagnostic::new(Code::TooDeep, "brackets nested too deeply")
-                        .at(
-                            Span::new(file, i..i + 1),
-                            format!("this bracket is {depth} levels deep"),
-                        )
-                        .note(format!("at most {MAX_NESTING} levels of `(` and `{{` are allowed")));
-                }
-            }
-            b')' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+        } else {
+            depth = depth.saturating_sub(1);
         }
     }
     Ok(())
+}
+
+/// Every `(`, `{`, `)` and `}` outside comments and strings, with its offset.
+fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let (mut in_comment, mut in_string) = (false, false);
+    text.bytes().enumerate().filter(move |&(_, b)| match b {
+        b'\n' => {
+            (in_comment, in_string) = (false, false);
+            false
+        }
+        _ if in_comment => false,
+        b'"' => {
+            in_string = !in_string;
+            false
+        }
+        _ if in_string => false,
+        b'#' => {
+            in_comment = true;
+            false
+        }
+        b'(' | b'{' | b')' | b'}' => true,
+        _ => false,
+    })
+}
+
+/// The last `(` or `{` without its closing partner.
+fn unclosed_bracket(text: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    for (i, b) in brackets(text) {
+        if matches!(b, b'(' | b'{') {
+            open.push(i);
+        } else {
+            open.pop();
+        }
+    }
+    open.pop()
 }
 
 /// A human name for each grammar rule, used in "expected ..." messages.
@@ -174,6 +198,7 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
             (pos, names)
         }
     };
+    let pos = skip_blank(text, pos);
     let hint_expected = expected.clone();
     let expected = join_alternatives(&expected);
     let found = found_at(text, pos);
@@ -188,7 +213,29 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     if let Some(note) = syntax_hint(text, pos, &found, &hint_expected) {
         d = d.note(note);
     }
+    if found.is_empty() {
+        if let Some(open) = unclosed_bracket(text) {
+            d = d.also(Span::new(file, open..open + 1), "this bracket is never closed");
+        }
+    }
     d
+}
+
+/// The first position at or after `pos` that is not whitespace or a comment.
+fn skip_blank(text: &str, mut pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
+            b'#' => {
+                while pos < bytes.len() && bytes[pos] != b'\n' {
+                    pos += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    pos
 }
 
 /// How an expected token (as pest displays it) reads in a message.
@@ -226,12 +273,16 @@ fn found_at(text: &str, pos: usize) -> String {
 
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
+    let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
     let keywords: Vec<&str> = expected
         .iter()
         .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
+        .filter(|k| is_word(k))
         .collect();
-    if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
-        return Some(format!("did you mean `{word}`?"));
+    if is_word(found) {
+        if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
+            return Some(format!("did you mean `{word}`?"));
+        }
     }
     if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
         return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
@@ -253,14 +304,38 @@ fn join_alternatives(names: &[String]) -> String {
     }
 }
 
+/// Length of `text` without trailing whitespace and comments. Strings (the
+/// only place a `#` is not a comment) appear only in the header, so a `#`
+/// after an even number of quotes on its line starts a comment.
+fn content_len(text: &str) -> usize {
+    let mut end = text.trim_end().len();
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..end];
+        let comment = line
+            .char_indices()
+            .filter(|(_, c)| *c == '#')
+            .map(|(i, _)| i)
+            .find(|i| line[..*i].matches('"').count() % 2 == 0);
+        match comment {
+            Some(i) => end = text[..line_start + i].trim_end().len(),
+            None => return end,
+        }
+    }
+}
+
 struct Cx {
     file: FileId,
 }
 
 impl Cx {
+    /// The pair's span without the whitespace and comments pest may have
+    /// consumed after its last element (`a ~ b?` skips blanks even when `b`
+    /// is absent).
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start()..s.end())
+        let len = content_len(pair.as_str());
+        Span::new(self.file, s.start()..s.start() + len)
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
