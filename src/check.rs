@@ -110,7 +110,9 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
             diagnostics: checker.diags,
         });
     };
+    let reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
     Ok(RulePack {
+        reasons,
         sources,
         packs,
         kinds: checker.kinds,

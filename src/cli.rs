@@ -1,14 +1,19 @@
 //! The `meeple` command line. Everything that prints lives here, outside the core.
 
 mod draw;
+mod sim;
 
 use crate::check::{load, LoadError, PackRef};
 use crate::diagnostic::Code;
+use crate::engine::{Game, Rules, MAX_PLAYERS};
 use crate::ir::{IconValue, RulePack};
+use crate::record::{Record, ReplayError};
 use clap::{Parser, Subcommand};
 use codespan_reporting::term::{self, termcolor};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// A rules language and engine for Carcassonne.
 #[derive(Parser, Debug)]
@@ -37,6 +42,41 @@ enum Command {
         #[arg(value_name = "FILE_OR_PACK", required = true)]
         packs: Vec<String>,
     },
+    /// Replay a game record, checking every step and expectation.
+    ///
+    /// Exits 1 at the first illegal step (naming its index and why) or failed
+    /// expectation. See docs/records.md for the format.
+    Replay {
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// Draw the final board.
+        #[arg(long)]
+        board: bool,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play many games with agents and print statistics per seat.
+    Sim {
+        /// Packs to play, comma-separated: bundled names or paths.
+        #[arg(long, value_delimiter = ',', default_value = "base")]
+        rules: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Agents by seat, comma-separated, repeated as needed (random, greedy).
+        #[arg(long, default_value = "random")]
+        agents: String,
+        /// Print the statistics as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Write each game's record into this folder.
+        #[arg(long, value_name = "DIR")]
+        record_dir: Option<PathBuf>,
+    },
     /// Explain a diagnostic code such as E0011, or list all codes.
     Explain {
         #[arg(value_name = "CODE")]
@@ -51,6 +91,16 @@ pub fn main() -> ExitCode {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs } => tiles(&packs),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Replay { record, board, json } => replay(&record, board, json),
+        Command::Sim {
+            rules,
+            players,
+            games,
+            seed,
+            agents,
+            json,
+            record_dir,
+        } => simulate(rules, players, games, seed, &agents, json, record_dir),
     }
 }
 
@@ -128,7 +178,9 @@ fn tiles(args: &[String]) -> ExitCode {
     let Some(pack) = load_or_report(args) else {
         return ExitCode::FAILURE;
     };
+    let pack = Rules::new(pack);
     emit(&draw::tile_sheet(&pack));
+    let pack = &pack.pack;
     let icons: Vec<String> = pack
         .icons
         .iter()
@@ -168,5 +220,111 @@ fn explain(code: Option<&str>) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+fn replay(path: &Path, board: bool, json: bool) -> ExitCode {
+    let result = Record::read(path).and_then(|record| {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        crate::record::replay(&record, dir).map(|game| (record, game))
+    });
+    let (record, game) = match result {
+        Ok(ok) => ok,
+        Err(ReplayError::Load(e)) => {
+            report(&e);
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let pack = &game.rules().pack;
+    if json {
+        let reasons: Vec<serde_json::Value> = (0..game.players())
+            .map(|p| {
+                let map: serde_json::Map<String, serde_json::Value> = pack
+                    .reasons
+                    .iter()
+                    .enumerate()
+                    .map(|(r, name)| (name.clone(), serde_json::json!(game.points(p, r as u16))))
+                    .collect();
+                serde_json::Value::Object(map)
+            })
+            .collect();
+        let out = serde_json::json!({
+            "players": record.players,
+            "scores": game.scores(),
+            "points_by_reason": reasons,
+            "over": game.is_over(),
+            "tiles_placed": game.board().placed.len(),
+        });
+        emit(&format!("{out:#}\n"));
+        return ExitCode::SUCCESS;
+    }
+    let mut out = String::new();
+    if board {
+        out += &draw::board_map(&game);
+        out.push('\n');
+    }
+    let state = if game.is_over() {
+        "final scores"
+    } else {
+        "scores so far (the game is not over)"
+    };
+    out += &format!("{} steps replayed; {state}:\n", record.turns.len());
+    for (p, name) in record.players.iter().enumerate() {
+        out += &format!("  {name:<12} {:>4}\n", game.scores()[p]);
+    }
+    emit(&out);
+    ExitCode::SUCCESS
+}
+
+fn simulate(
+    packs: Vec<String>,
+    players: usize,
+    games: usize,
+    seed: u64,
+    agents: &str,
+    json: bool,
+    record_dir: Option<PathBuf>,
+) -> ExitCode {
+    if players == 0 || players > MAX_PLAYERS {
+        eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
+        return ExitCode::FAILURE;
+    }
+    let agents = match sim::parse_agents(agents) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(pack) = load_or_report(&packs) else {
+        return ExitCode::FAILURE;
+    };
+    let rules = Arc::new(Rules::new(pack));
+    if let Err(e) = Game::new(rules.clone(), players, seed) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let opts = sim::SimOptions {
+        packs,
+        players,
+        games,
+        seed,
+        agents,
+        json,
+        record_dir,
+    };
+    match sim::run(rules, &opts) {
+        Ok(report) => {
+            emit(&report);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

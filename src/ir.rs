@@ -19,6 +19,8 @@ pub type MarkerId = u16;
 pub type IconId = u16;
 /// Index into [`RulePack::tiles`].
 pub type TileId = u16;
+/// Index into [`RulePack::reasons`].
+pub type ReasonId = u16;
 /// Index into [`RulePack::packs`].
 pub type PackId = u16;
 
@@ -36,6 +38,9 @@ pub struct RulePack {
     pub tiles: Vec<TileType>,
     /// The tile type of which one copy starts on the board.
     pub start: TileId,
+    /// Why points are scored, for statistics and logs: first every feature
+    /// kind's name (reason `k` is kind `k`), then reasons named by rules.
+    pub reasons: Vec<String>,
 }
 
 /// One loaded `.rules` file.

@@ -15,11 +15,14 @@
 //! assert_eq!(pack.tiles[pack.start as usize].name, "D");
 //! ```
 
+pub mod agents;
 pub mod bundled;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
+pub mod engine;
 pub mod ir;
+pub mod record;
 pub mod source;
 pub mod syntax;
 

@@ -1,10 +1,12 @@
-//! Text drawings of tiles for `meeple tiles`.
+//! Text drawings of tiles and boards.
 //!
-//! Each tile is a 7×5 character picture beside the list of its segments:
-//! edge-connected wide features (cities) as their kind's initial in capitals,
-//! narrow ones (roads) as `|` and `=`, area features (monasteries) as their
-//! initial in the centre, fields as `.`, and markers as `*` inside the city.
+//! Each tile is a 7×5 character picture: edge-connected wide features
+//! (cities) as their kind's initial in capitals, narrow ones (roads) as `|`
+//! and `=`, area features (monasteries) as their initial in the centre,
+//! fields as `.`, and markers as `*` inside the city. On a board, a figure
+//! shows as its owner's number (1–6), or `n` for a neutral figure.
 
+use crate::engine::{Game, Rotated, Rules};
 use crate::ir::geometry::{COMPASS_NAMES, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::{RulePack, TileType, Topology};
 use std::fmt::Write as _;
@@ -13,6 +15,9 @@ const W: usize = 7;
 const H: usize = 5;
 const CENTRE: (usize, usize) = (2, 3);
 
+/// A tile picture.
+type Picture = [[char; W]; H];
+
 /// Cells from each edge towards the centre, edge first: (row, col).
 const SPOKES: [&[(usize, usize)]; 4] = [
     &[(0, 3), (1, 3)],
@@ -20,6 +25,9 @@ const SPOKES: [&[(usize, usize)]; 4] = [
     &[(4, 3), (3, 3)],
     &[(2, 0), (2, 1), (2, 2)],
 ];
+
+/// The cell inside each half-edge's corner.
+const HALF_CELLS: [(usize, usize); 8] = [(1, 1), (1, 5), (1, 5), (3, 5), (3, 5), (3, 1), (3, 1), (1, 1)];
 
 /// Border cells of each edge (row, col), without the corners.
 fn edge_cells(edge: u8) -> Vec<(usize, usize)> {
@@ -31,8 +39,8 @@ fn edge_cells(edge: u8) -> Vec<(usize, usize)> {
     }
 }
 
-/// Draws one tile with its segment list beside it.
-pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
+/// The picture of a tile as it lies in `rotated`.
+fn picture(pack: &RulePack, tile: &TileType, rotated: &Rotated) -> Picture {
     let mut grid = [[' '; W]; H];
     for (r, row) in grid.iter_mut().enumerate() {
         for (c, cell) in row.iter_mut().enumerate() {
@@ -49,18 +57,18 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
         .iter()
         .any(|s| pack.kinds[s.kind as usize].topology == Topology::HalfEdges);
     if has_field {
-        for row in grid.iter_mut().take(H - 1).skip(1) {
-            for cell in row.iter_mut().take(W - 1).skip(1) {
-                *cell = '.';
-            }
-        }
+        fill_inside(&mut grid, '.');
     }
-    for seg in &tile.segments {
+    for (i, seg) in tile.segments.iter().enumerate() {
         let kind = &pack.kinds[seg.kind as usize];
         let initial = kind.name.chars().next().unwrap_or('?').to_ascii_uppercase();
+        let edges = rotated.seg_edges[i];
         match kind.topology {
             Topology::Edges if !kind.narrow => {
-                for e in seg.edges.iter() {
+                if edges.len() > 2 {
+                    fill_inside(&mut grid, initial);
+                }
+                for e in edges.iter() {
                     for (r, c) in edge_cells(e) {
                         grid[r][c] = initial;
                     }
@@ -73,22 +81,14 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
                     for (r, c) in inner {
                         grid[r][c] = initial;
                     }
-                    if seg.edges.len() > 2 {
-                        for row in grid.iter_mut().take(H - 1).skip(1) {
-                            for cell in row.iter_mut().take(W - 1).skip(1) {
-                                *cell = initial;
-                            }
-                        }
-                    } else if seg.edges.len() > 1 {
+                    if edges.len() > 1 {
                         for &(r, c) in SPOKES[e as usize] {
                             grid[r][c] = initial;
                         }
-                        grid[CENTRE.0][CENTRE.1] = initial;
                     }
                 }
                 if !seg.markers.is_empty() {
-                    let e = seg.edges.iter().next().unwrap_or(0);
-                    let (r, c) = match e {
+                    let (r, c) = match edges.iter().next().unwrap_or(0) {
                         0 => (1, 1),
                         1 => (1, 5),
                         2 => (3, 5),
@@ -98,7 +98,7 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
                 }
             }
             Topology::Edges => {
-                for e in seg.edges.iter() {
+                for e in edges.iter() {
                     let ch = if e % 2 == 0 { '|' } else { '=' };
                     for &(r, c) in SPOKES[e as usize] {
                         grid[r][c] = ch;
@@ -106,13 +106,47 @@ pub fn draw_tile(pack: &RulePack, tile: &TileType) -> Vec<String> {
                 }
                 let centre = &mut grid[CENTRE.0][CENTRE.1];
                 if *centre == '.' || *centre == ' ' {
-                    *centre = if seg.edges.len() == 1 { 'o' } else { '+' };
+                    *centre = if edges.len() == 1 { 'o' } else { '+' };
                 }
             }
             Topology::Area => grid[CENTRE.0][CENTRE.1] = initial,
             Topology::HalfEdges => {}
         }
     }
+    grid
+}
+
+fn fill_inside(grid: &mut Picture, ch: char) {
+    for row in grid.iter_mut().take(H - 1).skip(1) {
+        for cell in row.iter_mut().take(W - 1).skip(1) {
+            *cell = ch;
+        }
+    }
+}
+
+/// The cell where a figure on segment `seg` is drawn.
+fn figure_cell(pack: &RulePack, tile: &TileType, rotated: &Rotated, seg: usize) -> (usize, usize) {
+    let kind = &pack.kinds[tile.segments[seg].kind as usize];
+    match kind.topology {
+        Topology::Area => CENTRE,
+        Topology::Edges => match rotated.seg_edges[seg].iter().next().unwrap_or(0) {
+            0 => (1, 3),
+            1 => (2, 5),
+            2 => (3, 3),
+            _ => (2, 1),
+        },
+        Topology::HalfEdges => rotated.seg_halves[seg]
+            .iter()
+            .next()
+            .map_or((3, 2), |h| HALF_CELLS[h as usize]),
+    }
+}
+
+/// One tile, unrotated, with its segment list beside it.
+fn draw_tile(rules: &Rules, t: usize) -> Vec<String> {
+    let pack = &rules.pack;
+    let tile = &pack.tiles[t];
+    let grid = picture(pack, tile, &rules.rotated[t][0]);
     let mut lines: Vec<String> = grid.iter().map(|row| row.iter().collect()).collect();
     let mut notes: Vec<String> = tile.segments.iter().map(|s| describe_segment(pack, tile, s)).collect();
     for icon in &tile.icons {
@@ -149,15 +183,61 @@ fn describe_segment(pack: &RulePack, tile: &TileType, seg: &crate::ir::Segment) 
 }
 
 /// Every tile of the pack, each with its name, count and drawing.
-pub fn tile_sheet(pack: &RulePack) -> String {
+pub fn tile_sheet(rules: &Rules) -> String {
+    let pack = &rules.pack;
     let mut out = String::new();
     for (i, tile) in pack.tiles.iter().enumerate() {
         let start = if i == pack.start as usize { "  (start tile)" } else { "" };
         let _ = writeln!(out, "{} x{}{start}", tile.name, tile.count);
-        for line in draw_tile(pack, tile) {
+        for line in draw_tile(rules, i) {
             let _ = writeln!(out, "  {}", line.trim_end());
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The whole board with its figures, x along the top and y down the side.
+pub fn board_map(game: &Game) -> String {
+    let rules = game.rules();
+    let pack = &rules.pack;
+    let board = game.board();
+    let ((x0, y0), (x1, y1)) = board.bounds();
+    let mut out = String::new();
+    let _ = write!(out, "     ");
+    for x in x0..=x1 {
+        let _ = write!(out, "{x:^W$}");
+    }
+    out.push('\n');
+    for y in y0..=y1 {
+        let mut rows = vec![String::new(); H];
+        for x in x0..=x1 {
+            let grid = match board.at((x, y)) {
+                Some(i) => {
+                    let p = &board.placed[i as usize];
+                    let tile = &pack.tiles[p.tile as usize];
+                    let rotated = &rules.rotated[p.tile as usize][p.rot as usize];
+                    let mut grid = picture(pack, tile, rotated);
+                    for m in game.meeples().iter().filter(|m| m.placed == i) {
+                        let (r, c) = figure_cell(pack, tile, rotated, m.seg as usize);
+                        grid[r][c] = m.owner.map_or('n', |o| char::from(b'1' + o));
+                    }
+                    grid
+                }
+                None => [[' '; W]; H],
+            };
+            for (r, row) in grid.iter().enumerate() {
+                rows[r].extend(row.iter());
+            }
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let label = if r == H / 2 {
+                format!("{y:>4} ")
+            } else {
+                "     ".to_string()
+            };
+            let _ = writeln!(out, "{label}{}", row.trim_end());
+        }
     }
     out
 }

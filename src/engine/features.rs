@@ -1,0 +1,182 @@
+//! The feature graph: every segment of every placed tile is a node; nodes of
+//! one feature are joined by union-find. Each root carries what completion
+//! checks need without a walk (open edges); the members of a feature form a
+//! circular list, so scoring can visit them.
+
+use crate::ir::KindId;
+
+/// A feature, named by its root node.
+pub type FeatureId = u32;
+
+/// One segment of a placed tile.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    /// Next member of the same feature (a circular list).
+    next: u32,
+    /// Index of the placed tile.
+    placed: u16,
+    /// Segment index on its tile.
+    seg: u8,
+    rank: u8,
+    /// At roots: edges or half-edges that face an empty square.
+    open: u16,
+    /// At roots: completed and scored.
+    done: bool,
+    kind: KindId,
+}
+
+/// All features on the board.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    nodes: Vec<Node>,
+}
+
+impl Features {
+    /// Adds a segment as a feature of its own; returns its node.
+    pub fn add(&mut self, placed: u16, seg: u8, kind: KindId, open: u16) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            parent: id,
+            next: id,
+            placed,
+            seg,
+            rank: 0,
+            open,
+            done: false,
+            kind,
+        });
+        id
+    }
+
+    /// Number of nodes (segments on the board).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the board has no segments.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The feature a node belongs to.
+    pub fn find(&self, mut node: u32) -> FeatureId {
+        while self.nodes[node as usize].parent != node {
+            node = self.nodes[node as usize].parent;
+        }
+        node
+    }
+
+    fn find_compress(&mut self, node: u32) -> FeatureId {
+        let root = self.find(node);
+        let mut n = node;
+        while self.nodes[n as usize].parent != root {
+            let up = self.nodes[n as usize].parent;
+            self.nodes[n as usize].parent = root;
+            n = up;
+        }
+        root
+    }
+
+    /// Joins the features of `a` and `b` across an edge (or half-edge): each
+    /// side loses the open edge they now share.
+    pub fn connect(&mut self, a: u32, b: u32) {
+        let ra = self.find_compress(a);
+        let rb = self.find_compress(b);
+        if ra == rb {
+            let n = &mut self.nodes[ra as usize];
+            n.open = n.open.saturating_sub(2);
+            return;
+        }
+        let open = (self.nodes[ra as usize].open + self.nodes[rb as usize].open).saturating_sub(2);
+        let done = self.nodes[ra as usize].done || self.nodes[rb as usize].done;
+        let (root, child) = if self.nodes[ra as usize].rank >= self.nodes[rb as usize].rank {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        if self.nodes[root as usize].rank == self.nodes[child as usize].rank {
+            self.nodes[root as usize].rank += 1;
+        }
+        self.nodes[child as usize].parent = root;
+        // Splice the two circular member lists.
+        let root_next = self.nodes[root as usize].next;
+        self.nodes[root as usize].next = self.nodes[child as usize].next;
+        self.nodes[child as usize].next = root_next;
+        let r = &mut self.nodes[root as usize];
+        r.open = open;
+        r.done = done;
+    }
+
+    /// Edges (or half-edges) of the feature facing an empty square.
+    pub fn open(&self, f: FeatureId) -> u16 {
+        self.nodes[f as usize].open
+    }
+
+    /// The feature's kind.
+    pub fn kind(&self, f: FeatureId) -> KindId {
+        self.nodes[f as usize].kind
+    }
+
+    /// Whether the feature was completed and scored.
+    pub fn is_done(&self, f: FeatureId) -> bool {
+        self.nodes[f as usize].done
+    }
+
+    /// Marks the feature completed and scored.
+    pub fn set_done(&mut self, f: FeatureId) {
+        self.nodes[f as usize].done = true;
+    }
+
+    /// The members of a feature: (placed tile index, segment index).
+    pub fn members(&self, f: FeatureId) -> impl Iterator<Item = (u16, u8)> + '_ {
+        let mut current = Some(f);
+        std::iter::from_fn(move || {
+            let node = current?;
+            let n = &self.nodes[node as usize];
+            current = (n.next != f).then_some(n.next);
+            Some((n.placed, n.seg))
+        })
+    }
+
+    /// Number of distinct tiles the feature covers.
+    pub fn tile_count(&self, f: FeatureId) -> usize {
+        let mut tiles: Vec<u16> = self.members(f).map(|(t, _)| t).collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        tiles.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connecting_merges_members_and_open_edges() {
+        let mut f = Features::default();
+        let a = f.add(0, 0, 0, 1);
+        let b = f.add(1, 0, 0, 2);
+        let c = f.add(2, 1, 0, 1);
+        f.connect(a, b);
+        assert_eq!(f.open(f.find(a)), 1);
+        f.connect(b, c);
+        let root = f.find(c);
+        assert_eq!(f.open(root), 0);
+        let mut members: Vec<_> = f.members(root).collect();
+        members.sort();
+        assert_eq!(members, vec![(0, 0), (1, 0), (2, 1)]);
+        assert_eq!(f.tile_count(root), 3);
+    }
+
+    #[test]
+    fn a_loop_closes_on_itself() {
+        let mut f = Features::default();
+        let a = f.add(0, 0, 0, 2);
+        let b = f.add(1, 0, 0, 2);
+        f.connect(a, b);
+        f.connect(a, b);
+        assert_eq!(f.open(f.find(a)), 0);
+        assert_eq!(f.tile_count(f.find(a)), 2);
+    }
+}

@@ -1,0 +1,153 @@
+//! A rule pack prepared for play: every tile type's geometry precomputed for
+//! each of its distinct rotations, so placement checks are table lookups.
+
+use crate::ir::geometry::Bits;
+use crate::ir::{RulePack, TileId};
+
+/// No segment: the value in [`Rotated::edge_seg`] and [`Rotated::half_seg`].
+pub const NONE: u8 = u8::MAX;
+
+/// A tile type turned by some quarter turns, in board directions.
+#[derive(Clone, Debug)]
+pub struct Rotated {
+    /// What each board edge shows, for matching neighbours: 0 for a field
+    /// edge, `kind + 1` for an edge a city or road reaches.
+    pub sig: [u16; 4],
+    /// The segment reaching each board edge (edge-connected kinds), or [`NONE`].
+    pub edge_seg: [u8; 4],
+    /// The segment owning each board half-edge, or [`NONE`].
+    pub half_seg: [u8; 8],
+    /// Each segment's edges and half-edges in board directions.
+    pub seg_edges: Vec<Bits>,
+    pub seg_halves: Vec<Bits>,
+}
+
+/// A checked rule pack with the tables the engine plays from.
+#[derive(Debug)]
+pub struct Rules {
+    pub pack: RulePack,
+    /// `rotated[tile][quarters]`, for all four rotations.
+    pub rotated: Vec<[Rotated; 4]>,
+    /// The rotations (in quarter turns) that give different layouts; a
+    /// symmetric tile offers each distinct placement once.
+    pub distinct_rotations: Vec<Vec<u8>>,
+}
+
+impl Rules {
+    /// Prepares a pack for play.
+    pub fn new(pack: RulePack) -> Rules {
+        let rotated: Vec<[Rotated; 4]> = (0..pack.tiles.len())
+            .map(|t| std::array::from_fn(|q| rotate(&pack, t as TileId, q as u8)))
+            .collect();
+        let distinct_rotations = (0..pack.tiles.len())
+            .map(|t| {
+                let mut keys: Vec<Vec<[u64; 5]>> = Vec::new();
+                let mut distinct = Vec::new();
+                for q in 0..4u8 {
+                    let key = layout_key(&pack, t as TileId, &rotated[t][q as usize], q);
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                        distinct.push(q);
+                    }
+                }
+                distinct
+            })
+            .collect();
+        Rules {
+            pack,
+            rotated,
+            distinct_rotations,
+        }
+    }
+}
+
+fn rotate(pack: &RulePack, tile: TileId, quarters: u8) -> Rotated {
+    let t = &pack.tiles[tile as usize];
+    let mut r = Rotated {
+        sig: [0; 4],
+        edge_seg: [NONE; 4],
+        half_seg: [NONE; 8],
+        seg_edges: Vec::with_capacity(t.segments.len()),
+        seg_halves: Vec::with_capacity(t.segments.len()),
+    };
+    for (i, seg) in t.segments.iter().enumerate() {
+        let edges = seg.edges.rotate_edges(quarters);
+        let halves = seg.half_edges.rotate_half_edges(quarters);
+        for e in edges.iter() {
+            r.edge_seg[e as usize] = i as u8;
+            r.sig[e as usize] = seg.kind + 1;
+        }
+        for h in halves.iter() {
+            r.half_seg[h as usize] = i as u8;
+        }
+        r.seg_edges.push(edges);
+        r.seg_halves.push(halves);
+    }
+    r
+}
+
+/// A value equal for two rotations exactly when they place the same layout:
+/// each segment's kind, board edges, board half-edges, markers and touched
+/// segments, plus compass icons (which turn with the tile).
+fn layout_key(pack: &RulePack, tile: TileId, r: &Rotated, quarters: u8) -> Vec<[u64; 5]> {
+    let t = &pack.tiles[tile as usize];
+    let place = |i: usize| u64::from(r.seg_edges[i].0) | u64::from(r.seg_halves[i].0) << 8;
+    let mut key: Vec<[u64; 5]> = t
+        .segments
+        .iter()
+        .enumerate()
+        .map(|(i, seg)| {
+            let mut markers: Vec<u16> = seg.markers.clone();
+            markers.sort_unstable();
+            let mut touched: Vec<u64> = seg.touches.iter().map(|&o| place(o as usize)).collect();
+            touched.sort_unstable();
+            let digest = |v: &[u64]| {
+                v.iter()
+                    .fold(0u64, |a, x| a.wrapping_mul(1_000_003).wrapping_add(x + 1))
+            };
+            [
+                u64::from(seg.kind),
+                place(i),
+                digest(&touched),
+                digest(&markers.iter().map(|m| u64::from(*m)).collect::<Vec<_>>()),
+                0,
+            ]
+        })
+        .collect();
+    key.sort_unstable();
+    for icon in &t.icons {
+        if let Some(v) = icon.value {
+            key.push([u64::MAX, u64::from(icon.icon), u64::from((v + 2 * quarters) % 8), 0, 0]);
+        }
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{load, PackRef};
+
+    #[test]
+    fn symmetric_tiles_offer_fewer_rotations() {
+        let rules = Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap());
+        let n = |name: &str| rules.distinct_rotations[rules.pack.tile(name).unwrap() as usize].len();
+        assert_eq!(n("B"), 1); // monastery in a field
+        assert_eq!(n("C"), 1); // city on all sides
+        assert_eq!(n("X"), 1); // crossroads
+        assert_eq!(n("U"), 2); // straight road
+        assert_eq!(n("H"), 2); // two opposite cities
+        assert_eq!(n("D"), 4);
+        assert_eq!(n("V"), 4);
+    }
+
+    #[test]
+    fn rotation_moves_edges_clockwise() {
+        let rules = Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap());
+        let d = rules.pack.tile("D").unwrap() as usize;
+        let city = rules.pack.kind("city").unwrap() + 1;
+        assert_eq!(rules.rotated[d][0].sig[0], city);
+        assert_eq!(rules.rotated[d][1].sig[1], city); // 90°: the city faces east
+        assert_eq!(rules.rotated[d][1].sig[0], rules.pack.kind("road").unwrap() + 1);
+    }
+}

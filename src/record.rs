@@ -1,0 +1,483 @@
+//! Game records: RON files in the game's own terms (see docs/records.md).
+//! [`replay`] checks each step and the expectations; [`Record::from_game`]
+//! writes what a played game did.
+
+use crate::check::{load, LoadError, PackRef};
+use crate::engine::{Choice, Decision, Event, Game, GameError, Pos, Rules};
+use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
+use crate::ir::{FigureId, Ownership, TileId};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A whole game, or a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Packs, as on the command line: bundled names or paths relative to the record.
+    pub rules: Vec<String>,
+    /// Player names in turn order.
+    pub players: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// When given, the stack holds exactly these tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<Vec<String>>,
+    pub turns: Vec<Step>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Expect>,
+}
+
+/// One step of a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// The current player drew `tile`, placed it, and deployed or not.
+    Turn {
+        tile: String,
+        at: Pos,
+        rot: u32,
+        #[serde(default)]
+        deploy: Option<Deploy>,
+    },
+    /// The drawn tile fit nowhere and left the game.
+    Discard { tile: String },
+    /// Expectations checked at this point.
+    Check(Vec<Expect>),
+}
+
+/// A deployment: which figure, onto which segment of the placed tile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Deploy {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<String>,
+    /// An edge, a half-edge, or a kind name, in board directions.
+    pub on: String,
+}
+
+/// Something the game must show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Expect {
+    Scores(Vec<i64>),
+    Points {
+        player: usize,
+        reason: String,
+        points: i64,
+    },
+    Supply {
+        player: usize,
+        #[serde(default)]
+        figure: Option<String>,
+        count: u32,
+    },
+    Figure {
+        player: usize,
+        at: Pos,
+        on: String,
+        #[serde(default)]
+        figure: Option<String>,
+    },
+    Empty {
+        at: Pos,
+        on: String,
+    },
+    GameOver(bool),
+}
+
+/// Why a record could not be replayed.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The record file is not valid RON for a record.
+    Parse(String),
+    /// Its packs do not load.
+    Load(LoadError),
+    /// The record's set-up is wrong (players, tiles).
+    Setup(String),
+    /// A step is illegal: its index (from 0) and why.
+    Step { index: usize, message: String },
+    /// An expectation does not hold.
+    Expect { index: Option<usize>, message: String },
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Parse(m) | ReplayError::Setup(m) => f.write_str(m),
+            ReplayError::Load(e) => write!(f, "{}", e.render()),
+            ReplayError::Step { index, message } => write!(f, "step {index}: {message}"),
+            ReplayError::Expect {
+                index: Some(i),
+                message,
+            } => write!(f, "step {i}: expectation failed: {message}"),
+            ReplayError::Expect { index: None, message } => write!(f, "expectation failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl Record {
+    /// Parses a record from RON text; `name` is shown in errors.
+    pub fn parse(name: &str, text: &str) -> Result<Record, ReplayError> {
+        ron::from_str(text).map_err(|e| {
+            ReplayError::Parse(format!(
+                "{name}:{}:{}: {}; docs/records.md describes the format",
+                e.span.start.line, e.span.start.col, e.code
+            ))
+        })
+    }
+
+    /// Reads and parses a record file.
+    pub fn read(path: &Path) -> Result<Record, ReplayError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ReplayError::Parse(format!("cannot read {}: {e}", path.display())))?;
+        Record::parse(&path.display().to_string(), &text)
+    }
+
+    /// The record as RON text.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().depth_limit(3).struct_names(true);
+        ron::ser::to_string_pretty(self, config).unwrap_or_default()
+    }
+
+    /// Loads the record's packs; paths are relative to `dir`.
+    pub fn load_rules(&self, dir: &Path) -> Result<Rules, ReplayError> {
+        let refs: Vec<PackRef> = self
+            .rules
+            .iter()
+            .map(|r| match PackRef::from_arg(r) {
+                PackRef::Path(p) if p.is_relative() => PackRef::Path(dir.join(p)),
+                other => other,
+            })
+            .collect();
+        load(&refs).map(Rules::new).map_err(ReplayError::Load)
+    }
+
+    /// The record of a played game: every draw and decision, in order.
+    pub fn from_game(game: &Game, rules: Vec<String>, players: Vec<String>, seed: Option<u64>) -> Record {
+        let pack = &game.rules().pack;
+        let mut turns = Vec::new();
+        for event in game.log() {
+            match event {
+                Event::Discarded { tile, .. } => turns.push(Step::Discard {
+                    tile: pack.tiles[*tile as usize].name.clone(),
+                }),
+                Event::Placed { tile, pos, rot, .. } => turns.push(Step::Turn {
+                    tile: pack.tiles[*tile as usize].name.clone(),
+                    at: *pos,
+                    rot: u32::from(*rot) * 90,
+                    deploy: None,
+                }),
+                Event::Deployed {
+                    figure, placed, seg, ..
+                } => {
+                    if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
+                        *deploy = Some(Deploy {
+                            figure: Some(pack.figures[*figure as usize].name.clone()),
+                            on: game.segment_location(*placed, *seg),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        Record {
+            rules,
+            players,
+            seed,
+            tiles: None,
+            turns,
+            expect: Vec::new(),
+        }
+    }
+}
+
+/// Replays a record from its folder `dir`, checking every step and expectation.
+pub fn replay(record: &Record, dir: &Path) -> Result<Game, ReplayError> {
+    let rules = Arc::new(record.load_rules(dir)?);
+    replay_with(record, rules)
+}
+
+/// Replays a record on already loaded rules.
+pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayError> {
+    let tile_id = |name: &str| {
+        rules.pack.tile(name).ok_or_else(|| {
+            let names = rules.pack.tiles.iter().map(|t| t.name.as_str());
+            let hint = crate::diagnostic::did_you_mean(name, names).map_or(String::new(), |h| format!("; {h}"));
+            format!("unknown tile `{name}`{hint}")
+        })
+    };
+    let stack = match &record.tiles {
+        Some(names) => Some(
+            names
+                .iter()
+                .map(|n| tile_id(n))
+                .collect::<Result<Vec<TileId>, String>>()
+                .map_err(|m| ReplayError::Setup(format!("in `tiles`: {m}")))?,
+        ),
+        None => None,
+    };
+    let mut left: Vec<u32> = vec![0; rules.pack.tiles.len()];
+    match &stack {
+        Some(s) => s.iter().for_each(|t| left[*t as usize] += 1),
+        None => {
+            for (t, tile) in rules.pack.tiles.iter().enumerate() {
+                left[t] = tile.count - u32::from(t == rules.pack.start as usize);
+            }
+        }
+    }
+    let mut draws = Vec::new();
+    for (index, step) in record.turns.iter().enumerate() {
+        if let Step::Turn { tile, .. } | Step::Discard { tile } = step {
+            let id = tile_id(tile).map_err(|message| ReplayError::Step { index, message })?;
+            if left[id as usize] == 0 {
+                let whence = if record.tiles.is_some() {
+                    "the record's `tiles`"
+                } else {
+                    "the tile set"
+                };
+                return Err(ReplayError::Step {
+                    index,
+                    message: format!("tile {tile} cannot be drawn: every copy in {whence} was drawn before"),
+                });
+            }
+            left[id as usize] -= 1;
+            draws.push(id);
+        }
+    }
+    let mut game = Game::replaying(rules.clone(), record.players.len(), stack, draws).map_err(|e| match e {
+        GameError::Setup(m) => ReplayError::Setup(m),
+        other => ReplayError::Step {
+            index: 0,
+            message: other.to_string(),
+        },
+    })?;
+    let mut draws_seen = 0;
+    for (index, step) in record.turns.iter().enumerate() {
+        let fail = |message: String| ReplayError::Step { index, message };
+        match step {
+            Step::Check(expects) => {
+                for e in expects {
+                    check(&game, e).map_err(|message| ReplayError::Expect {
+                        index: Some(index),
+                        message,
+                    })?;
+                }
+            }
+            Step::Discard { tile } => {
+                let (_, discarded) = nth_draw(&game, draws_seen)
+                    .ok_or_else(|| fail("no tile is drawn here; the game is over".to_string()))?;
+                draws_seen += 1;
+                if !discarded {
+                    return Err(fail(format!(
+                        "tile {tile} fits on the board, so it cannot be discarded"
+                    )));
+                }
+            }
+            Step::Turn { tile, at, rot, deploy } => {
+                let (_, discarded) =
+                    nth_draw(&game, draws_seen).ok_or_else(|| fail("the game is already over".into()))?;
+                draws_seen += 1;
+                if discarded {
+                    return Err(fail(format!(
+                        "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
+                    )));
+                }
+                if rot % 90 != 0 || *rot >= 360 {
+                    return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
+                }
+                game.apply(Choice::Place {
+                    pos: *at,
+                    rot: (rot / 90) as u8,
+                })
+                .map_err(|e| fail(e.to_string()))?;
+                match (deploy, game.decision()) {
+                    (None, Some(Decision::Deploy { .. })) => {
+                        game.apply(Choice::Pass).map_err(|e| fail(e.to_string()))?
+                    }
+                    (None, _) => {}
+                    (Some(d), Some(Decision::Deploy { placed, .. })) => {
+                        let choice = deploy_choice(&game, placed, d).map_err(fail)?;
+                        game.apply(choice)
+                            .map_err(|e| fail(format!("cannot deploy on {}: {e}", d.on)))?;
+                    }
+                    (Some(d), _) => {
+                        let placed = game.board().at(*at).unwrap_or(0);
+                        let why = deploy_choice(&game, placed, d)
+                            .err()
+                            .unwrap_or_else(|| "no figure can be deployed on this tile".to_string());
+                        return Err(fail(format!("cannot deploy on {}: {why}", d.on)));
+                    }
+                }
+            }
+        }
+    }
+    for e in &record.expect {
+        check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
+    }
+    Ok(game)
+}
+
+/// The `n`-th draw of the game (from 0): the tile, and whether it was discarded.
+fn nth_draw(game: &Game, n: usize) -> Option<(TileId, bool)> {
+    let log = game.log();
+    let (i, tile) = log
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            Event::Drew { tile, .. } => Some((i, *tile)),
+            _ => None,
+        })
+        .nth(n)?;
+    let discarded = matches!(log.get(i + 1), Some(Event::Discarded { .. }));
+    Some((tile, discarded))
+}
+
+/// The segment of a placed tile that a location names, in board directions.
+fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
+    let pack = &game.rules().pack;
+    let p = &game.board().placed[placed as usize];
+    let tile = &pack.tiles[p.tile as usize];
+    let rotated = &game.rules().rotated[p.tile as usize][p.rot as usize];
+    let seg = match Location::parse(on) {
+        Some(Location::Edge(e)) => Some(rotated.edge_seg[e as usize]).filter(|s| *s != u8::MAX),
+        Some(Location::HalfEdge(h)) => Some(rotated.half_seg[h as usize]).filter(|s| *s != u8::MAX),
+        None => {
+            let Some(kind) = pack.kind(on) else {
+                return Err(format!(
+                    "`{on}` is not a location: use an edge ({}), a half-edge ({}) or a feature kind",
+                    EDGE_NAMES.join(" "),
+                    HALF_EDGE_NAMES.join(" ")
+                ));
+            };
+            let matching: Vec<u8> = (0..tile.segments.len() as u8)
+                .filter(|s| tile.segments[*s as usize].kind == kind)
+                .collect();
+            match matching.as_slice() {
+                [one] => Some(*one),
+                [] => None,
+                _ => {
+                    return Err(format!(
+                        "tile {} has several {on} segments; name one by its edge",
+                        tile.name
+                    ))
+                }
+            }
+        }
+    };
+    seg.ok_or_else(|| format!("tile {} has no segment at {on}", tile.name))
+}
+
+fn figure_id(game: &Game, name: &str) -> Result<FigureId, String> {
+    game.rules()
+        .pack
+        .figure(name)
+        .ok_or_else(|| format!("unknown figure `{name}`"))
+}
+
+fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, String> {
+    let pack = &game.rules().pack;
+    let seg = segment_at(game, placed, &d.on)?;
+    let figure = match &d.figure {
+        Some(name) => figure_id(game, name)?,
+        None => {
+            let kind = pack.tiles[game.board().placed[placed as usize].tile as usize].segments[seg as usize].kind;
+            let player = game.current_player();
+            (0..pack.figures.len() as FigureId)
+                .find(|f| {
+                    let fig = &pack.figures[*f as usize];
+                    fig.ownership == Ownership::PerPlayer
+                        && fig.posture_on(kind).is_some()
+                        && game.supply(player, *f) > 0
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "no figure in the supply may go on the {}",
+                        pack.kinds[kind as usize].name
+                    )
+                })?
+        }
+    };
+    if let Some(why) = game.deploy_refusal(placed, seg, Some(figure)) {
+        return Err(why);
+    }
+    Ok(Choice::Deploy { figure, seg })
+}
+
+/// Checks one expectation; the error says what was found.
+pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
+    let pack = &game.rules().pack;
+    let player_ok = |p: usize| {
+        if p < game.players() {
+            Ok(())
+        } else {
+            Err(format!(
+                "player {p} does not exist; players are 0 to {}",
+                game.players() - 1
+            ))
+        }
+    };
+    match expect {
+        Expect::Scores(want) => {
+            if want.as_slice() != game.scores() {
+                return Err(format!("scores are {:?}, expected {want:?}", game.scores()));
+            }
+        }
+        Expect::Points { player, reason, points } => {
+            player_ok(*player)?;
+            let r = pack
+                .reasons
+                .iter()
+                .position(|x| x == reason)
+                .ok_or_else(|| format!("unknown reason `{reason}`; reasons are {}", pack.reasons.join(", ")))?;
+            let got = game.points(*player, r as u16);
+            if got != *points {
+                return Err(format!(
+                    "player {player} has {got} points from {reason}, expected {points}"
+                ));
+            }
+        }
+        Expect::Supply { player, figure, count } => {
+            player_ok(*player)?;
+            let got: u32 = match figure {
+                Some(name) => u32::from(game.supply(*player, figure_id(game, name)?)),
+                None => (0..pack.figures.len())
+                    .map(|f| u32::from(game.supply(*player, f as FigureId)))
+                    .sum(),
+            };
+            if got != *count {
+                return Err(format!("player {player} has {got} figures in supply, expected {count}"));
+            }
+        }
+        Expect::Figure { player, at, on, figure } => {
+            player_ok(*player)?;
+            let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
+            let seg = segment_at(game, placed, on)?;
+            let want_figure = figure.as_deref().map(|n| figure_id(game, n)).transpose()?;
+            let found = game.meeples().iter().any(|m| {
+                m.placed == placed
+                    && m.seg == seg
+                    && m.owner == Some(*player as u8)
+                    && want_figure.is_none_or(|f| f == m.figure)
+            });
+            if !found {
+                return Err(format!("no figure of player {player} at {at:?} on {on}"));
+            }
+        }
+        Expect::Empty { at, on } => {
+            let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
+            let seg = segment_at(game, placed, on)?;
+            if let Some(m) = game.meeples().iter().find(|m| m.placed == placed && m.seg == seg) {
+                let owner = m.owner.map_or("neutral".to_string(), |o| format!("player {o}"));
+                return Err(format!(
+                    "a {} of {owner} is at {at:?} on {on}",
+                    pack.figures[m.figure as usize].name
+                ));
+            }
+        }
+        Expect::GameOver(want) => {
+            if game.is_over() != *want {
+                return Err(format!("the game is {}over", if game.is_over() { "" } else { "not " }));
+            }
+        }
+    }
+    Ok(())
+}
