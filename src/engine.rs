@@ -9,7 +9,7 @@ mod game;
 mod rng;
 mod rules;
 
-pub use board::{Board, Misfit, PlacedTile, Pos};
+pub use board::{Board, Misfit, PlacedTile, Pos, Slot};
 pub use eval::{EvalError, Value, View};
 pub use features::{FeatureId, Features};
 pub use game::{Choice, Decision, Event, Game, GameError, Meeple, MAX_PLAYERS};

@@ -3,7 +3,7 @@
 //! scores never fall, and a game's record replays to the same final state.
 
 use meeple::agents::{agent_by_name, Agent};
-use meeple::engine::{Choice, Event, Game, Rules};
+use meeple::engine::{Choice, Decision, Event, Game, Rules};
 use meeple::ir::geometry::{opposite_edge, EDGE_OFFSETS};
 use meeple::record::{replay_with, Record};
 use meeple::{load, PackRef};
@@ -56,6 +56,19 @@ fn assert_figures_conserved(game: &Game) {
     }
 }
 
+/// The options (from the frontier's packed requirements) are exactly the
+/// squares and rotations that the full fit check accepts.
+fn assert_fast_fit_agrees(game: &Game, tile: u16, options: &[Choice]) {
+    let rules = game.rules();
+    for slot in &game.board().frontier {
+        for &rot in &rules.distinct_rotations[tile as usize] {
+            let listed = options.contains(&Choice::Place { pos: slot.pos, rot });
+            let fits = game.board().fits(rules, tile, slot.pos, rot).is_ok();
+            assert_eq!(listed, fits, "tile {tile} at {:?} rot {rot}", slot.pos);
+        }
+    }
+}
+
 fn play_checked(players: usize, seed: u64, agents: &[&str]) -> Game {
     let rules = base();
     let mut game = Game::new(rules, players, seed).unwrap();
@@ -64,9 +77,12 @@ fn play_checked(players: usize, seed: u64, agents: &[&str]) -> Game {
         .collect();
     let mut last_scores = game.scores().to_vec();
     let mut options: Vec<Choice> = Vec::new();
-    while game.decision().is_some() {
+    while let Some(decision) = game.decision() {
         game.options_into(&mut options);
         assert!(!options.is_empty(), "a pending decision has no options");
+        if let Decision::Place { tile, .. } = decision {
+            assert_fast_fit_agrees(&game, tile, &options);
+        }
         let choice = agents[game.current_player()].choose(&game, &options).unwrap();
         game.apply(choice).unwrap();
         assert_figures_conserved(&game);

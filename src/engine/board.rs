@@ -36,6 +36,23 @@ pub enum Misfit {
 const EMPTY: u16 = 0;
 const FRONTIER: u16 = u16::MAX;
 
+/// An empty square next to the board, with what its neighbours require.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub pos: Pos,
+    /// The edge signatures the neighbours require, packed like [`Rotated::packed`].
+    need: u64,
+    /// Which 16-bit lanes of `need` are set (the sides that have a neighbour).
+    mask: u64,
+}
+
+impl Slot {
+    /// Whether a tile showing `packed` fits here.
+    pub fn accepts(&self, packed: u64) -> bool {
+        packed & self.mask == self.need
+    }
+}
+
 /// The grid of placed tiles.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -45,7 +62,7 @@ pub struct Board {
     cells: Vec<u16>,
     pub placed: Vec<PlacedTile>,
     /// Empty squares next to at least one tile.
-    pub frontier: Vec<Pos>,
+    pub frontier: Vec<Slot>,
 }
 
 impl Board {
@@ -93,7 +110,8 @@ impl Board {
         n
     }
 
-    /// Whether `tile` turned `rot` quarters may go at `pos`.
+    /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
+    /// when not. [`Slot::accepts`] is the fast test for frontier squares.
     pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: u8) -> Result<(), Misfit> {
         let Some(i) = self.index(pos) else {
             return Err(Misfit::OutOfBounds);
@@ -121,21 +139,36 @@ impl Board {
     }
 
     /// Puts a tile on the board (its fit already checked) and returns its index.
-    pub fn put(&mut self, tile: PlacedTile) -> u16 {
+    pub fn put(&mut self, rules: &Rules, tile: PlacedTile) -> u16 {
         let index = self.placed.len() as u16;
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");
         self.cells[cell] = index + 1;
         self.placed.push(tile);
-        if let Some(k) = self.frontier.iter().position(|p| *p == tile.pos) {
+        if let Some(k) = self.frontier.iter().position(|s| s.pos == tile.pos) {
             self.frontier.swap_remove(k);
         }
-        for (dx, dy) in EDGE_OFFSETS {
+        let sig = rules.rotated[tile.tile as usize][tile.rot as usize].sig;
+        for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             let p = (tile.pos.0 + dx, tile.pos.1 + dy);
-            if let Some(i) = self.index(p) {
-                if self.cells[i] == EMPTY {
-                    self.cells[i] = FRONTIER;
-                    self.frontier.push(p);
-                }
+            let Some(i) = self.index(p) else { continue };
+            if self.cells[i] == EMPTY {
+                self.cells[i] = FRONTIER;
+                self.frontier.push(Slot {
+                    pos: p,
+                    need: 0,
+                    mask: 0,
+                });
+            }
+            if self.cells[i] == FRONTIER {
+                // The neighbour's side facing this tile must show what this edge shows.
+                let lane = 16 * opposite_edge(edge as u8) as u64;
+                let slot = self
+                    .frontier
+                    .iter_mut()
+                    .find(|s| s.pos == p)
+                    .expect("frontier squares have a slot");
+                slot.need |= u64::from(sig[edge]) << lane;
+                slot.mask |= 0xFFFF << lane;
             }
         }
         index

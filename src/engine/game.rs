@@ -116,6 +116,17 @@ fn full_stack(rules: &Rules) -> Vec<TileId> {
     stack
 }
 
+/// Why a figure may not be deployed (worded by [`Game::deploy_refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    NoSegment,
+    Complete,
+    Occupied,
+    Neutral(FigureId),
+    CannotStand(FigureId),
+    NoneLeft(FigureId),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Place(TileId),
@@ -344,10 +355,10 @@ impl Game {
         match self.phase {
             Phase::Place(tile) => {
                 let rules = &*self.rules;
-                for &pos in &self.board.frontier {
+                for slot in &self.board.frontier {
                     for &rot in &rules.distinct_rotations[tile as usize] {
-                        if self.board.fits(rules, tile, pos, rot).is_ok() {
-                            out.push(Choice::Place { pos, rot });
+                        if slot.accepts(rules.rotated[tile as usize][rot as usize].packed) {
+                            out.push(Choice::Place { pos: slot.pos, rot });
                         }
                     }
                 }
@@ -364,12 +375,12 @@ impl Game {
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
         for seg in 0..tile.segments.len() as u8 {
-            if self.deploy_refusal(placed, seg, None).is_some() {
+            if self.deploy_check(placed, seg, None).is_err() {
                 continue;
             }
             for (f, fig) in pack.figures.iter().enumerate() {
                 let f = f as FigureId;
-                if fig.ownership == Ownership::PerPlayer && self.deploy_refusal(placed, seg, Some(f)).is_none() {
+                if fig.ownership == Ownership::PerPlayer && self.deploy_check(placed, seg, Some(f)).is_ok() {
                     out.push(Choice::Deploy { figure: f, seg });
                 }
             }
@@ -377,33 +388,46 @@ impl Game {
     }
 
     /// Why `figure` (or any figure, when `None`) may not be deployed on the
-    /// segment, or `None` when it may.
+    /// segment, in words, or `None` when it may.
     pub fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<String> {
+        let refusal = self.deploy_check(placed, seg, figure).err()?;
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
-        let Some(segment) = tile.segments.get(seg as usize) else {
-            return Some(format!("tile {} has no segment {seg}", tile.name));
-        };
-        let kind = &pack.kinds[segment.kind as usize].name;
+        let kind = |seg: u8| &pack.kinds[tile.segments[seg as usize].kind as usize].name;
+        let fig = |f: FigureId| &pack.figures[f as usize].name;
+        Some(match refusal {
+            Refusal::NoSegment => format!("tile {} has no segment {seg}", tile.name),
+            Refusal::Complete => format!("the {} is already complete", kind(seg)),
+            Refusal::Occupied => format!("the {} already has a figure on it", kind(seg)),
+            Refusal::Neutral(f) => format!("{} is not a player's figure", fig(f)),
+            Refusal::CannotStand(f) => format!("a {} cannot go on a {}", fig(f), kind(seg)),
+            Refusal::NoneLeft(f) => format!("no {} is left in the supply", fig(f)),
+        })
+    }
+
+    fn deploy_check(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Result<(), Refusal> {
+        let pack = &self.rules.pack;
+        let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
+        let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
         let feature = self.feature_of(placed, seg);
         if self.features.is_done(feature) && self.meeples_on(feature).next().is_some() {
-            return Some(format!("the {kind} is already complete"));
+            return Err(Refusal::Complete);
         }
         if self.meeples_on(feature).any(|m| m.owner.is_some()) {
-            return Some(format!("the {kind} already has a figure on it"));
+            return Err(Refusal::Occupied);
         }
-        let f = figure?;
+        let Some(f) = figure else { return Ok(()) };
         let fig = &pack.figures[f as usize];
         if fig.ownership != Ownership::PerPlayer {
-            return Some(format!("{} is not a player's figure", fig.name));
+            return Err(Refusal::Neutral(f));
         }
         if fig.posture_on(segment.kind).is_none() {
-            return Some(format!("a {} cannot go on a {kind}", fig.name));
+            return Err(Refusal::CannotStand(f));
         }
         if self.supply(self.current, f) == 0 {
-            return Some(format!("no {} is left in the supply", fig.name));
+            return Err(Refusal::NoneLeft(f));
         }
-        None
+        Ok(())
     }
 
     /// Figures on a feature.
@@ -505,12 +529,15 @@ impl Game {
         let pack = &rules.pack;
         let rotated = &rules.rotated[tile as usize][rot as usize];
         let first_node = self.features.len() as u32;
-        let placed = self.board.put(PlacedTile {
-            tile,
-            pos,
-            rot,
-            first_node,
-        });
+        let placed = self.board.put(
+            &rules,
+            PlacedTile {
+                tile,
+                pos,
+                rot,
+                first_node,
+            },
+        );
         for (i, seg) in pack.tiles[tile as usize].segments.iter().enumerate() {
             let open = match pack.kinds[seg.kind as usize].topology {
                 Topology::Edges => rotated.seg_edges[i].len(),
@@ -582,10 +609,11 @@ impl Game {
 
     /// Whether the tile fits on some square in some rotation.
     pub fn fits_anywhere(&self, tile: TileId) -> bool {
-        self.board.frontier.iter().any(|&pos| {
+        let rotated = &self.rules.rotated[tile as usize];
+        self.board.frontier.iter().any(|slot| {
             self.rules.distinct_rotations[tile as usize]
                 .iter()
-                .any(|&rot| self.board.fits(&self.rules, tile, pos, rot).is_ok())
+                .any(|&rot| slot.accepts(rotated[rot as usize].packed))
         })
     }
 

@@ -13,6 +13,8 @@ pub struct Rotated {
     /// What each board edge shows, for matching neighbours: 0 for a field
     /// edge, `kind + 1` for an edge a city or road reaches.
     pub sig: [u16; 4],
+    /// `sig` packed into one word, edge `e` in bits `16e..16e+16`.
+    pub packed: u64,
     /// The segment reaching each board edge (edge-connected kinds), or [`NONE`].
     pub edge_seg: [u8; 4],
     /// The segment owning each board half-edge, or [`NONE`].
@@ -65,6 +67,7 @@ fn rotate(pack: &RulePack, tile: TileId, quarters: u8) -> Rotated {
     let t = &pack.tiles[tile as usize];
     let mut r = Rotated {
         sig: [0; 4],
+        packed: 0,
         edge_seg: [NONE; 4],
         half_seg: [NONE; 8],
         seg_edges: Vec::with_capacity(t.segments.len()),
@@ -83,6 +86,7 @@ fn rotate(pack: &RulePack, tile: TileId, quarters: u8) -> Rotated {
         r.seg_edges.push(edges);
         r.seg_halves.push(halves);
     }
+    r.packed = r.sig.iter().enumerate().map(|(e, s)| u64::from(*s) << (16 * e)).sum();
     r
 }
 
