@@ -138,6 +138,14 @@ impl Record {
         ron::ser::to_string_pretty(self, config).unwrap_or_default()
     }
 
+    /// Every tile the record draws, in order (placed and discarded alike).
+    pub fn draw_names(&self) -> impl Iterator<Item = &str> {
+        self.turns.iter().filter_map(|s| match s {
+            Step::Turn { tile, .. } | Step::Discard { tile } => Some(tile.as_str()),
+            Step::Check(_) => None,
+        })
+    }
+
     /// Loads the record's packs; paths are relative to `dir`.
     pub fn load_rules(&self, dir: &Path) -> Result<Rules, ReplayError> {
         let refs: Vec<PackRef> = self
@@ -187,6 +195,66 @@ impl Record {
             turns,
             expect: Vec::new(),
         }
+    }
+}
+
+/// An agent that plays one seat's turns of a record, in order. With the
+/// record's draws forced ([`Record::draws`] and [`Game::replaying`]), scripted
+/// agents in every seat reproduce the recorded game through [`crate::agents::play`].
+#[derive(Clone, Debug)]
+pub struct ScriptedAgent {
+    turns: std::collections::VecDeque<(String, Pos, u32, Option<Deploy>)>,
+    deploy: Option<Deploy>,
+}
+
+impl ScriptedAgent {
+    /// The turns that seat `seat` of `players` takes in the record.
+    pub fn for_seat(record: &Record, seat: usize, players: usize) -> ScriptedAgent {
+        let turns = record
+            .turns
+            .iter()
+            .filter_map(|s| match s {
+                Step::Turn { tile, at, rot, deploy } => Some((tile.clone(), *at, *rot, deploy.clone())),
+                _ => None,
+            })
+            .enumerate()
+            .filter(|(k, _)| k % players == seat)
+            .map(|(_, t)| t)
+            .collect();
+        ScriptedAgent { turns, deploy: None }
+    }
+}
+
+impl crate::agents::Agent for ScriptedAgent {
+    fn choose(&mut self, game: &Game, _options: &[Choice]) -> Result<Choice, GameError> {
+        match game.decision() {
+            Some(Decision::Place { tile, .. }) => {
+                let drawn = &game.rules().pack.tiles[tile as usize].name;
+                let (name, at, rot, deploy) = self
+                    .turns
+                    .pop_front()
+                    .ok_or_else(|| GameError::Illegal("the script has no more turns".into()))?;
+                if &name != drawn {
+                    return Err(GameError::Illegal(format!(
+                        "the script places {name}, but {drawn} was drawn"
+                    )));
+                }
+                self.deploy = deploy;
+                Ok(Choice::Place {
+                    pos: at,
+                    rot: (rot / 90 % 4) as u8,
+                })
+            }
+            Some(Decision::Deploy { placed, .. }) => match self.deploy.take() {
+                None => Ok(Choice::Pass),
+                Some(d) => deploy_choice(game, placed, &d).map_err(GameError::Illegal),
+            },
+            None => Err(GameError::Illegal("the game is over".into())),
+        }
+    }
+
+    fn name(&self) -> &str {
+        "scripted"
     }
 }
 
@@ -289,24 +357,20 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                     rot: (rot / 90) as u8,
                 })
                 .map_err(|e| fail(e.to_string()))?;
-                match (deploy, game.decision()) {
-                    (None, Some(Decision::Deploy { .. })) => {
-                        game.apply(Choice::Pass).map_err(|e| fail(e.to_string()))?
-                    }
-                    (None, _) => {}
-                    (Some(d), Some(Decision::Deploy { placed, .. })) => {
-                        let choice = deploy_choice(&game, placed, d).map_err(fail)?;
-                        game.apply(choice)
-                            .map_err(|e| fail(format!("cannot deploy on {}: {e}", d.on)))?;
-                    }
-                    (Some(d), _) => {
-                        let placed = game.board().at(*at).unwrap_or(0);
-                        let why = deploy_choice(&game, placed, d)
-                            .err()
-                            .unwrap_or_else(|| "no figure can be deployed on this tile".to_string());
-                        return Err(fail(format!("cannot deploy on {}: {why}", d.on)));
-                    }
-                }
+                let Some(Decision::Deploy { placed, .. }) = game.decision() else {
+                    return Err(fail("the game did not ask for a deployment after the placement".into()));
+                };
+                let choice = match deploy {
+                    None => Choice::Pass,
+                    Some(d) => deploy_choice(&game, placed, d).map_err(|why| {
+                        let figure = d.figure.as_deref().unwrap_or("a figure");
+                        fail(format!(
+                            "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
+                            d.on
+                        ))
+                    })?,
+                };
+                game.apply(choice).map_err(|e| fail(e.to_string()))?;
             }
         }
     }

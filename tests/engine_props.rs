@@ -2,10 +2,10 @@
 //! neighbours, figures are conserved, every tile is placed or discarded,
 //! scores never fall, and a game's record replays to the same final state.
 
-use meeple::agents::{agent_by_name, Agent};
+use meeple::agents::{agent_by_name, play, Agent};
 use meeple::engine::{Choice, Decision, Event, Game, Rules};
 use meeple::ir::geometry::{opposite_edge, EDGE_OFFSETS};
-use meeple::record::{replay_with, Record};
+use meeple::record::{replay_with, Record, ScriptedAgent};
 use meeple::{load, PackRef};
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -125,6 +125,26 @@ proptest! {
         prop_assert_eq!(replayed.meeples(), game.meeples());
         prop_assert_eq!(replayed.log(), game.log());
     }
+}
+
+#[test]
+fn scripted_agents_reproduce_a_recorded_game() {
+    let game = play_checked(3, 2024, &["greedy", "random"]);
+    let record = Record::from_game(
+        &game,
+        vec!["base".into()],
+        vec!["a".into(), "b".into(), "c".into()],
+        None,
+    );
+    let rules = base();
+    let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
+    let mut again = Game::replaying(rules, 3, None, draws).unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = (0..3)
+        .map(|seat| Box::new(ScriptedAgent::for_seat(&record, seat, 3)) as Box<dyn Agent>)
+        .collect();
+    play(&mut again, &mut agents).unwrap();
+    assert_eq!(again.log(), game.log());
+    assert_eq!(again.scores(), game.scores());
 }
 
 #[test]

@@ -71,11 +71,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
                 *total += game.points(p, r as u16);
             }
         }
-        discarded += game
-            .log()
-            .iter()
-            .filter(|e| matches!(e, crate::engine::Event::Discarded { .. }))
-            .count();
+        discarded += game.discarded() as usize;
         if let Some(dir) = &opts.record_dir {
             let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
             let record = Record::from_game(&game, opts.packs.clone(), names, Some(seed));

@@ -150,6 +150,8 @@ pub struct Game {
     /// `points[player * reasons + reason]`.
     points: Vec<i64>,
     stack: Vec<TileId>,
+    /// Tiles drawn that fit nowhere and left the game.
+    discarded: u32,
     /// Draws fixed in advance (a replay), next first.
     forced: std::collections::VecDeque<TileId>,
     rng: Rng,
@@ -217,6 +219,7 @@ impl Game {
             scores: vec![0; players],
             points: vec![0; players * reasons],
             stack,
+            discarded: 0,
             forced: Default::default(),
             rng: Rng::new(seed),
             log: Vec::new(),
@@ -310,6 +313,11 @@ impl Game {
     /// Copies of `figure` in the player's supply.
     pub fn supply(&self, player: usize, figure: FigureId) -> u16 {
         self.supply[player * self.rules.pack.figures.len() + figure as usize]
+    }
+
+    /// Tiles drawn so far that fit nowhere and left the game.
+    pub fn discarded(&self) -> u32 {
+        self.discarded
     }
 
     /// Tiles left to draw.
@@ -457,11 +465,6 @@ impl Game {
                     rot,
                 });
                 self.phase = Phase::Deploy(placed);
-                let mut options = Vec::new();
-                self.deploy_options(placed, &mut options);
-                if options.is_empty() {
-                    self.finish_turn(placed, Choice::Pass)?;
-                }
                 Ok(())
             }
             (Phase::Deploy(placed), Choice::Pass) => self.finish_turn(placed, choice),
@@ -583,6 +586,7 @@ impl Game {
                 self.phase = Phase::Place(tile);
                 return Ok(());
             }
+            self.discarded += 1;
             self.emit(Event::Discarded {
                 player: self.current,
                 tile,
