@@ -24,7 +24,6 @@ pub struct PlacedTile {
 pub enum Misfit {
     Occupied,
     Isolated,
-    OutOfBounds,
     /// Board edge of the new tile, and what each side shows there (0 = field).
     Mismatch {
         edge: u8,
@@ -53,7 +52,11 @@ impl Slot {
     }
 }
 
-/// The grid of placed tiles.
+/// Half the side of a new board; the grid doubles when a tile comes near its edge.
+const START_HALF: i32 = 12;
+
+/// The grid of placed tiles. It starts small and grows as tiles near its
+/// edge, so its size follows the board, not the tile set.
 #[derive(Clone, Debug)]
 pub struct Board {
     half: i32,
@@ -66,17 +69,37 @@ pub struct Board {
 }
 
 impl Board {
-    /// A board large enough for `tiles` tiles in any shape.
-    pub fn new(tiles: usize) -> Board {
-        let half = tiles as i32 + 2;
+    /// An empty board.
+    pub fn new() -> Board {
+        let half = START_HALF;
         let side = 2 * half + 1;
         Board {
             half,
             side,
             cells: vec![EMPTY; (side * side) as usize],
-            placed: Vec::with_capacity(tiles),
+            placed: Vec::new(),
             frontier: Vec::new(),
         }
+    }
+
+    /// Grows the grid until `pos` and its neighbours lie inside it.
+    fn make_room(&mut self, (x, y): Pos) {
+        let need = x.unsigned_abs().max(y.unsigned_abs()) as i32 + 1;
+        if need < self.half {
+            return;
+        }
+        let mut half = self.half;
+        while need >= half {
+            half *= 2;
+        }
+        let side = 2 * half + 1;
+        let mut cells = vec![EMPTY; (side * side) as usize];
+        for row in 0..self.side {
+            let from = (row * self.side) as usize;
+            let to = ((row + half - self.half) * side + (half - self.half)) as usize;
+            cells[to..to + self.side as usize].copy_from_slice(&self.cells[from..from + self.side as usize]);
+        }
+        (self.half, self.side, self.cells) = (half, side, cells);
     }
 
     fn index(&self, (x, y): Pos) -> Option<usize> {
@@ -114,7 +137,8 @@ impl Board {
     /// when not. [`Slot::accepts`] is the fast test for frontier squares.
     pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: u8) -> Result<(), Misfit> {
         let Some(i) = self.index(pos) else {
-            return Err(Misfit::OutOfBounds);
+            // Outside the grid: nothing is there, and nothing is next to it.
+            return Err(Misfit::Isolated);
         };
         match self.cells[i] {
             FRONTIER => {}
@@ -140,6 +164,7 @@ impl Board {
 
     /// Puts a tile on the board (its fit already checked) and returns its index.
     pub fn put(&mut self, rules: &Rules, tile: PlacedTile) -> u16 {
+        self.make_room(tile.pos);
         let index = self.placed.len() as u16;
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");
         self.cells[cell] = index + 1;
@@ -182,5 +207,54 @@ impl Board {
             (xs.clone().min().unwrap_or(0), ys.clone().min().unwrap_or(0)),
             (xs.max().unwrap_or(0), ys.max().unwrap_or(0)),
         )
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{load, PackRef};
+
+    #[test]
+    fn the_grid_grows_under_a_long_line_of_tiles() {
+        let rules = Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap());
+        let u = rules.pack.tile("U").unwrap(); // straight road W-E
+        let mut board = Board::new();
+        board.put(
+            &rules,
+            PlacedTile {
+                tile: u,
+                pos: (0, 0),
+                rot: 0,
+                first_node: 0,
+            },
+        );
+        for x in 1..=100 {
+            assert_eq!(board.fits(&rules, u, (x, 0), 0), Ok(()), "at x = {x}");
+            assert_eq!(board.fits(&rules, u, (x, 0), 1).is_ok(), false, "a road meets a field");
+            board.put(
+                &rules,
+                PlacedTile {
+                    tile: u,
+                    pos: (x, 0),
+                    rot: 0,
+                    first_node: 0,
+                },
+            );
+        }
+        for x in 0..=100 {
+            assert_eq!(board.at((x, 0)), Some(x as u16));
+        }
+        assert_eq!(board.fits(&rules, u, (101, 0), 0), Ok(()));
+        assert_eq!(board.fits(&rules, u, (500, 0), 0), Err(Misfit::Isolated));
+        assert_eq!(board.fits(&rules, u, (50, 0), 0), Err(Misfit::Occupied));
+        // Both sides of the line and both ends are open: 2 * 101 + 2.
+        assert_eq!(board.frontier.len(), 204);
     }
 }

@@ -208,7 +208,7 @@ impl Game {
         let reasons = pack.reasons.len();
         let start = pack.start;
         let mut game = Game {
-            board: Board::new(stack.len() + 1),
+            board: Board::new(),
             rules,
             players,
             current: 0,
@@ -503,7 +503,6 @@ impl Game {
                 format!("{here}: the square already holds tile {other}")
             }
             Misfit::Isolated => format!("{here}: it touches no placed tile"),
-            Misfit::OutOfBounds => format!("{here}: the square is too far from the other tiles"),
             Misfit::Mismatch { edge, mine, theirs } => {
                 let side = ["north", "east", "south", "west"][edge as usize];
                 let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) {
