@@ -237,7 +237,7 @@ mod tests {
         );
         for x in 1..=100 {
             assert_eq!(board.fits(&rules, u, (x, 0), 0), Ok(()), "at x = {x}");
-            assert_eq!(board.fits(&rules, u, (x, 0), 1).is_ok(), false, "a road meets a field");
+            assert!(board.fits(&rules, u, (x, 0), 1).is_err(), "a road meets a field");
             board.put(
                 &rules,
                 PlacedTile {
