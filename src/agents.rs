@@ -90,7 +90,7 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     let mut options = Vec::new();
     while game.decision().is_some() {
         game.options_into(&mut options);
-        let player = game.current_player();
+        let player = game.deciding_player().unwrap_or(0);
         let choice = agents[player % agents.len()].choose(game, &options)?;
         game.apply(choice)?;
     }

@@ -5,16 +5,18 @@
 mod expr;
 mod load;
 mod names;
+mod program;
 mod tiles;
 
 pub use load::PackRef;
 
 use crate::diagnostic::{render_all, Code, Diagnostic};
-use crate::ir::expr::Type;
-use crate::ir::{FeatureKind, Figure, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType};
+use crate::ir::expr::{Expr, Type};
+use crate::ir::program::{Action, FnBody, Function, Handler, Merge, Program, Var, VarScope};
+use crate::ir::{FeatureKind, Figure, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType, Topology};
 use crate::source::{Sources, Span};
 use crate::syntax::ast::{self, FeatureClause, Item, ScoreMoment, TileMode};
-use expr::{check_expr, ExprScope};
+use expr::{check_expr, infer, ExprScope, FnSig, Locals, Names};
 use names::{Namespace, Visibility};
 use tiles::{TileBuild, TileCx};
 
@@ -63,10 +65,17 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
         marker_names: Namespace::new("marker"),
         icon_names: Namespace::new("icon"),
         tile_names: Namespace::new("tile"),
+        var_names: Namespace::new("variable"),
+        fn_names: Namespace::new("function"),
+        action_names: Namespace::new("action"),
         kinds: Vec::new(),
         figures: Vec::new(),
         markers: Vec::new(),
         icons: Vec::new(),
+        vars: Vec::new(),
+        fn_sigs: Vec::new(),
+        program: Program::default(),
+        reasons: Vec::new(),
     };
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -74,11 +83,27 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
             checker.declare(u, file);
         }
     }
+    checker.reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.resolve_markers(u, file);
+            checker.resolve_figures(u, file);
+        }
+    }
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.resolve_vars(u, file);
+        }
+    }
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.resolve_fns(u, file);
+        }
+    }
     for &u in &order {
         if let Some(file) = asts[u] {
             checker.resolve_kinds(u, file);
-            checker.resolve_markers(u, file);
-            checker.resolve_figures(u, file);
+            checker.resolve_handlers(u, file);
         }
     }
     let tiles = checker.tiles(&order, &asts);
@@ -110,9 +135,10 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
             diagnostics: checker.diags,
         });
     };
-    let reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
+    checker.program.vars = checker.vars;
     Ok(RulePack {
-        reasons,
+        reasons: checker.reasons,
+        program: checker.program,
         sources,
         packs,
         kinds: checker.kinds,
@@ -151,10 +177,36 @@ struct Checker {
     marker_names: Namespace,
     icon_names: Namespace,
     tile_names: Namespace,
+    var_names: Namespace,
+    fn_names: Namespace,
+    action_names: Namespace,
     kinds: Vec<FeatureKind>,
     figures: Vec<Figure>,
     markers: Vec<Marker>,
     icons: Vec<Icon>,
+    vars: Vec<Var>,
+    /// Signatures of the functions checked so far.
+    fn_sigs: Vec<Option<FnSig>>,
+    program: Program,
+    reasons: Vec<String>,
+}
+
+/// The names an expression may use, borrowed field by field from the checker
+/// so that its outputs stay free to change.
+macro_rules! names {
+    ($c:expr, $topology:expr) => {
+        Names {
+            kinds: &$c.kind_names,
+            markers: &$c.marker_names,
+            icons: &$c.icon_names,
+            figures: &$c.figure_names,
+            vars: &$c.var_names,
+            fns: &$c.fn_names,
+            var_decls: &$c.vars,
+            fn_sigs: &$c.fn_sigs,
+            kind_topology: $topology,
+        }
+    };
 }
 
 fn too_big(n: &ast::Number, what: &str) -> Diagnostic {
@@ -246,12 +298,176 @@ impl Checker {
                     let id = self.tile_names.entries.len() as u16;
                     self.tile_names.declare(&t.name, u, id, d);
                 }
-                Item::Tile(_) | Item::Start(_) => {}
+                Item::Var(v) => {
+                    let id = self.vars.len() as u16;
+                    if self.var_names.declare(&v.name, u, id, d) {
+                        self.vars.push(Var {
+                            name: v.name.name.clone(),
+                            scope: VarScope::Game,
+                            ty: Type::Int,
+                            init: None,
+                            merge: Merge::Sum,
+                            span: v.name.span,
+                        });
+                    }
+                }
+                Item::Fn(f) => {
+                    let id = self.fn_sigs.len() as u16;
+                    if self.fn_names.declare(&f.name, u, id, d) {
+                        self.fn_sigs.push(None);
+                        self.program.functions.push(Function {
+                            name: f.name.name.clone(),
+                            params: Vec::new(),
+                            result: None,
+                            slots: 0,
+                            body: FnBody::Expr(Expr::Nothing),
+                            span: f.name.span,
+                        });
+                    }
+                }
+                Item::Action(a) => {
+                    let id = self.action_names.entries.len() as u16;
+                    self.action_names.declare(&a.name, u, id, d);
+                }
+                Item::Tile(_) | Item::Start(_) | Item::Handler(_) => {}
             }
         }
     }
 
+    fn topologies(&self) -> Vec<Topology> {
+        self.kinds.iter().map(|k| k.topology).collect()
+    }
+
+    fn resolve_vars(&mut self, u: usize, file: &ast::File) {
+        let topology = self.topologies();
+        for item in &file.items {
+            let Item::Var(v) = item else { continue };
+            let Some(id) = self.var_names.get(&v.name.name).filter(|e| e.span == v.name.span).map(|e| e.id) else {
+                continue;
+            };
+            let mut diags = std::mem::take(&mut self.diags);
+            if let Some((scope, ty, merge)) = program::var_shape(v, &mut diags) {
+                let init = v.init.as_ref().and_then(|e| {
+                    let names = names!(self, &topology);
+                    let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
+                    let typed = check_expr(&es, &mut Locals::default(), e, ty, &format!("variable `{}`", v.name.name), &mut diags)?;
+                    let constant = matches!(typed.expr, Expr::Int(_) | Expr::Bool(_) | Expr::Nothing);
+                    if scope != VarScope::Game && !constant {
+                        diags.push(
+                            Diagnostic::new(Code::BadVar, "player and feature variables start from a constant")
+                                .at(e.span(), "not a constant")
+                                .note("write a number, `true` or `false`"),
+                        );
+                        return None;
+                    }
+                    Some(typed.expr)
+                });
+                let var = &mut self.vars[id as usize];
+                (var.scope, var.ty, var.merge, var.init) = (scope, ty, merge, init);
+            }
+            self.diags = diags;
+        }
+    }
+
+    fn resolve_fns(&mut self, u: usize, file: &ast::File) {
+        let topology = self.topologies();
+        for item in &file.items {
+            let Item::Fn(f) = item else { continue };
+            let Some(id) = self.fn_names.get(&f.name.name).filter(|e| e.span == f.name.span).map(|e| e.id) else {
+                continue;
+            };
+            let mut diags = std::mem::take(&mut self.diags);
+            let mut locals = Locals::default();
+            let checked = program::fn_params(f, &mut locals, &mut diags).and_then(|params| {
+                let names = names!(self, &topology);
+                let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
+                let (body, result) = match &f.body {
+                    ast::FnBody::Expr(e) => {
+                        let t = infer(&es, &mut locals, e, &mut diags)?;
+                        (FnBody::Expr(t.expr), Some(t.ty))
+                    }
+                    ast::FnBody::Block(b) => {
+                        let scope = program::StmtScope { expr: es, figures: &self.figures };
+                        let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                        (FnBody::Block(program::block(&scope, &mut locals, b, &mut out)), None)
+                    }
+                };
+                Some((params, body, result))
+            });
+            if let Some((params, body, result)) = checked {
+                self.fn_sigs[id as usize] = Some(FnSig { params: params.clone(), result });
+                self.program.functions[id as usize] = Function {
+                    name: f.name.name.clone(),
+                    params,
+                    result,
+                    slots: locals.slots(),
+                    body,
+                    span: f.name.span,
+                };
+            }
+            self.diags = diags;
+        }
+    }
+
+    fn resolve_handlers(&mut self, u: usize, file: &ast::File) {
+        let topology = self.topologies();
+        for item in &file.items {
+            let mut diags = std::mem::take(&mut self.diags);
+            let mut locals = Locals::default();
+            match item {
+                Item::Handler(h) => {
+                    let Some(event) = program::event(&h.event, &mut diags) else {
+                        self.diags = diags;
+                        continue;
+                    };
+                    if program::bind_event_params(event, &h.names, &mut locals, &mut diags) {
+                        let names = names!(self, &topology);
+                        let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
+                        let when = h.when.as_ref().map(|w| check_expr(&es, &mut locals, w, Type::Bool, "`when`", &mut diags));
+                        let scope = program::StmtScope { expr: es, figures: &self.figures };
+                        let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                        let body = program::block(&scope, &mut locals, &h.body, &mut out);
+                        if let Some(when) = when.map_or(Some(None), |w| w.map(|t| Some(t.expr))) {
+                            self.program.handlers.push(Handler { event, slots: locals.slots(), when, body, span: h.span });
+                        }
+                    }
+                }
+                Item::Action(a) => {
+                    let window = program::window(&a.window, &mut diags);
+                    let names = names!(self, &topology);
+                    let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
+                    let scope = program::StmtScope { expr: es, figures: &self.figures };
+                    let domain = match &a.domain {
+                        Some(clause) => program::action_domain(&scope, &mut locals, clause, &mut diags).map(Some),
+                        None => Some(None),
+                    };
+                    let when = match &a.when {
+                        Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", &mut diags).map(|t| Some(t.expr)),
+                        None => Some(None),
+                    };
+                    let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                    let body = program::block(&scope, &mut locals, &a.body, &mut out);
+                    if let (Some(window), Some(domain), Some(when)) = (window, domain, when) {
+                        self.program.actions.push(Action {
+                            name: a.name.name.clone(),
+                            window,
+                            domain,
+                            when,
+                            slots: locals.slots(),
+                            body,
+                            span: a.span,
+                        });
+                    }
+                }
+                _ => {}
+            }
+            self.diags = diags;
+        }
+    }
+
     fn resolve_kinds(&mut self, u: usize, file: &ast::File) {
+        let mut diags = std::mem::take(&mut self.diags);
+        let topology = self.topologies();
         for item in &file.items {
             let Item::Feature(f) = item else { continue };
             let Some(entry) = self.kind_names.get(&f.name.name).filter(|e| e.span == f.name.span) else {
@@ -260,7 +476,7 @@ impl Checker {
             let id = entry.id;
             if let Some(span) = f.narrow {
                 if f.topology != ast::Topology::Edges {
-                    self.diags.push(
+                    diags.push(
                         Diagnostic::new(
                             Code::NarrowOnArea,
                             "`narrow` only applies to features that connect through edges",
@@ -271,13 +487,12 @@ impl Checker {
                     );
                 }
             }
+            let names = names!(self, &topology);
             let scope = |in_complete| ExprScope {
-                subject: (id, f.topology),
-                subject_name: &f.name.name,
+                subject: Some((id, f.name.name.as_str())),
                 in_complete,
                 unit: u,
-                kinds: &self.kind_names,
-                markers: &self.marker_names,
+                names: &names,
                 vis: &self.vis,
             };
             let mut seen: Vec<(&str, Span)> = Vec::new();
@@ -295,7 +510,7 @@ impl Checker {
                     FeatureClause::Score { span, .. } => ("score final", *span),
                 };
                 if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-                    self.diags.push(
+                    diags.push(
                         Diagnostic::new(
                             Code::RepeatedClause,
                             format!("`{key}` is given twice for `{}`", f.name.name),
@@ -309,10 +524,12 @@ impl Checker {
                 seen.push((key, span));
                 match clause {
                     FeatureClause::Complete { expr, .. } => {
-                        complete = check_expr(&scope(true), expr, Type::Bool, &mut self.diags);
+                        complete = check_expr(&scope(true), &mut Locals::default(), expr, Type::Bool, "`complete when`", &mut diags)
+                            .map(|t| t.expr);
                     }
                     FeatureClause::Score { moment, expr, .. } => {
-                        let checked = check_expr(&scope(false), expr, Type::Int, &mut self.diags);
+                        let checked = check_expr(&scope(false), &mut Locals::default(), expr, Type::Int, "a score", &mut diags)
+                            .map(|t| t.expr);
                         match moment {
                             ScoreMoment::Completed => score_completed = checked,
                             ScoreMoment::Final => score_final = checked,
@@ -325,6 +542,7 @@ impl Checker {
             kind.score_completed = score_completed;
             kind.score_final = score_final;
         }
+        self.diags = diags;
     }
 
     fn resolve_markers(&mut self, u: usize, file: &ast::File) {

@@ -94,6 +94,20 @@ codes! {
         "`narrow` marks an edge-connected feature (a road) that runs through the middle of an edge, leaving the edge's two halves to fields. Other topologies take no `narrow`.";
     FigureNowhere = 30, "figure has nowhere to stand",
         "A figure must list at least one feature kind it `stands on` or `lies on`.";
+    UnknownEvent = 31, "unknown event",
+        "`on NAME` must name an event of the language: setup, turn_start, tile_drawn, tile_placed, deploy_phase, figure_deployed, feature_completed, feature_scored, feature_done, figure_returned, turn_end, game_end, game_over (docs/language.md lists their parameters).";
+    NoDomain = 32, "choice without a domain",
+        "`choose` and `for each` need what they range over before the variable: `choose city c where ...`, `for each player p`. The domain is `player`, `figure`, `feature`, `tile`, a feature kind or a figure type.";
+    WrongKind = 33, "figure cannot go on this kind of feature",
+        "An effect places or moves a figure onto a feature whose kind the figure may not stand on (see the figure's `stands on` / `lies on`). Choose a feature of another kind, or let the figure go there in its declaration.";
+    FnOrder = 34, "function used before its declaration",
+        "A function may only call functions declared before it (in its file, or in a pack it requires). This keeps rules from recursing, so every rule finishes.";
+    UnknownWindow = 35, "unknown action window",
+        "`action NAME in WINDOW` offers the action with a decision: `before_place` (after drawing, before placing) or `deploy` (instead of deploying a figure).";
+    BadVar = 36, "bad variable declaration",
+        "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be int, bool, feature, player, figure, tile or direction; player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
+    NotAssignable = 37, "cannot set this",
+        "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
 }
 
 impl std::fmt::Display for Code {

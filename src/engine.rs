@@ -5,13 +5,15 @@
 mod board;
 mod eval;
 mod features;
+mod flow;
 mod game;
 mod rng;
 mod rules;
 
 pub use board::{Board, Misfit, PlacedTile, Pos, Slot};
-pub use eval::{EvalError, Value, View};
+pub use eval::{EvalError, Value};
 pub use features::{FeatureId, Features};
-pub use game::{Choice, Decision, Event, Game, GameError, Meeple, MAX_PLAYERS};
+pub use flow::{MAX_DEPTH, STEP_BUDGET};
+pub use game::{Choice, Decision, Event, Game, GameError, Meeple, Target, MAX_PLAYERS};
 pub use rng::Rng;
 pub use rules::{Rotated, Rules};

@@ -3,6 +3,7 @@
 
 pub mod expr;
 pub mod geometry;
+pub mod program;
 
 use crate::source::{FileId, Sources, Span};
 pub use crate::syntax::ast::{Ownership, Posture, Topology};
@@ -38,6 +39,8 @@ pub struct RulePack {
     pub tiles: Vec<TileType>,
     /// The tile type of which one copy starts on the board.
     pub start: TileId,
+    /// Handlers, actions, functions and variables.
+    pub program: program::Program,
     /// Why points are scored, for statistics and logs: first every feature
     /// kind's name (reason `k` is kind `k`), then reasons named by rules.
     pub reasons: Vec<String>,

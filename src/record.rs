@@ -3,7 +3,8 @@
 //! writes what a played game did.
 
 use crate::check::{load, LoadError, PackRef};
-use crate::engine::{Choice, Decision, Event, Game, GameError, Pos, Rules};
+use crate::engine::{Choice, Decision, Event, Game, GameError, Pos, Rules, Target};
+use crate::ir::program::{Domain, Window};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::{FigureId, Ownership, TileId};
 use serde::{Deserialize, Serialize};
@@ -31,17 +32,41 @@ pub struct Record {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Step {
     /// The current player drew `tile`, placed it, and deployed or not.
+    /// `choices` answers, in order, every action taken and every rule's
+    /// `choose` from this turn's placement decision until the next one.
     Turn {
         tile: String,
         at: Pos,
         rot: u32,
         #[serde(default)]
         deploy: Option<Deploy>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        choices: Vec<Pick>,
     },
     /// The drawn tile fit nowhere and left the game.
     Discard { tile: String },
     /// Expectations checked at this point.
     Check(Vec<Expect>),
+}
+
+/// An answer to an action or a rule's `choose`, in the game's terms.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Pick {
+    /// A feature, named by a tile and a segment location on it.
+    Feature { at: Pos, on: String },
+    /// A figure, named by the tile and segment it stands on.
+    Figure { at: Pos, on: String },
+    Tile { at: Pos },
+    /// A player, by number (0 is the first).
+    Player(usize),
+    /// Decline an optional choice.
+    Decline,
+    /// Take an action, on a target when the action has one.
+    Action {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Box<Pick>>,
+    },
 }
 
 /// A deployment: which figure, onto which segment of the placed tile.
@@ -117,7 +142,8 @@ impl std::error::Error for ReplayError {}
 impl Record {
     /// Parses a record from RON text; `name` is shown in errors.
     pub fn parse(name: &str, text: &str) -> Result<Record, ReplayError> {
-        ron::from_str(text).map_err(|e| {
+        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        options.from_str(text).map_err(|e| {
             ReplayError::Parse(format!(
                 "{name}:{}:{}: {}; docs/records.md describes the format",
                 e.span.start.line, e.span.start.col, e.code
@@ -134,7 +160,10 @@ impl Record {
 
     /// The record as RON text.
     pub fn to_ron(&self) -> String {
-        let config = ron::ser::PrettyConfig::new().depth_limit(3).struct_names(true);
+        let config = ron::ser::PrettyConfig::new()
+            .depth_limit(3)
+            .struct_names(true)
+            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
         ron::ser::to_string_pretty(self, config).unwrap_or_default()
     }
 
@@ -162,29 +191,55 @@ impl Record {
     /// The record of a played game: every draw and decision, in order.
     pub fn from_game(game: &Game, rules: Vec<String>, players: Vec<String>, seed: Option<u64>) -> Record {
         let pack = &game.rules().pack;
-        let mut turns = Vec::new();
+        let mut turns: Vec<Step> = Vec::new();
+        // Replay answers a Turn's choices from its placement decision on, so
+        // an action taken before placing waits for its Turn step, as does any
+        // choice made before the first placement; every other choice belongs
+        // to the latest Turn.
+        let mut early: Vec<Pick> = Vec::new();
         for event in game.log() {
-            match event {
-                Event::Discarded { tile, .. } => turns.push(Step::Discard {
-                    tile: pack.tiles[*tile as usize].name.clone(),
-                }),
-                Event::Placed { tile, pos, rot, .. } => turns.push(Step::Turn {
-                    tile: pack.tiles[*tile as usize].name.clone(),
-                    at: *pos,
-                    rot: u32::from(*rot) * 90,
-                    deploy: None,
-                }),
-                Event::Deployed {
-                    figure, placed, seg, ..
-                } => {
+            let pick = match event {
+                Event::Discarded { tile, .. } => {
+                    turns.push(Step::Discard { tile: pack.tiles[*tile as usize].name.clone() });
+                    None
+                }
+                Event::Placed { tile, pos, rot, .. } => {
+                    turns.push(Step::Turn {
+                        tile: pack.tiles[*tile as usize].name.clone(),
+                        at: *pos,
+                        rot: u32::from(*rot) * 90,
+                        deploy: None,
+                        choices: std::mem::take(&mut early),
+                    });
+                    None
+                }
+                Event::Deployed { figure, placed, seg, .. } => {
                     if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
                         *deploy = Some(Deploy {
                             figure: Some(pack.figures[*figure as usize].name.clone()),
-                            on: game.segment_location(*placed, *seg),
+                            on: segment_name(game, *placed, *seg),
                         });
                     }
+                    None
                 }
-                _ => {}
+                Event::Acted { action, target, spot, .. } => Some(Pick::Action {
+                    name: pack.program.actions[*action as usize].name.clone(),
+                    target: pick_of(game, *target, *spot).map(Box::new),
+                }),
+                Event::Chose { target, spot, .. } => pick_of(game, *target, *spot),
+                Event::Declined { .. } => Some(Pick::Decline),
+                _ => None,
+            };
+            let Some(pick) = pick else { continue };
+            let before_placing = matches!(event, Event::Acted { action, .. }
+                if pack.program.actions[*action as usize].window == Window::BeforePlace);
+            let latest = turns.iter_mut().rev().find_map(|s| match s {
+                Step::Turn { choices, .. } => Some(choices),
+                _ => None,
+            });
+            match latest {
+                Some(choices) if !before_placing => choices.push(pick),
+                _ => early.push(pick),
             }
         }
         Record {
@@ -198,59 +253,123 @@ impl Record {
     }
 }
 
-/// An agent that plays one seat's turns of a record, in order. With the
-/// record's draws forced ([`Record::draws`] and [`Game::replaying`]), scripted
-/// agents in every seat reproduce the recorded game through [`crate::agents::play`].
+/// A target in the game's terms.
+fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick> {
+    let at = |placed: u16| game.board().placed[placed as usize].pos;
+    Some(match (target, spot) {
+        (Target::Feature(_), Some((placed, seg))) => Pick::Feature { at: at(placed), on: segment_name(game, placed, seg) },
+        (Target::Figure(_), Some((placed, seg))) => Pick::Figure { at: at(placed), on: segment_name(game, placed, seg) },
+        (Target::Tile(t), _) => Pick::Tile { at: at(t) },
+        (Target::Player(p), _) => Pick::Player(p as usize),
+        _ => return None,
+    })
+}
+
+/// A segment's name in records: its first edge or half-edge in board
+/// directions; for a segment with neither, its kind's name, numbered
+/// (`"field 2"`) when the tile has several segments of that kind.
+pub fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
+    let name = game.segment_location(placed, seg);
+    if Location::parse(&name).is_some() {
+        return name;
+    }
+    let pack = &game.rules().pack;
+    let tile = &pack.tiles[game.board().placed[placed as usize].tile as usize];
+    let kind = tile.segments[seg as usize].kind;
+    let same: Vec<usize> = (0..tile.segments.len()).filter(|s| tile.segments[*s].kind == kind).collect();
+    match same.iter().position(|s| *s == seg as usize) {
+        Some(i) if same.len() > 1 => format!("{name} {}", i + 1),
+        _ => name,
+    }
+}
+
+/// The moves of a record, answered one decision at a time.
+#[derive(Debug)]
+struct Script {
+    turns: Vec<(String, Pos, u32, Option<Deploy>, Vec<Pick>)>,
+    turn: usize,
+    next_choice: usize,
+    placed: bool,
+}
+
+impl Script {
+    fn next_pick(&mut self) -> Option<Pick> {
+        let pick = self.turns.get(self.turn)?.4.get(self.next_choice)?.clone();
+        self.next_choice += 1;
+        Some(pick)
+    }
+
+    fn peek_is_action(&self) -> bool {
+        matches!(self.turns.get(self.turn).and_then(|t| t.4.get(self.next_choice)), Some(Pick::Action { .. }))
+    }
+
+    fn answer(&mut self, game: &Game) -> Result<Choice, String> {
+        match game.decision() {
+            Some(Decision::Place { tile, .. }) => {
+                if self.placed {
+                    (self.turn, self.next_choice, self.placed) = (self.turn + 1, 0, false);
+                }
+                if self.peek_is_action() {
+                    return choice_for(game, &self.next_pick().expect("peeked"));
+                }
+                let (name, at, rot, _, _) = self.turns.get(self.turn).ok_or("the script has no more turns")?;
+                let drawn = &game.rules().pack.tiles[tile as usize].name;
+                if name != drawn {
+                    return Err(format!("the script places {name}, but {drawn} was drawn"));
+                }
+                self.placed = true;
+                Ok(Choice::Place { pos: *at, rot: (rot / 90 % 4) as u8 })
+            }
+            Some(Decision::Deploy { placed, .. }) => {
+                if self.peek_is_action() {
+                    return choice_for(game, &self.next_pick().expect("peeked"));
+                }
+                match self.turns.get(self.turn).and_then(|t| t.3.clone()) {
+                    None => Ok(Choice::Pass),
+                    Some(d) => deploy_choice(game, placed, &d),
+                }
+            }
+            Some(Decision::Choose { .. }) => {
+                let pick = self.next_pick().ok_or("the script has no answer for this choice")?;
+                choice_for(game, &pick)
+            }
+            None => Err("the game is over".into()),
+        }
+    }
+}
+
+/// An agent that plays a record's moves. All seats share one script, so a
+/// choice asked of any player is answered from the record. With the record's
+/// draws forced ([`Record::draw_names`] and [`Game::replaying`]), scripted
+/// agents reproduce the recorded game through [`crate::agents::play`].
 #[derive(Clone, Debug)]
 pub struct ScriptedAgent {
-    turns: std::collections::VecDeque<(String, Pos, u32, Option<Deploy>)>,
-    deploy: Option<Deploy>,
+    script: std::rc::Rc<std::cell::RefCell<Script>>,
 }
 
 impl ScriptedAgent {
-    /// The turns that seat `seat` of `players` takes in the record.
-    pub fn for_seat(record: &Record, seat: usize, players: usize) -> ScriptedAgent {
+    /// One agent per seat, all playing `record`.
+    pub fn seats(record: &Record, players: usize) -> Vec<Box<dyn crate::agents::Agent>> {
         let turns = record
             .turns
             .iter()
             .filter_map(|s| match s {
-                Step::Turn { tile, at, rot, deploy } => Some((tile.clone(), *at, *rot, deploy.clone())),
+                Step::Turn { tile, at, rot, deploy, choices } => {
+                    Some((tile.clone(), *at, *rot, deploy.clone(), choices.clone()))
+                }
                 _ => None,
             })
-            .enumerate()
-            .filter(|(k, _)| k % players == seat)
-            .map(|(_, t)| t)
             .collect();
-        ScriptedAgent { turns, deploy: None }
+        let script = std::rc::Rc::new(std::cell::RefCell::new(Script { turns, turn: 0, next_choice: 0, placed: false }));
+        (0..players)
+            .map(|_| Box::new(ScriptedAgent { script: script.clone() }) as Box<dyn crate::agents::Agent>)
+            .collect()
     }
 }
 
 impl crate::agents::Agent for ScriptedAgent {
     fn choose(&mut self, game: &Game, _options: &[Choice]) -> Result<Choice, GameError> {
-        match game.decision() {
-            Some(Decision::Place { tile, .. }) => {
-                let drawn = &game.rules().pack.tiles[tile as usize].name;
-                let (name, at, rot, deploy) = self
-                    .turns
-                    .pop_front()
-                    .ok_or_else(|| GameError::Illegal("the script has no more turns".into()))?;
-                if &name != drawn {
-                    return Err(GameError::Illegal(format!(
-                        "the script places {name}, but {drawn} was drawn"
-                    )));
-                }
-                self.deploy = deploy;
-                Ok(Choice::Place {
-                    pos: at,
-                    rot: (rot / 90 % 4) as u8,
-                })
-            }
-            Some(Decision::Deploy { placed, .. }) => match self.deploy.take() {
-                None => Ok(Choice::Pass),
-                Some(d) => deploy_choice(game, placed, &d).map_err(GameError::Illegal),
-            },
-            None => Err(GameError::Illegal("the game is over".into())),
-        }
+        self.script.borrow_mut().answer(game).map_err(GameError::Illegal)
     }
 
     fn name(&self) -> &str {
@@ -340,7 +459,12 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                     )));
                 }
             }
-            Step::Turn { tile, at, rot, deploy } => {
+            Step::Turn { tile, at, rot, deploy, choices } => {
+                let mut choices = choices.iter();
+                // Choices pending before the draw (at the very start of a game).
+                while let Some(Decision::Choose { .. }) = game.decision() {
+                    answer(&mut game, choices.next(), index)?;
+                }
                 let (_, discarded) =
                     nth_draw(&game, draws_seen).ok_or_else(|| fail("the game is already over".into()))?;
                 draws_seen += 1;
@@ -349,28 +473,42 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                         "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
                     )));
                 }
+                // Actions taken before placing.
+                while let (Some(Decision::Place { .. }), Some(Pick::Action { .. })) =
+                    (game.decision(), choices.clone().next())
+                {
+                    answer(&mut game, choices.next(), index)?;
+                }
                 if rot % 90 != 0 || *rot >= 360 {
                     return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
                 }
-                game.apply(Choice::Place {
-                    pos: *at,
-                    rot: (rot / 90) as u8,
-                })
-                .map_err(|e| fail(e.to_string()))?;
+                game.apply(Choice::Place { pos: *at, rot: (rot / 90) as u8 }).map_err(|e| fail(e.to_string()))?;
                 let Some(Decision::Deploy { placed, .. }) = game.decision() else {
                     return Err(fail("the game did not ask for a deployment after the placement".into()));
                 };
-                let choice = match deploy {
-                    None => Choice::Pass,
-                    Some(d) => deploy_choice(&game, placed, d).map_err(|why| {
-                        let figure = d.figure.as_deref().unwrap_or("a figure");
-                        fail(format!(
-                            "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
-                            d.on
-                        ))
-                    })?,
-                };
-                game.apply(choice).map_err(|e| fail(e.to_string()))?;
+                if let Some(Pick::Action { .. }) = choices.clone().next() {
+                    if deploy.is_some() {
+                        return Err(fail("a turn takes an action or deploys a figure, not both".into()));
+                    }
+                    answer(&mut game, choices.next(), index)?;
+                } else {
+                    let choice = match deploy {
+                        None => Choice::Pass,
+                        Some(d) => deploy_choice(&game, placed, d).map_err(|why| {
+                            let figure = d.figure.as_deref().unwrap_or("a figure");
+                            fail(format!("tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}", d.on))
+                        })?,
+                    };
+                    game.apply(choice).map_err(|e| fail(e.to_string()))?;
+                }
+                // Every choice until the next placement.
+                while let Some(Decision::Choose { .. }) = game.decision() {
+                    answer(&mut game, choices.next(), index)?;
+                }
+                let unused = choices.count();
+                if unused > 0 {
+                    return Err(fail(format!("{unused} choice(s) left over: the game asked for no more in this turn")));
+                }
             }
         }
     }
@@ -378,6 +516,92 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
     }
     Ok(game)
+}
+
+/// Answers the pending decision with the record's next choice.
+fn answer(game: &mut Game, pick: Option<&Pick>, index: usize) -> Result<(), ReplayError> {
+    let fail = |message: String| ReplayError::Step { index, message };
+    let asked = describe_decision(game);
+    let Some(pick) = pick else {
+        return Err(fail(format!("{asked}; add the answer to this turn's `choices`")));
+    };
+    let choice = choice_for(game, pick).map_err(|why| fail(format!("{asked}: {why}")))?;
+    game.apply(choice).map_err(|e| fail(e.to_string()))
+}
+
+/// What the pending decision asks, in words.
+fn describe_decision(game: &Game) -> String {
+    match game.decision() {
+        Some(Decision::Choose { player, domain, optional }) => {
+            let what = match domain {
+                Domain::Players => "a player".to_string(),
+                Domain::Tiles => "a tile".to_string(),
+                Domain::Figures(None) => "a figure".to_string(),
+                Domain::Figures(Some(f)) => format!("a {}", game.rules().pack.figures[f as usize].name),
+                Domain::Features(None) => "a feature".to_string(),
+                Domain::Features(Some(k)) => format!("a {}", game.rules().pack.kinds[k as usize].name),
+            };
+            let may = if optional { " (or Decline)" } else { "" };
+            format!("the game asks player {player} to choose {what}{may}")
+        }
+        Some(Decision::Place { player, .. }) => format!("the game asks player {player} to place the tile"),
+        Some(Decision::Deploy { player, .. }) => format!("the game asks player {player} to deploy"),
+        None => "the game is over".to_string(),
+    }
+}
+
+/// The target a pick names on the board now.
+fn target_of(game: &Game, pick: &Pick) -> Result<Target, String> {
+    let tile_at = |at: Pos| game.board().at(at).ok_or_else(|| format!("no tile at {at:?}"));
+    Ok(match pick {
+        Pick::Feature { at, on } => {
+            let placed = tile_at(*at)?;
+            Target::Feature(game.feature_of(placed, segment_at(game, placed, on)?))
+        }
+        Pick::Figure { at, on } => {
+            let placed = tile_at(*at)?;
+            let seg = segment_at(game, placed, on)?;
+            let m = game
+                .meeples()
+                .iter()
+                .find(|m| m.placed == placed && m.seg == seg)
+                .ok_or_else(|| format!("no figure at {at:?} on {on}"))?;
+            Target::Figure(m.id)
+        }
+        Pick::Tile { at } => Target::Tile(tile_at(*at)?),
+        Pick::Player(p) => Target::Player(u8::try_from(*p).map_err(|_| format!("no player {p}"))?),
+        Pick::Decline | Pick::Action { .. } => Target::None,
+    })
+}
+
+/// The option of the pending decision that a pick means.
+fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
+    let options = game.options();
+    let same = |a: Target, b: Target| match (a, b) {
+        (Target::Feature(x), Target::Feature(y)) => game.features().find(x) == game.features().find(y),
+        (x, y) => x == y,
+    };
+    let wanted = match pick {
+        Pick::Decline => return options.contains(&Choice::Decline).then_some(Choice::Decline).ok_or_else(|| "it cannot be declined".to_string()),
+        Pick::Action { name, target } => {
+            let action = game.rules().pack.program.actions.iter().position(|a| &a.name == name).ok_or_else(|| format!("unknown action `{name}`"))?;
+            let target = match target {
+                Some(t) => target_of(game, t)?,
+                None => Target::None,
+            };
+            return options
+                .iter()
+                .find(|c| matches!(c, Choice::Action { action: a, target: t } if *a as usize == action && same(*t, target)))
+                .copied()
+                .ok_or_else(|| format!("the action `{name}` is not available on that now"));
+        }
+        other => target_of(game, other)?,
+    };
+    options
+        .iter()
+        .find(|c| matches!(c, Choice::Pick(t) if same(*t, wanted)))
+        .copied()
+        .ok_or_else(|| "that is not one of the options".to_string())
 }
 
 /// The `n`-th draw of the game (from 0): the tile, and whether it was discarded.

@@ -139,9 +139,7 @@ fn scripted_agents_reproduce_a_recorded_game() {
     let rules = base();
     let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
     let mut again = Game::replaying(rules, 3, None, draws).unwrap();
-    let mut agents: Vec<Box<dyn Agent>> = (0..3)
-        .map(|seat| Box::new(ScriptedAgent::for_seat(&record, seat, 3)) as Box<dyn Agent>)
-        .collect();
+    let mut agents = ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut agents).unwrap();
     assert_eq!(again.log(), game.log());
     assert_eq!(again.scores(), game.scores());

@@ -1,60 +1,141 @@
-//! Typing expressions: names resolved to built-ins, kinds, markers and local
-//! variables; every operator checked; errors reported once, without cascades.
+//! Typing expressions: names resolved to locals, built-ins, variables, kinds,
+//! markers, icons, figure types, functions and compass directions; every
+//! operator checked; errors reported once, without cascades.
 
 use super::names::{Namespace, Visibility};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
-use crate::ir::expr::{Arg, Builtin, BuiltinDef, Expr, Type, BUILTINS};
+use crate::ir::expr::{Builtin, BuiltinDef, Expr, Receiver, Type};
+use crate::ir::geometry::COMPASS_NAMES;
+use crate::ir::program::{Var, VarScope};
 use crate::ir::{KindId, Topology};
 use crate::syntax::ast::{self, BinOp, UnOp};
 
 /// Largest integer literal accepted in an expression.
 const MAX_LITERAL: u32 = 1_000_000;
 
+/// A checked expression: IR, type, and the feature kind when statically known.
+#[derive(Clone, Debug)]
+pub struct Typed {
+    pub expr: Expr,
+    pub ty: Type,
+    pub kind: Option<KindId>,
+}
+
+impl Typed {
+    fn new(expr: Expr, ty: Type) -> Typed {
+        Typed { expr, ty, kind: None }
+    }
+}
+
+/// A function's signature, once its declaration is checked.
+#[derive(Clone, Debug)]
+pub struct FnSig {
+    pub params: Vec<Type>,
+    /// `Some` for an expression function, `None` for an effect function.
+    pub result: Option<Type>,
+}
+
+/// Every name an expression may use.
+pub struct Names<'a> {
+    pub kinds: &'a Namespace,
+    pub markers: &'a Namespace,
+    pub icons: &'a Namespace,
+    pub figures: &'a Namespace,
+    pub vars: &'a Namespace,
+    pub fns: &'a Namespace,
+    pub var_decls: &'a [Var],
+    /// Signatures of functions checked so far, by function id.
+    pub fn_sigs: &'a [Option<FnSig>],
+    pub kind_topology: &'a [Topology],
+}
+
 /// Where an expression appears.
 pub struct ExprScope<'a> {
     /// The feature kind whose clause this is (the implicit subject).
-    pub subject: (KindId, Topology),
-    pub subject_name: &'a str,
+    pub subject: Option<(KindId, &'a str)>,
     /// Inside `complete when`, where `completed` would be circular.
     pub in_complete: bool,
     pub unit: usize,
-    pub kinds: &'a Namespace,
-    pub markers: &'a Namespace,
+    pub names: &'a Names<'a>,
     pub vis: &'a Visibility,
 }
 
-/// Checks `expr` and requires it to have type `want`.
-pub fn check_expr(scope: &ExprScope, expr: &ast::Expr, want: Type, diags: &mut Vec<Diagnostic>) -> Option<Expr> {
-    let mut cx = Cx {
-        scope,
-        locals: Vec::new(),
-        diags,
-    };
-    let (ir, ty) = cx.expr(expr)?;
-    if ty != want {
-        cx.diags.push(mismatch(expr, want, ty, "this clause"));
-        return None;
-    }
-    Some(ir)
+/// Local variables in scope, with their slots.
+#[derive(Default, Debug)]
+pub struct Locals {
+    vars: Vec<(String, Type, Option<KindId>, u16)>,
+    next: u16,
 }
 
-struct Cx<'a, 'd> {
+impl Locals {
+    /// Binds a name to a fresh slot.
+    pub fn bind(&mut self, name: &str, ty: Type, kind: Option<KindId>) -> u16 {
+        let slot = self.next;
+        self.next += 1;
+        self.vars.push((name.to_string(), ty, kind, slot));
+        slot
+    }
+
+    /// How many bindings are in scope (to restore with [`Locals::truncate`]).
+    pub fn depth(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Leaves the scopes opened since `depth`.
+    pub fn truncate(&mut self, depth: usize) {
+        self.vars.truncate(depth);
+    }
+
+    /// Slots used so far: the frame size a handler or function needs.
+    pub fn slots(&self) -> u16 {
+        self.next
+    }
+
+    fn find(&self, name: &str) -> Option<&(String, Type, Option<KindId>, u16)> {
+        self.vars.iter().rev().find(|(n, ..)| n == name)
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.vars.iter().map(|(n, ..)| n.as_str())
+    }
+}
+
+fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Diagnostic {
+    Diagnostic::new(Code::TypeMismatch, format!("expected {}, found {}", want.a(), got.a()))
+        .at(span, format!("this is {}", got.a()))
+        .note(format!("{place} needs {}", want.a()))
+}
+
+/// Checks `expr` and requires a value of type `want`.
+pub fn check_expr(
+    scope: &ExprScope,
+    locals: &mut Locals,
+    expr: &ast::Expr,
+    want: Type,
+    place: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Typed> {
+    let typed = infer(scope, locals, expr, diags)?;
+    if !want.accepts(typed.ty) {
+        diags.push(mismatch(expr.span(), want, typed.ty, place));
+        return None;
+    }
+    Some(typed)
+}
+
+/// Checks `expr` and returns whatever type it has.
+pub fn infer(scope: &ExprScope, locals: &mut Locals, expr: &ast::Expr, diags: &mut Vec<Diagnostic>) -> Option<Typed> {
+    Cx { scope, locals, diags }.expr(expr)
+}
+
+struct Cx<'a, 'l, 'd> {
     scope: &'a ExprScope<'a>,
-    locals: Vec<String>,
+    locals: &'l mut Locals,
     diags: &'d mut Vec<Diagnostic>,
 }
 
-fn mismatch(expr: &ast::Expr, want: Type, got: Type, place: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::TypeMismatch,
-        format!("expected a {}, found a {}", want.name(), got.name()),
-    )
-    .at(expr.span(), format!("this is a {}", got.name()))
-    .note(format!("{place} needs a {}", want.name()))
-}
-
-impl Cx<'_, '_> {
-    fn expr(&mut self, expr: &ast::Expr) -> Option<(Expr, Type)> {
+impl Cx<'_, '_, '_> {
+    fn expr(&mut self, expr: &ast::Expr) -> Option<Typed> {
         match expr {
             ast::Expr::Int(n) => {
                 if n.value > MAX_LITERAL {
@@ -64,90 +145,54 @@ impl Cx<'_, '_> {
                     );
                     return None;
                 }
-                Some((Expr::Int(i64::from(n.value)), Type::Int))
+                Some(Typed::new(Expr::Int(i64::from(n.value)), Type::Int))
             }
-            ast::Expr::Bool(b, _) => Some((Expr::Bool(*b), Type::Bool)),
+            ast::Expr::Bool(b, _) => Some(Typed::new(Expr::Bool(*b), Type::Bool)),
             ast::Expr::Name(id) => self.name(id),
-            ast::Expr::Call { func, args, span } => {
-                let def = self.builtin(func)?;
-                let arg = self.args(def, func, Some(args), *span)?;
-                self.subject_query(def, func)?;
-                Some((
-                    Expr::Query {
-                        builtin: def.builtin,
-                        of: Box::new(Expr::Subject),
-                        arg,
-                    },
-                    def.result,
-                ))
-            }
+            ast::Expr::Call { func, args, span } => self.call(func, args, *span),
             ast::Expr::Member { base, name, args, span } => {
-                let (base_ir, base_ty) = self.expr(base)?;
-                if base_ty != Type::Feature {
-                    self.diags.push(
-                        Diagnostic::new(
-                            Code::TypeMismatch,
-                            format!("`.{}` needs a feature, found a {}", name.name, base_ty.name()),
-                        )
-                        .at(base.span(), format!("this is a {}", base_ty.name()))
-                        .note("properties such as `.tiles` and `.completed` apply to features"),
-                    );
-                    return None;
-                }
-                let def = self.builtin(name)?;
-                let arg = self.args(def, name, args.as_ref(), *span)?;
-                Some((
-                    Expr::Query {
-                        builtin: def.builtin,
-                        of: Box::new(base_ir),
-                        arg,
-                    },
-                    def.result,
-                ))
+                let base_t = self.expr(base)?;
+                self.member(base_t, base.span(), name, args.as_ref(), *span)
             }
             ast::Expr::Unary { op, expr: inner, .. } => {
                 let want = match op {
                     UnOp::Not => Type::Bool,
                     UnOp::Neg => Type::Int,
                 };
-                let (ir, ty) = self.expr(inner)?;
-                if ty != want {
+                let t = self.expr(inner)?;
+                if t.ty != want {
                     let place = if *op == UnOp::Not { "`not`" } else { "`-`" };
-                    self.diags.push(mismatch(inner, want, ty, place));
+                    self.diags.push(mismatch(inner.span(), want, t.ty, place));
                     return None;
                 }
-                Some((Expr::Unary(*op, Box::new(ir)), want))
+                Some(Typed::new(Expr::Unary(*op, Box::new(t.expr)), want))
             }
             ast::Expr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
             ast::Expr::Count { var, list, filter, .. } => {
-                let (list_ir, list_ty) = self.expr(list)?;
-                if list_ty != Type::Features {
-                    self.diags
-                        .push(mismatch(list, Type::Features, list_ty, "`count(x in LIST ...)`"));
+                let l = self.expr(list)?;
+                let Some(element) = l.ty.element() else {
+                    self.diags.push(mismatch(list.span(), Type::Features, l.ty, "`count(x in LIST ...)`"));
                     return None;
-                }
-                let slot = self.locals.len() as u8;
-                self.locals.push(var.name.clone());
-                let filter_ir = match filter {
-                    Some(f) => {
-                        let checked = self.expr(f);
-                        match checked {
-                            Some((ir, Type::Bool)) => Some(Some(Box::new(ir))),
-                            Some((_, ty)) => {
-                                self.diags.push(mismatch(f, Type::Bool, ty, "`where`"));
-                                None
-                            }
-                            None => None,
+                };
+                let depth = self.locals.depth();
+                let slot = self.locals.bind(&var.name, element, None);
+                let f = match filter {
+                    Some(f) => match self.expr(f) {
+                        Some(t) if t.ty == Type::Bool => Some(Some(Box::new(t.expr))),
+                        Some(t) => {
+                            self.diags.push(mismatch(f.span(), Type::Bool, t.ty, "`where`"));
+                            None
                         }
-                    }
+                        None => None,
+                    },
                     None => Some(None),
                 };
-                self.locals.pop();
-                Some((
+                self.locals.truncate(depth);
+                Some(Typed::new(
                     Expr::Count {
                         slot,
-                        list: Box::new(list_ir),
-                        filter: filter_ir?,
+                        list: Box::new(l.expr),
+                        filter: f?,
                     },
                     Type::Int,
                 ))
@@ -155,86 +200,194 @@ impl Cx<'_, '_> {
         }
     }
 
-    fn name(&mut self, id: &ast::Ident) -> Option<(Expr, Type)> {
-        if let Some(slot) = self.locals.iter().rposition(|l| *l == id.name) {
-            return Some((Expr::Local(slot as u8), Type::Feature));
-        }
-        if let Some(def) = Builtin::by_name(&id.name) {
-            if !def.params.is_empty() {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::Arity,
-                        format!("`{}` takes {} argument(s)", def.name, def.params.len()),
-                    )
-                    .at(id.span, "called without arguments")
-                    .note(format!("for example: {}", def.example)),
-                );
-                return None;
-            }
-            self.subject_query(def, id)?;
-            return Some((
-                Expr::Query {
-                    builtin: def.builtin,
-                    of: Box::new(Expr::Subject),
-                    arg: None,
-                },
-                def.result,
-            ));
-        }
+    fn name(&mut self, id: &ast::Ident) -> Option<Typed> {
         let s = self.scope;
-        if let Some(e) = s.kinds.get(&id.name) {
-            let kind = s.kinds.lookup(id, s.unit, s.vis, self.diags)?;
-            let _ = e;
-            return Some((Expr::Kind(kind), Type::Kind));
+        let n = s.names;
+        if let Some((_, ty, kind, slot)) = self.locals.find(&id.name) {
+            return Some(Typed {
+                expr: Expr::Local(*slot),
+                ty: *ty,
+                kind: *kind,
+            });
         }
-        if s.markers.get(&id.name).is_some() {
-            s.markers.lookup(id, s.unit, s.vis, self.diags)?;
+        if id.name == "none" {
+            return Some(Typed::new(Expr::Nothing, Type::Nothing));
+        }
+        if let Some((kind, _)) = s.subject {
+            if let Some(def) = Builtin::find(Receiver::Feature, &id.name) {
+                return self.query(def, Some((Expr::Subject, Some(kind))), id, None, id.span);
+            }
+        }
+        if let Some(def) = Builtin::find(Receiver::Global, &id.name) {
+            return self.query(def, None, id, None, id.span);
+        }
+        if n.kinds.get(&id.name).is_some() {
+            let k = n.kinds.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Kind(k), Type::Kind));
+        }
+        if n.markers.get(&id.name).is_some() {
+            let m = n.markers.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Marker(m), Type::Marker));
+        }
+        if n.icons.get(&id.name).is_some() {
+            let i = n.icons.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Icon(i), Type::Icon));
+        }
+        if n.figures.get(&id.name).is_some() {
+            let f = n.figures.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::FigureType(f), Type::FigureType));
+        }
+        if let Some(e) = n.vars.get(&id.name) {
+            let var = &n.var_decls[e.id as usize];
+            if var.scope == VarScope::Game {
+                let v = n.vars.lookup(id, s.unit, s.vis, self.diags)?;
+                return Some(Typed::new(Expr::GameVar(v), var.ty));
+            }
+            let of = if var.scope == VarScope::Player { "p" } else { "c" };
             self.diags.push(
-                Diagnostic::new(
-                    Code::TypeMismatch,
-                    format!("marker `{}` is not a value on its own", id.name),
-                )
-                .at(id.span, "a marker")
-                .note(format!("count markers with `markers({})`", id.name)),
+                Diagnostic::new(Code::UnknownName, format!("`{}` belongs to each {}", id.name, var_scope_name(var.scope)))
+                    .at(id.span, "used without one")
+                    .also(var.span, "declared here")
+                    .note(format!("write `{of}.{}` for the {}'s value", id.name, var_scope_name(var.scope))),
             );
             return None;
         }
-        let candidates: Vec<&str> = self
-            .locals
-            .iter()
-            .map(String::as_str)
-            .chain(BUILTINS.iter().map(|d| d.name))
-            .chain(s.kinds.visible_names(s.unit, s.vis))
-            .collect();
+        if let Some(d) = COMPASS_NAMES.iter().position(|c| *c == id.name) {
+            return Some(Typed::new(Expr::Direction(d as u8), Type::Direction));
+        }
+        let mut candidates: Vec<String> = self.locals.names().map(String::from).collect();
+        candidates.extend(Builtin::names(Receiver::Global).map(String::from));
+        if s.subject.is_some() {
+            candidates.extend(Builtin::names(Receiver::Feature).map(String::from));
+        }
+        for ns in [n.kinds, n.markers, n.icons, n.figures, n.vars] {
+            candidates.extend(ns.visible_names(s.unit, s.vis).map(String::from));
+        }
+        let what = if s.subject.is_some() {
+            "not a property, variable or declared name"
+        } else {
+            "not a variable, built-in or declared name"
+        };
         self.diags.push(
             Diagnostic::new(Code::UnknownName, format!("unknown name `{}`", id.name))
-                .at(id.span, "not a property, feature kind or variable")
-                .maybe_note(did_you_mean(&id.name, candidates)),
+                .at(id.span, what)
+                .maybe_note(did_you_mean(&id.name, candidates.iter().map(String::as_str))),
         );
         None
     }
 
-    fn builtin(&mut self, id: &ast::Ident) -> Option<&'static BuiltinDef> {
-        let def = Builtin::by_name(&id.name);
-        if def.is_none() {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::UnknownProperty,
-                    format!("unknown property or function `{}`", id.name),
-                )
-                .at(id.span, "not a built-in")
-                .maybe_note(did_you_mean(&id.name, BUILTINS.iter().map(|d| d.name)))
-                .note("docs/language.md lists the built-in feature queries"),
-            );
+    /// `name(args)`: a global built-in, a feature query on the subject, or a function.
+    fn call(&mut self, func: &ast::Ident, args: &[ast::Expr], span: crate::source::Span) -> Option<Typed> {
+        let s = self.scope;
+        if let Some(def) = Builtin::find(Receiver::Global, &func.name) {
+            return self.query(def, None, func, Some(args), span);
         }
-        def
+        if let Some((kind, _)) = s.subject {
+            if let Some(def) = Builtin::find(Receiver::Feature, &func.name) {
+                return self.query(def, Some((Expr::Subject, Some(kind))), func, Some(args), span);
+            }
+        }
+        if s.names.fns.get(&func.name).is_some() {
+            let id = s.names.fns.lookup(func, s.unit, s.vis, self.diags)?;
+            let Some(sig) = s.names.fn_sigs.get(id as usize).cloned().flatten() else {
+                self.diags.push(
+                    Diagnostic::new(Code::FnOrder, format!("function `{}` is used before its declaration", func.name))
+                        .at(func.span, "used here")
+                        .also(s.names.fns.entries[id as usize].span, "declared here")
+                        .note("a function may only call functions declared before it, so rules cannot recurse"),
+                );
+                return None;
+            };
+            let Some(result) = sig.result else {
+                self.diags.push(
+                    Diagnostic::new(Code::TypeMismatch, format!("`{}` has effects and gives no value", func.name))
+                        .at(span, "used as a value")
+                        .note(format!("call it as a statement: `{}(...)`", func.name)),
+                );
+                return None;
+            };
+            let args = self.args(&func.name, &sig.params, args, span)?;
+            return Some(Typed::new(Expr::Call { func: id, args }, result));
+        }
+        let mut candidates: Vec<String> = Builtin::names(Receiver::Global).map(String::from).collect();
+        candidates.extend(s.names.fns.visible_names(s.unit, s.vis).map(String::from));
+        if s.subject.is_some() {
+            candidates.extend(Builtin::names(Receiver::Feature).map(String::from));
+        }
+        self.diags.push(
+            Diagnostic::new(Code::UnknownProperty, format!("unknown function `{}`", func.name))
+                .at(func.span, "not a built-in or a function of the rules")
+                .maybe_note(did_you_mean(&func.name, candidates.iter().map(String::as_str)))
+                .note("docs/language.md lists the built-ins"),
+        );
+        None
     }
 
-    /// Checks that a query on the implicit subject fits the subject's topology
-    /// and does not read `completed` while defining completion.
-    fn subject_query(&mut self, def: &BuiltinDef, id: &ast::Ident) -> Option<()> {
-        let (_, topology) = self.scope.subject;
-        if self.scope.in_complete && def.builtin == Builtin::Completed {
+    fn member(
+        &mut self,
+        base: Typed,
+        base_span: crate::source::Span,
+        name: &ast::Ident,
+        args: Option<&Vec<ast::Expr>>,
+        span: crate::source::Span,
+    ) -> Option<Typed> {
+        let s = self.scope;
+        let Some(receiver) = Receiver::of(base.ty) else {
+            self.diags.push(
+                Diagnostic::new(Code::TypeMismatch, format!("{} has no `.{}`", base.ty.a(), name.name))
+                    .at(base_span, format!("this is {}", base.ty.a()))
+                    .note("properties apply to features, figures, tiles, players and figure types"),
+            );
+            return None;
+        };
+        if let Some(e) = s.names.vars.get(&name.name) {
+            let var = &s.names.var_decls[e.id as usize];
+            let matches = matches!(
+                (var.scope, receiver),
+                (VarScope::Player, Receiver::Player) | (VarScope::Feature, Receiver::Feature)
+            );
+            if matches && args.is_none() {
+                let v = s.names.vars.lookup(name, s.unit, s.vis, self.diags)?;
+                return Some(Typed::new(
+                    Expr::MemberVar {
+                        var: v,
+                        of: Box::new(base.expr),
+                    },
+                    var.ty,
+                ));
+            }
+        }
+        match Builtin::find(receiver, &name.name) {
+            Some(def) => {
+                let args = args.map(Vec::as_slice);
+                self.query(def, Some((base.expr, base.kind)), name, args, span)
+            }
+            None => {
+                let candidates = Builtin::names(receiver);
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownProperty,
+                        format!("unknown property `{}` of {}", name.name, base.ty.a()),
+                    )
+                    .at(name.span, "not a built-in")
+                    .maybe_note(did_you_mean(&name.name, candidates))
+                    .note("docs/language.md lists the built-ins"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A built-in applied to an optional receiver (with its static kind).
+    fn query(
+        &mut self,
+        def: &'static BuiltinDef,
+        of: Option<(Expr, Option<KindId>)>,
+        id: &ast::Ident,
+        args: Option<&[ast::Expr]>,
+        span: crate::source::Span,
+    ) -> Option<Typed> {
+        if self.scope.in_complete && def.builtin == Builtin::Completed && matches!(of, Some((Expr::Subject, _))) {
             self.diags.push(
                 Diagnostic::new(Code::UnknownProperty, "`completed` cannot be used in `complete when`")
                     .at(id.span, "this is what `complete when` defines")
@@ -242,109 +395,129 @@ impl Cx<'_, '_> {
             );
             return None;
         }
-        if !def.topologies.is_empty() && !def.topologies.contains(&topology) {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::UnknownProperty,
-                    format!(
-                        "`{}` is not available on `{}`, which is {}",
+        if let Some((_, Some(kind))) = &of {
+            let topology = self.scope.names.kind_topology[*kind as usize];
+            if !def.topologies.is_empty() && !def.topologies.contains(&topology) {
+                let kind_name = &self.scope.names.kinds.entries[*kind as usize].name;
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownProperty,
+                        format!("`{}` is not available on `{kind_name}`, which is {}", def.name, topology_words(topology)),
+                    )
+                    .at(id.span, "not available here")
+                    .note(format!(
+                        "`{}` applies to features that are {}",
                         def.name,
-                        self.scope.subject_name,
-                        topology_words(topology)
-                    ),
-                )
-                .at(id.span, "not available here")
-                .note(format!(
-                    "`{}` applies to features that are {}",
-                    def.name,
-                    def.topologies
-                        .iter()
-                        .map(|t| topology_words(*t))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                )),
+                        def.topologies.iter().map(|t| topology_words(*t)).collect::<Vec<_>>().join(" or ")
+                    )),
+                );
+                return None;
+            }
+        }
+        let given = args.unwrap_or(&[]);
+        if args.is_none() && !def.params.is_empty() {
+            self.diags.push(
+                Diagnostic::new(Code::Arity, format!("`{}` takes {} argument(s)", def.name, def.params.len()))
+                    .at(id.span, "called without arguments")
+                    .note(format!("for example: {}", def.example)),
             );
             return None;
         }
-        Some(())
-    }
-
-    fn args(
-        &mut self,
-        def: &BuiltinDef,
-        id: &ast::Ident,
-        args: Option<&Vec<ast::Expr>>,
-        span: crate::source::Span,
-    ) -> Option<Option<Arg>> {
-        let given = args.map_or(0, Vec::len);
-        if given != def.params.len() {
+        if given.len() != def.params.len() {
             self.diags.push(
                 Diagnostic::new(
                     Code::Arity,
-                    format!("`{}` takes {} argument(s), {} given", id.name, def.params.len(), given),
+                    format!("`{}` takes {} argument(s), {} given", def.name, def.params.len(), given.len()),
                 )
                 .at(span, "wrong number of arguments")
                 .note(format!("for example: {}", def.example)),
             );
             return None;
         }
-        let Some(arg) = args.and_then(|a| a.first()) else {
-            return Some(None);
-        };
-        let s = self.scope;
-        match (def.params[0], arg) {
-            (Type::Marker, ast::Expr::Name(m)) if s.markers.get(&m.name).is_some() => {
-                let marker = s.markers.lookup(m, s.unit, s.vis, self.diags)?;
-                Some(Some(Arg::Marker(marker)))
-            }
-            (Type::Marker, ast::Expr::Name(m)) => {
-                self.diags.push(s.markers.unknown(m, s.unit, s.vis));
-                None
-            }
-            (want, other) => {
-                let got = self.expr(other).map_or(want, |(_, t)| t);
-                self.diags
-                    .push(mismatch(other, want, got, &format!("the argument of `{}`", def.name)));
-                None
-            }
-        }
+        let args = self.args(def.name, def.params, given, span)?;
+        Some(Typed::new(
+            Expr::Query {
+                builtin: def.builtin,
+                of: of.map(|(e, _)| Box::new(e)),
+                args,
+            },
+            def.result,
+        ))
     }
 
-    fn binary(&mut self, op: BinOp, lhs: &ast::Expr, rhs: &ast::Expr) -> Option<(Expr, Type)> {
+    fn args(&mut self, name: &str, params: &[Type], args: &[ast::Expr], span: crate::source::Span) -> Option<Vec<Expr>> {
+        if args.len() != params.len() {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::Arity,
+                    format!("`{name}` takes {} argument(s), {} given", params.len(), args.len()),
+                )
+                .at(span, "wrong number of arguments"),
+            );
+            return None;
+        }
+        let mut out = Vec::with_capacity(args.len());
+        let mut ok = true;
+        for (a, want) in args.iter().zip(params) {
+            match self.expr(a) {
+                Some(t) if want.accepts(t.ty) => out.push(t.expr),
+                Some(t) => {
+                    self.diags.push(mismatch(a.span(), *want, t.ty, &format!("this argument of `{name}`")));
+                    ok = false;
+                }
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &ast::Expr, rhs: &ast::Expr) -> Option<Typed> {
         let l = self.expr(lhs);
         let r = self.expr(rhs);
-        let ((l_ir, l_ty), (r_ir, r_ty)) = (l?, r?);
+        let (l, r) = (l?, r?);
         let (operand, result) = match op {
             BinOp::Or | BinOp::And => (Some(Type::Bool), Type::Bool),
             BinOp::Eq | BinOp::Ne => (None, Type::Bool),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (Some(Type::Int), Type::Bool),
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => (Some(Type::Int), Type::Int),
         };
-        let place = format!("`{}`", op.symbol());
         match operand {
             Some(want) => {
-                for (side, ty) in [(lhs, l_ty), (rhs, r_ty)] {
+                for (side, ty) in [(lhs, l.ty), (rhs, r.ty)] {
                     if ty != want {
-                        self.diags.push(mismatch(side, want, ty, &place));
+                        self.diags.push(mismatch(side.span(), want, ty, &format!("`{}`", op.symbol())));
                         return None;
                     }
                 }
             }
-            None if l_ty != r_ty || matches!(l_ty, Type::Features | Type::Marker) => {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::TypeMismatch,
-                        format!("cannot compare a {} with a {}", l_ty.name(), r_ty.name()),
-                    )
-                    .at(rhs.span(), format!("this is a {}", r_ty.name()))
-                    .also(lhs.span(), format!("this is a {}", l_ty.name()))
-                    .note("`==` and `!=` compare two numbers, two truth values, two features or two kinds"),
-                );
-                return None;
+            None => {
+                let comparable = (l.ty == r.ty && l.ty.element().is_none() && l.ty != Type::Marker)
+                    || (l.ty.nullable() && r.ty == Type::Nothing)
+                    || (r.ty.nullable() && l.ty == Type::Nothing);
+                if !comparable {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::TypeMismatch,
+                            format!("cannot compare {} with {}", l.ty.a(), r.ty.a()),
+                        )
+                        .at(rhs.span(), format!("this is {}", r.ty.a()))
+                        .also(lhs.span(), format!("this is {}", l.ty.a()))
+                        .note("`==` and `!=` compare two values of the same type, or a value with `none`"),
+                    );
+                    return None;
+                }
             }
-            None => {}
         }
-        Some((Expr::Binary(op, Box::new(l_ir), Box::new(r_ir)), result))
+        Some(Typed::new(Expr::Binary(op, Box::new(l.expr), Box::new(r.expr)), result))
+    }
+}
+
+/// How a variable scope reads in messages.
+pub fn var_scope_name(scope: VarScope) -> &'static str {
+    match scope {
+        VarScope::Game => "game",
+        VarScope::Player => "player",
+        VarScope::Feature => "feature",
     }
 }
 

@@ -1,21 +1,52 @@
-//! Evaluating rule expressions against the board: the feature queries of
-//! `ir::expr::BUILTINS`, arithmetic (checked, so a rule cannot overflow), and
-//! `count`.
+//! Evaluating rule expressions against a game: the built-in queries of
+//! `ir::expr::BUILTINS`, variables, functions, checked arithmetic, `count`.
 
-use super::board::Board;
-use super::features::{FeatureId, Features};
-use crate::ir::expr::{Arg, Builtin, Expr};
-use crate::ir::{KindId, RulePack};
+use super::features::FeatureId;
+use super::game::Game;
+use crate::ir::expr::{Builtin, Expr};
+use crate::ir::program::FnBody;
+use crate::ir::{FigureId, IconId, KindId, MarkerId, Ownership};
 use crate::syntax::ast::{BinOp, UnOp};
 
-/// A value during evaluation.
+/// Deepest nesting of function calls and completion checks while evaluating.
+const MAX_EVAL_DEPTH: u32 = 64;
+
+/// A value during evaluation. Features are held by any node of theirs and
+/// compared by their current root.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    None,
     Int(i64),
     Bool(bool),
-    Feature(FeatureId),
-    Features(Vec<FeatureId>),
+    Feature(u32),
+    Features(Vec<u32>),
     Kind(KindId),
+    Marker(MarkerId),
+    Icon(IconId),
+    FigureType(FigureId),
+    Player(u8),
+    Players(Vec<u8>),
+    /// A figure by id.
+    Figure(u32),
+    Figures(Vec<u32>),
+    Tile(u16),
+    Direction(u8),
+}
+
+impl Value {
+    /// The members of a list value, as single values.
+    pub fn items(&self) -> Vec<Value> {
+        match self {
+            Value::Features(v) => v.iter().map(|f| Value::Feature(*f)).collect(),
+            Value::Players(v) => v.iter().map(|p| Value::Player(*p)).collect(),
+            Value::Figures(v) => v.iter().map(|f| Value::Figure(*f)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn truthy(&self) -> bool {
+        *self == Value::Bool(true)
+    }
 }
 
 /// Why an expression could not be evaluated.
@@ -23,6 +54,8 @@ pub enum Value {
 pub enum EvalError {
     Overflow,
     DivisionByZero,
+    /// Functions or completion checks nested too deeply.
+    TooDeep,
 }
 
 impl std::fmt::Display for EvalError {
@@ -30,96 +63,115 @@ impl std::fmt::Display for EvalError {
         f.write_str(match self {
             EvalError::Overflow => "arithmetic overflow",
             EvalError::DivisionByZero => "division by zero",
+            EvalError::TooDeep => "rules nested too deeply (a completion check or function that depends on itself?)",
         })
     }
 }
 
-/// What an expression may look at.
-pub struct View<'a> {
-    pub pack: &'a RulePack,
-    pub features: &'a Features,
-    pub board: &'a Board,
+/// Local variables of the rule being evaluated, and the subject feature of a feature kind's clause.
+pub struct Env<'a> {
+    pub locals: &'a mut Vec<Value>,
+    pub subject: Option<FeatureId>,
+    pub depth: u32,
 }
 
-impl View<'_> {
-    /// Evaluates a number-valued expression about feature `subject`.
-    pub fn int(&self, expr: &Expr, subject: FeatureId) -> Result<i64, EvalError> {
-        match self.eval(expr, subject, &mut Vec::new())? {
-            Value::Int(n) => Ok(n),
-            _ => Ok(0),
-        }
-    }
-
-    /// Evaluates a condition about feature `subject`.
-    pub fn truth(&self, expr: &Expr, subject: FeatureId) -> Result<bool, EvalError> {
-        Ok(self.eval(expr, subject, &mut Vec::new())? == Value::Bool(true))
-    }
-
-    /// Whether the feature satisfies its kind's `complete when`.
-    pub fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
-        match &self.pack.kinds[self.features.kind(f) as usize].complete {
-            Some(rule) => self.truth(rule, f),
-            None => Ok(false),
-        }
-    }
-
-    fn eval(&self, expr: &Expr, subject: FeatureId, locals: &mut Vec<FeatureId>) -> Result<Value, EvalError> {
+impl Game {
+    /// Evaluates an expression.
+    pub(super) fn eval(&self, expr: &Expr, env: &mut Env) -> Result<Value, EvalError> {
         Ok(match expr {
             Expr::Int(n) => Value::Int(*n),
             Expr::Bool(b) => Value::Bool(*b),
+            Expr::Nothing => Value::None,
             Expr::Kind(k) => Value::Kind(*k),
-            Expr::Subject => Value::Feature(subject),
-            Expr::Local(slot) => Value::Feature(locals.get(*slot as usize).copied().unwrap_or(subject)),
-            Expr::Query { builtin, of, arg } => {
-                let Value::Feature(f) = self.eval(of, subject, locals)? else {
-                    return Ok(Value::Int(0));
+            Expr::Marker(m) => Value::Marker(*m),
+            Expr::Icon(i) => Value::Icon(*i),
+            Expr::FigureType(f) => Value::FigureType(*f),
+            Expr::Direction(d) => Value::Direction(*d),
+            Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
+            Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
+            Expr::GameVar(v) => self.game_vars[*v as usize].clone(),
+            Expr::MemberVar { var, of } => {
+                let k = self.rules.var_index[*var as usize];
+                let ty = self.rules.pack.program.vars[*var as usize].ty;
+                let raw = match self.eval(of, env)? {
+                    Value::Player(p) => self.player_vars[p as usize * self.rules.player_var_init.len() + k],
+                    Value::Feature(f) => self.features.var(f, k),
+                    _ => 0,
                 };
-                self.query(*builtin, f, *arg)?
+                if ty == crate::ir::expr::Type::Bool {
+                    Value::Bool(raw != 0)
+                } else {
+                    Value::Int(raw)
+                }
             }
-            Expr::Unary(UnOp::Not, e) => Value::Bool(self.eval(e, subject, locals)? != Value::Bool(true)),
-            Expr::Unary(UnOp::Neg, e) => match self.eval(e, subject, locals)? {
+            Expr::Query { builtin, of, args } => {
+                let receiver = match of {
+                    Some(e) => self.eval(e, env)?,
+                    None => Value::None,
+                };
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, env)?);
+                }
+                self.query(*builtin, receiver, &values, env.depth)?
+            }
+            Expr::Call { func, args } => {
+                if env.depth >= MAX_EVAL_DEPTH {
+                    return Err(EvalError::TooDeep);
+                }
+                let f = &self.rules.pack.program.functions[*func as usize];
+                let mut locals = vec![Value::None; f.slots as usize];
+                for (i, a) in args.iter().enumerate() {
+                    locals[i] = self.eval(a, env)?;
+                }
+                match &f.body {
+                    FnBody::Expr(body) => self.eval(
+                        body,
+                        &mut Env {
+                            locals: &mut locals,
+                            subject: None,
+                            depth: env.depth + 1,
+                        },
+                    )?,
+                    FnBody::Block(_) => Value::None,
+                }
+            }
+            Expr::Unary(UnOp::Not, e) => Value::Bool(!self.eval(e, env)?.truthy()),
+            Expr::Unary(UnOp::Neg, e) => match self.eval(e, env)? {
                 Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
                 other => other,
             },
-            Expr::Binary(op, l, r) => self.binary(*op, l, r, subject, locals)?,
+            Expr::Binary(op, l, r) => self.binary(*op, l, r, env)?,
             Expr::Count { slot, list, filter } => {
-                let Value::Features(members) = self.eval(list, subject, locals)? else {
-                    return Ok(Value::Int(0));
-                };
+                let items = self.eval(list, env)?.items();
+                let slot = *slot as usize;
+                if env.locals.len() <= slot {
+                    env.locals.resize(slot + 1, Value::None);
+                }
                 let mut n = 0;
-                for m in members {
-                    locals.truncate(*slot as usize);
-                    locals.push(m);
+                for item in items {
+                    env.locals[slot] = item;
                     let keep = match filter {
-                        Some(cond) => self.eval(cond, subject, locals)? == Value::Bool(true),
+                        Some(cond) => self.eval(cond, env)?.truthy(),
                         None => true,
                     };
                     n += i64::from(keep);
                 }
-                locals.truncate(*slot as usize);
                 Value::Int(n)
             }
         })
     }
 
-    fn binary(
-        &self,
-        op: BinOp,
-        l: &Expr,
-        r: &Expr,
-        subject: FeatureId,
-        locals: &mut Vec<FeatureId>,
-    ) -> Result<Value, EvalError> {
-        // `and` / `or` short-circuit.
+    fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, EvalError> {
         if matches!(op, BinOp::And | BinOp::Or) {
-            let left = self.eval(l, subject, locals)? == Value::Bool(true);
+            let left = self.eval(l, env)?.truthy();
             if left == (op == BinOp::Or) {
                 return Ok(Value::Bool(left));
             }
-            return Ok(Value::Bool(self.eval(r, subject, locals)? == Value::Bool(true)));
+            return Ok(Value::Bool(self.eval(r, env)?.truthy()));
         }
-        let a = self.eval(l, subject, locals)?;
-        let b = self.eval(r, subject, locals)?;
+        let a = self.normal(self.eval(l, env)?);
+        let b = self.normal(self.eval(r, env)?);
         Ok(match (op, a, b) {
             (BinOp::Eq, a, b) => Value::Bool(a == b),
             (BinOp::Ne, a, b) => Value::Bool(a != b),
@@ -141,32 +193,216 @@ impl View<'_> {
         })
     }
 
-    fn query(&self, builtin: Builtin, f: FeatureId, arg: Option<Arg>) -> Result<Value, EvalError> {
+    /// A value with features named by their root, for comparison.
+    fn normal(&self, v: Value) -> Value {
+        match v {
+            Value::Feature(f) => Value::Feature(self.features.find(f)),
+            other => other,
+        }
+    }
+
+    /// Whether the feature satisfies its kind's `complete when`.
+    pub fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
+        self.completed_at(f, 0)
+    }
+
+    fn completed_at(&self, f: FeatureId, depth: u32) -> Result<bool, EvalError> {
+        if depth >= MAX_EVAL_DEPTH {
+            return Err(EvalError::TooDeep);
+        }
+        match &self.rules.pack.kinds[self.features.kind(f) as usize].complete {
+            Some(rule) => Ok(self
+                .eval(
+                    rule,
+                    &mut Env {
+                        locals: &mut Vec::new(),
+                        subject: Some(f),
+                        depth: depth + 1,
+                    },
+                )?
+                .truthy()),
+            None => Ok(false),
+        }
+    }
+
+    /// Evaluates a feature kind's score formula for a feature.
+    pub(super) fn formula(&self, expr: &Expr, f: FeatureId) -> Result<i64, EvalError> {
+        match self.eval(
+            expr,
+            &mut Env {
+                locals: &mut Vec::new(),
+                subject: Some(f),
+                depth: 0,
+            },
+        )? {
+            Value::Int(n) => Ok(n),
+            _ => Ok(0),
+        }
+    }
+
+    fn query(&self, builtin: Builtin, of: Value, args: &[Value], depth: u32) -> Result<Value, EvalError> {
+        let pack = &self.rules.pack;
+        let feature = |v: &Value| match v {
+            Value::Feature(f) => Some(self.features.find(*f)),
+            _ => None,
+        };
+        let tile = |v: &Value| match v {
+            Value::Tile(t) => self.board.placed.get(*t as usize),
+            _ => None,
+        };
+        let figure = |v: &Value| match v {
+            Value::Figure(id) => self.meeple(*id).or_else(|| self.gone.iter().rev().find(|m| m.id == *id)),
+            _ => None,
+        };
+        let player = |v: &Value| match v {
+            Value::Player(p) => Some(*p as usize),
+            _ => None,
+        };
+        let int = |n: usize| Value::Int(n as i64);
         Ok(match builtin {
-            Builtin::Tiles => Value::Int(self.features.tile_count(f) as i64),
-            Builtin::OpenEdges => Value::Int(i64::from(self.features.open(f))),
-            Builtin::Neighbours => {
+            Builtin::Tiles => feature(&of).map_or(Value::Int(0), |f| int(self.features.tile_count(f))),
+            Builtin::OpenEdges => feature(&of).map_or(Value::Int(0), |f| Value::Int(i64::from(self.features.open(f)))),
+            Builtin::Neighbours => feature(&of).map_or(Value::Int(0), |f| {
                 let (placed, _) = self.features.members(f).next().unwrap_or((0, 0));
-                Value::Int(self.board.neighbours(self.board.placed[placed as usize].pos) as i64)
+                int(self.board.neighbours(self.board.placed[placed as usize].pos))
+            }),
+            Builtin::Completed => match feature(&of) {
+                Some(f) => Value::Bool(self.completed_at(f, depth)?),
+                None => Value::Bool(false),
+            },
+            Builtin::Touching => Value::Features(feature(&of).map_or_else(Vec::new, |f| self.touching(f))),
+            Builtin::Kind => feature(&of).map_or(Value::None, |f| Value::Kind(self.features.kind(f))),
+            Builtin::Markers => match (feature(&of), args.first()) {
+                (Some(f), Some(Value::Marker(m))) => {
+                    let n: usize = self
+                        .features
+                        .members(f)
+                        .map(|(placed, seg)| {
+                            let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
+                            tile.segments[seg as usize].markers.iter().filter(|x| *x == m).count()
+                        })
+                        .sum();
+                    int(n)
+                }
+                _ => Value::Int(0),
+            },
+            Builtin::Figures => {
+                Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.meeples_on(f).map(|m| m.id).collect()))
             }
-            Builtin::Completed => Value::Bool(self.completed(f)?),
-            Builtin::Touching => Value::Features(self.touching(f)),
-            Builtin::Kind => Value::Kind(self.features.kind(f)),
-            Builtin::Markers => {
-                let Some(Arg::Marker(m)) = arg else {
-                    return Ok(Value::Int(0));
-                };
-                let n: usize = self
-                    .features
-                    .members(f)
-                    .map(|(placed, seg)| {
-                        let tile = &self.pack.tiles[self.board.placed[placed as usize].tile as usize];
-                        tile.segments[seg as usize].markers.iter().filter(|x| **x == m).count()
-                    })
-                    .sum();
-                Value::Int(n as i64)
-            }
+            Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
+                (Some(f), Some(p)) => int(self.meeples_on(f).filter(|m| m.owner == Some(p as u8)).count()),
+                _ => Value::Int(0),
+            },
+            Builtin::Has => match (feature(&of), args.first()) {
+                (Some(f), Some(Value::FigureType(t))) => Value::Bool(self.meeples_on(f).any(|m| m.figure == *t)),
+                _ => Value::Bool(false),
+            },
+            Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
+                self.majority(f).into_iter().map(|p| p as u8).collect()
+            })),
+            Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
+                (Some(f), Some(p)) => Value::Bool(self.majority(f).contains(&p)),
+                _ => Value::Bool(false),
+            },
+            Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {
+                Some(f) => {
+                    let kind = &pack.kinds[self.features.kind(f) as usize];
+                    let formula =
+                        if builtin == Builtin::CompletedScore { &kind.score_completed } else { &kind.score_final };
+                    match formula {
+                        Some(e) => Value::Int(self.formula(e, f)?),
+                        None => Value::Int(0),
+                    }
+                }
+                None => Value::Int(0),
+            },
+            Builtin::Owner => figure(&of).and_then(|m| m.owner).map_or(Value::None, Value::Player),
+            Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure)),
+            Builtin::FigureFeature => match &of {
+                Value::Figure(id) => self.meeple(*id).map_or(Value::None, |m| Value::Feature(self.feature_of(m.placed, m.seg))),
+                _ => Value::None,
+            },
+            Builtin::FigureTile => match &of {
+                Value::Figure(id) => self.meeple(*id).map_or(Value::None, |m| Value::Tile(m.placed)),
+                _ => Value::None,
+            },
+            Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
+            Builtin::Y => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.1))),
+            Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot) * 90)),
+            Builtin::HasIcon => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Icon(i))) => Value::Bool(pack.tiles[t.tile as usize].has_icon(*i)),
+                _ => Value::Bool(false),
+            },
+            Builtin::IconValue => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Icon(i))) => pack.tiles[t.tile as usize]
+                    .icons
+                    .iter()
+                    .find(|x| x.icon == *i)
+                    .and_then(|x| x.value)
+                    .map_or(Value::None, Value::Direction),
+                _ => Value::None,
+            },
+            Builtin::TileFeature => match (&of, args.first()) {
+                (Value::Tile(t), Some(Value::Kind(k))) => {
+                    let placed = &self.board.placed[*t as usize];
+                    pack.tiles[placed.tile as usize]
+                        .segments
+                        .iter()
+                        .position(|s| s.kind == *k)
+                        .map_or(Value::None, |s| Value::Feature(self.feature_of(*t, s as u8)))
+                }
+                _ => Value::None,
+            },
+            Builtin::Score => player(&of).map_or(Value::Int(0), |p| Value::Int(self.scores[p])),
+            Builtin::Supply => match (player(&of), args.first()) {
+                (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.supply(p, *f))),
+                _ => Value::Int(0),
+            },
+            Builtin::OnBoard => match of {
+                Value::FigureType(t) => self.meeples.iter().find(|m| m.figure == t).map_or(Value::None, |m| Value::Figure(m.id)),
+                _ => Value::None,
+            },
+            Builtin::TypeFeature => match of {
+                Value::FigureType(t) => self
+                    .meeples
+                    .iter()
+                    .find(|m| m.figure == t)
+                    .map_or(Value::None, |m| Value::Feature(self.feature_of(m.placed, m.seg))),
+                _ => Value::None,
+            },
+            Builtin::CurrentPlayer => Value::Player(self.current as u8),
+            Builtin::NextPlayer => Value::Player(((self.current + 1) % self.players) as u8),
+            Builtin::Players => Value::Players((0..self.players as u8).collect()),
+            Builtin::PlacedTile => self.placed_tile.map_or(Value::None, Value::Tile),
+            Builtin::StartTile => Value::Tile(0),
+            Builtin::Turn => match (args.first(), args.get(1)) {
+                (Some(Value::Direction(d)), Some(Value::Int(deg))) => {
+                    Value::Direction(((i64::from(*d) + deg.div_euclid(45)).rem_euclid(8)) as u8)
+                }
+                _ => Value::None,
+            },
+            Builtin::Toward => match (tile(args.first().unwrap_or(&Value::None)), tile(args.get(1).unwrap_or(&Value::None)), args.get(2)) {
+                (Some(a), Some(b), Some(Value::Direction(d))) => Value::Bool(toward(a.pos, b.pos, *d)),
+                _ => Value::Bool(false),
+            },
         })
+    }
+
+    /// The players with the most figures on a feature (all tied ones); empty if none.
+    pub fn majority(&self, f: FeatureId) -> Vec<usize> {
+        let mut counts = vec![0u32; self.players];
+        for m in self.meeples_on(f) {
+            if let Some(owner) = m.owner {
+                if self.rules.pack.figures[m.figure as usize].ownership == Ownership::PerPlayer {
+                    counts[owner as usize] += 1;
+                }
+            }
+        }
+        let best = counts.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return Vec::new();
+        }
+        (0..self.players).filter(|p| counts[*p] == best).collect()
     }
 
     /// The features named by the `touches` lists of this feature's segments, each once.
@@ -174,7 +410,7 @@ impl View<'_> {
         let mut out = Vec::new();
         for (placed, seg) in self.features.members(f) {
             let p = &self.board.placed[placed as usize];
-            for &t in &self.pack.tiles[p.tile as usize].segments[seg as usize].touches {
+            for &t in &self.rules.pack.tiles[p.tile as usize].segments[seg as usize].touches {
                 let root = self.features.find(p.first_node + u32::from(t));
                 if !out.contains(&root) {
                     out.push(root);
@@ -182,5 +418,42 @@ impl View<'_> {
             }
         }
         out
+    }
+}
+
+/// Whether `b` lies in direction `d` (0 = N, clockwise in eighths) from `a`:
+/// the closed half-plane for N, E, S, W; the closed quadrant for the diagonals.
+/// y grows southwards.
+fn toward(a: (i32, i32), b: (i32, i32), d: u8) -> bool {
+    let (dx, dy) = (i64::from(b.0) - i64::from(a.0), i64::from(b.1) - i64::from(a.1));
+    let north = dy <= 0;
+    let south = dy >= 0;
+    let east = dx >= 0;
+    let west = dx <= 0;
+    match d % 8 {
+        0 => north,
+        1 => north && east,
+        2 => east,
+        3 => south && east,
+        4 => south,
+        5 => south && west,
+        6 => west,
+        _ => north && west,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toward;
+
+    #[test]
+    fn directions_include_the_rose_row_and_column() {
+        assert!(toward((0, 0), (3, -2), 1)); // NE
+        assert!(toward((0, 0), (0, -2), 1)); // the column belongs to NE and NW
+        assert!(toward((0, 0), (0, -2), 7));
+        assert!(toward((0, 0), (4, 0), 3)); // the row belongs to NE and SE
+        assert!(!toward((0, 0), (-1, -1), 1));
+        assert!(toward((0, 0), (5, 0), 0)); // N is the half-plane y <= 0
+        assert!(!toward((0, 0), (5, 1), 0));
     }
 }

@@ -3,6 +3,7 @@
 //! checks need without a walk (open edges); the members of a feature form a
 //! circular list, so scoring can visit them.
 
+use crate::ir::program::Merge;
 use crate::ir::KindId;
 
 /// A feature, named by its root node.
@@ -30,11 +31,23 @@ struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
+    /// Feature variables: `vars[node * stride + k]`, meaningful at roots.
+    vars: Vec<i64>,
+    stride: usize,
 }
 
 impl Features {
-    /// Adds a segment as a feature of its own; returns its node.
-    pub fn add(&mut self, placed: u16, seg: u8, kind: KindId, open: u16) -> u32 {
+    /// A graph whose features carry `init.len()` variables with these start values.
+    pub fn with_vars(stride: usize) -> Features {
+        Features {
+            stride,
+            ..Features::default()
+        }
+    }
+
+    /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
+    pub fn add(&mut self, placed: u16, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
+        self.vars.extend_from_slice(&init[..self.stride]);
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             parent: id,
@@ -78,9 +91,20 @@ impl Features {
         root
     }
 
+    /// A feature variable.
+    pub fn var(&self, f: FeatureId, k: usize) -> i64 {
+        self.vars[self.find(f) as usize * self.stride + k]
+    }
+
+    /// Sets a feature variable.
+    pub fn set_var(&mut self, f: FeatureId, k: usize, value: i64) {
+        let root = self.find(f) as usize;
+        self.vars[root * self.stride + k] = value;
+    }
+
     /// Joins the features of `a` and `b` across an edge (or half-edge): each
-    /// side loses the open edge they now share.
-    pub fn connect(&mut self, a: u32, b: u32) {
+    /// side loses the open edge they now share, and their variables merge.
+    pub fn connect(&mut self, a: u32, b: u32, merges: &[Merge]) {
         let ra = self.find_compress(a);
         let rb = self.find_compress(b);
         if ra == rb {
@@ -106,6 +130,16 @@ impl Features {
         let r = &mut self.nodes[root as usize];
         r.open = open;
         r.done = done;
+        for (k, merge) in merges.iter().enumerate() {
+            let (x, y) = (self.vars[root as usize * self.stride + k], self.vars[child as usize * self.stride + k]);
+            self.vars[root as usize * self.stride + k] = match merge {
+                Merge::Any => i64::from(x != 0 || y != 0),
+                Merge::All => i64::from(x != 0 && y != 0),
+                Merge::Sum => x.saturating_add(y),
+                Merge::Max => x.max(y),
+                Merge::Min => x.min(y),
+            };
+        }
     }
 
     /// Edges (or half-edges) of the feature facing an empty square.
@@ -155,12 +189,12 @@ mod tests {
     #[test]
     fn connecting_merges_members_and_open_edges() {
         let mut f = Features::default();
-        let a = f.add(0, 0, 0, 1);
-        let b = f.add(1, 0, 0, 2);
-        let c = f.add(2, 1, 0, 1);
-        f.connect(a, b);
+        let a = f.add(0, 0, 0, 1, &[]);
+        let b = f.add(1, 0, 0, 2, &[]);
+        let c = f.add(2, 1, 0, 1, &[]);
+        f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 1);
-        f.connect(b, c);
+        f.connect(b, c, &[]);
         let root = f.find(c);
         assert_eq!(f.open(root), 0);
         let mut members: Vec<_> = f.members(root).collect();
@@ -172,11 +206,21 @@ mod tests {
     #[test]
     fn a_loop_closes_on_itself() {
         let mut f = Features::default();
-        let a = f.add(0, 0, 0, 2);
-        let b = f.add(1, 0, 0, 2);
-        f.connect(a, b);
-        f.connect(a, b);
+        let a = f.add(0, 0, 0, 2, &[]);
+        let b = f.add(1, 0, 0, 2, &[]);
+        f.connect(a, b, &[]);
+        f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 0);
         assert_eq!(f.tile_count(f.find(a)), 2);
+    }
+
+    #[test]
+    fn variables_merge_by_policy() {
+        let mut f = Features::with_vars(2);
+        let a = f.add(0, 0, 0, 1, &[1, 3]);
+        let b = f.add(1, 0, 0, 1, &[0, 4]);
+        f.connect(a, b, &[Merge::Any, Merge::Sum]);
+        assert_eq!(f.var(a, 0), 1);
+        assert_eq!(f.var(b, 1), 7);
     }
 }

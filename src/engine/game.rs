@@ -1,14 +1,16 @@
 //! A game as a state machine: the pending [`Decision`], its legal
 //! [`Choice`]s, and [`Game::apply`]. Draws come from the one seeded RNG (or,
 //! when replaying, from the record) and every outcome is logged as an
-//! [`Event`].
+//! [`Event`]. The turn itself runs as tasks in `flow.rs`.
 
 use super::board::{Board, Misfit, PlacedTile, Pos};
-use super::eval::View;
+use super::eval::Value;
 use super::features::{FeatureId, Features};
+use super::flow::{Frame, Pending, Task};
 use super::rng::Rng;
 use super::rules::Rules;
 use crate::ir::geometry::EDGE_NAMES;
+use crate::ir::program::{ActionId, Domain, Window};
 use crate::ir::{FigureId, Ownership, ReasonId, TileId, Topology};
 use std::sync::Arc;
 
@@ -18,10 +20,25 @@ pub const MAX_PLAYERS: usize = 6;
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// The player drew `tile` and must place it.
+    /// The player drew `tile` and must place it (or take an action first).
     Place { player: usize, tile: TileId },
-    /// The player may deploy a figure on the tile just placed.
+    /// The player may deploy a figure on the tile just placed (or take an action instead).
     Deploy { player: usize, placed: u16 },
+    /// A rule asks the player to choose from `domain`; `optional` allows declining.
+    Choose { player: usize, domain: Domain, optional: bool },
+}
+
+/// Something on the board, or a player, that a choice names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    None,
+    Player(u8),
+    /// A feature, by one of its segment nodes.
+    Feature(u32),
+    /// A figure on the board, by id.
+    Figure(u32),
+    /// A placed tile, by index.
+    Tile(u16),
 }
 
 /// One answer to a decision.
@@ -33,11 +50,19 @@ pub enum Choice {
     Deploy { figure: FigureId, seg: u8 },
     /// Deploy nothing.
     Pass,
+    /// Take an action offered with the pending decision.
+    Action { action: ActionId, target: Target },
+    /// Answer a rule's `choose`.
+    Pick(Target),
+    /// Decline an optional `choose`.
+    Decline,
 }
 
 /// A figure on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Meeple {
+    /// Unique in the game, never reused.
+    pub id: u32,
     pub figure: FigureId,
     /// The owning player; `None` for a neutral figure.
     pub owner: Option<u8>,
@@ -49,38 +74,21 @@ pub struct Meeple {
 /// Something that happened, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Drew {
-        player: usize,
-        tile: TileId,
-    },
+    Drew { player: usize, tile: TileId },
     /// The drawn tile fit nowhere and left the game.
-    Discarded {
-        player: usize,
-        tile: TileId,
-    },
-    Placed {
-        player: usize,
-        tile: TileId,
-        pos: Pos,
-        rot: u8,
-    },
-    Deployed {
-        player: usize,
-        figure: FigureId,
-        placed: u16,
-        seg: u8,
-    },
-    Passed {
-        player: usize,
-    },
-    Scored {
-        player: usize,
-        points: i64,
-        reason: ReasonId,
-    },
-    Returned {
-        meeple: Meeple,
-    },
+    Discarded { player: usize, tile: TileId },
+    Placed { player: usize, tile: TileId, pos: Pos, rot: u8 },
+    Deployed { player: usize, figure: FigureId, placed: u16, seg: u8 },
+    Passed { player: usize },
+    /// The player took an action; `spot` is where its target was (tile, segment).
+    Acted { player: usize, action: ActionId, target: Target, spot: Option<(u16, u8)> },
+    /// The player answered a `choose`; `spot` as for `Acted`.
+    Chose { player: usize, target: Target, spot: Option<(u16, u8)> },
+    Declined { player: usize },
+    Scored { player: usize, points: i64, reason: ReasonId },
+    /// A rule put a figure on the board, or moved one.
+    FigureSet { meeple: Meeple },
+    Returned { meeple: Meeple },
     Ended,
 }
 
@@ -89,7 +97,7 @@ pub enum Event {
 pub enum GameError {
     /// The choice is not legal now; the text says why in the game's terms.
     Illegal(String),
-    /// A rule failed while running; the text names its file and line.
+    /// A rule failed or ran away; the text names its file and line.
     Rule(String),
     /// The game cannot be set up as asked.
     Setup(String),
@@ -116,47 +124,48 @@ fn full_stack(rules: &Rules) -> Vec<TileId> {
     stack
 }
 
-/// Why a figure may not be deployed (worded by [`Game::deploy_refusal`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Refusal {
-    NoSegment,
-    Complete,
-    Occupied,
-    Neutral(FigureId),
-    CannotStand(FigureId),
-    NoneLeft(FigureId),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+#[derive(Clone, Debug)]
+pub(super) enum Phase {
+    Running,
     Place(TileId),
     Deploy(u16),
+    Choose(Box<Pending>),
     Over,
 }
 
 /// A game in progress. Cloning is cheap enough for search (the rules are shared).
 #[derive(Clone, Debug)]
 pub struct Game {
-    rules: Arc<Rules>,
-    players: usize,
-    current: usize,
-    phase: Phase,
-    board: Board,
-    features: Features,
-    meeples: Vec<Meeple>,
+    pub(super) rules: Arc<Rules>,
+    pub(super) players: usize,
+    pub(super) current: usize,
+    pub(super) phase: Phase,
+    pub(super) board: Board,
+    pub(super) features: Features,
+    pub(super) meeples: Vec<Meeple>,
+    /// Figures that left the board, so rules can still ask about them.
+    pub(super) gone: Vec<Meeple>,
+    pub(super) next_meeple: u32,
     /// `supply[player * figures + figure]`.
-    supply: Vec<u16>,
-    scores: Vec<i64>,
+    pub(super) supply: Vec<u16>,
+    /// Neutral figures off the board, by figure type.
+    pub(super) neutral: Vec<u16>,
+    pub(super) scores: Vec<i64>,
     /// `points[player * reasons + reason]`.
-    points: Vec<i64>,
-    stack: Vec<TileId>,
-    /// Tiles drawn that fit nowhere and left the game.
-    discarded: u32,
+    pub(super) points: Vec<i64>,
+    pub(super) stack: Vec<TileId>,
+    pub(super) discarded: u32,
     /// Draws fixed in advance (a replay), next first.
-    forced: std::collections::VecDeque<TileId>,
-    rng: Rng,
-    log: Vec<Event>,
-    logging: bool,
+    pub(super) forced: std::collections::VecDeque<TileId>,
+    pub(super) rng: Rng,
+    pub(super) placed_tile: Option<u16>,
+    pub(super) game_vars: Vec<Value>,
+    /// `player_vars[player * stride + k]`.
+    pub(super) player_vars: Vec<i64>,
+    pub(super) tasks: Vec<Task>,
+    pub(super) frames: Vec<Frame>,
+    pub(super) log: Vec<Event>,
+    pub(super) logging: bool,
 }
 
 impl Game {
@@ -169,7 +178,7 @@ impl Game {
     /// A new game whose stack holds exactly `stack` (the start tile aside).
     pub fn with_stack(rules: Arc<Rules>, players: usize, seed: u64, stack: Vec<TileId>) -> Result<Game, GameError> {
         let mut game = Game::setup(rules, players, seed, stack)?;
-        game.start_turn()?;
+        game.begin()?;
         Ok(game)
     }
 
@@ -184,44 +193,50 @@ impl Game {
         let stack = stack.unwrap_or_else(|| full_stack(&rules));
         let mut game = Game::setup(rules, players, 0, stack)?;
         game.forced.extend(draws);
-        game.start_turn()?;
+        game.begin()?;
         Ok(game)
     }
 
-    /// The start tile on the board, supplies filled, nothing drawn yet.
+    /// The start tile on the board, supplies filled, nothing run yet.
     fn setup(rules: Arc<Rules>, players: usize, seed: u64, stack: Vec<TileId>) -> Result<Game, GameError> {
         if players == 0 || players > MAX_PLAYERS {
-            return Err(GameError::Setup(format!(
-                "a game needs 1 to {MAX_PLAYERS} players, not {players}"
-            )));
+            return Err(GameError::Setup(format!("a game needs 1 to {MAX_PLAYERS} players, not {players}")));
         }
         let pack = &rules.pack;
         let figures = pack.figures.len();
         let mut supply = vec![0; players * figures];
-        for p in 0..players {
-            for (f, fig) in pack.figures.iter().enumerate() {
-                if fig.ownership == Ownership::PerPlayer {
-                    supply[p * figures + f] = fig.count as u16;
-                }
+        let mut neutral = vec![0; figures];
+        for (f, fig) in pack.figures.iter().enumerate() {
+            match fig.ownership {
+                Ownership::PerPlayer => (0..players).for_each(|p| supply[p * figures + f] = fig.count as u16),
+                Ownership::Neutral => neutral[f] = fig.count as u16,
             }
         }
         let reasons = pack.reasons.len();
         let start = pack.start;
         let mut game = Game {
             board: Board::new(),
+            features: Features::with_vars(rules.feature_merges.len()),
+            player_vars: (0..players).flat_map(|_| rules.player_var_init.iter().copied()).collect(),
+            game_vars: vec![Value::None; pack.program.vars.len()],
             rules,
             players,
             current: 0,
-            phase: Phase::Over,
-            features: Features::default(),
+            phase: Phase::Running,
             meeples: Vec::new(),
+            gone: Vec::new(),
+            next_meeple: 0,
             supply,
+            neutral,
             scores: vec![0; players],
             points: vec![0; players * reasons],
             stack,
             discarded: 0,
             forced: Default::default(),
             rng: Rng::new(seed),
+            placed_tile: None,
+            tasks: Vec::new(),
+            frames: Vec::new(),
             log: Vec::new(),
             logging: true,
         };
@@ -229,26 +244,32 @@ impl Game {
         Ok(game)
     }
 
-    /// Stops recording events (for search, where the log is not needed).
+    /// Stops recording events (for search and simulation, where the log is not needed).
     pub fn set_logging(&mut self, on: bool) {
         self.logging = on;
     }
 
     /// A copy for look-ahead: no log is copied or kept.
     pub fn search_clone(&self) -> Game {
-        let log = Vec::new();
         let mut copy = Game {
-            log,
+            log: Vec::new(),
             rules: self.rules.clone(),
+            phase: self.phase.clone(),
             board: self.board.clone(),
             features: self.features.clone(),
             meeples: self.meeples.clone(),
+            gone: self.gone.clone(),
             supply: self.supply.clone(),
+            neutral: self.neutral.clone(),
             scores: self.scores.clone(),
             points: self.points.clone(),
             stack: self.stack.clone(),
             forced: self.forced.clone(),
             rng: self.rng.clone(),
+            game_vars: self.game_vars.clone(),
+            player_vars: self.player_vars.clone(),
+            tasks: self.tasks.clone(),
+            frames: self.frames.clone(),
             ..*self
         };
         copy.logging = false;
@@ -272,22 +293,36 @@ impl Game {
 
     /// What the game waits for; `None` once it is over.
     pub fn decision(&self) -> Option<Decision> {
-        match self.phase {
+        match &self.phase {
             Phase::Place(tile) => Some(Decision::Place {
                 player: self.current,
-                tile,
+                tile: *tile,
             }),
             Phase::Deploy(placed) => Some(Decision::Deploy {
                 player: self.current,
-                placed,
+                placed: *placed,
             }),
-            Phase::Over => None,
+            Phase::Choose(p) => Some(Decision::Choose {
+                player: p.player as usize,
+                domain: p.domain,
+                optional: p.optional,
+            }),
+            Phase::Over | Phase::Running => None,
+        }
+    }
+
+    /// The player who must answer the pending decision.
+    pub fn deciding_player(&self) -> Option<usize> {
+        match self.decision()? {
+            Decision::Place { player, .. } | Decision::Deploy { player, .. } | Decision::Choose { player, .. } => {
+                Some(player)
+            }
         }
     }
 
     /// Whether the game has ended (final scoring done).
     pub fn is_over(&self) -> bool {
-        self.phase == Phase::Over
+        matches!(self.phase, Phase::Over)
     }
 
     /// Scores, by player.
@@ -310,9 +345,19 @@ impl Game {
         &self.meeples
     }
 
+    /// A figure on the board by id.
+    pub fn meeple(&self, id: u32) -> Option<&Meeple> {
+        self.meeples.iter().find(|m| m.id == id)
+    }
+
     /// Copies of `figure` in the player's supply.
     pub fn supply(&self, player: usize, figure: FigureId) -> u16 {
         self.supply[player * self.rules.pack.figures.len() + figure as usize]
+    }
+
+    /// Neutral figures of this type off the board.
+    pub fn neutral_supply(&self, figure: FigureId) -> u16 {
+        self.neutral[figure as usize]
     }
 
     /// Tiles drawn so far that fit nowhere and left the game.
@@ -330,24 +375,19 @@ impl Game {
         &self.log
     }
 
+    /// The tile placed this turn.
+    pub fn placed_tile(&self) -> Option<u16> {
+        self.placed_tile
+    }
+
     /// The feature a segment of a placed tile belongs to.
     pub fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
-        self.features
-            .find(self.board.placed[placed as usize].first_node + u32::from(seg))
+        self.features.find(self.board.placed[placed as usize].first_node + u32::from(seg))
     }
 
     /// The feature graph.
     pub fn features(&self) -> &Features {
         &self.features
-    }
-
-    /// An evaluator over the current board.
-    pub fn view(&self) -> View<'_> {
-        View {
-            pack: &self.rules.pack,
-            features: &self.features,
-            board: &self.board,
-        }
     }
 
     /// The legal choices for the pending decision.
@@ -360,22 +400,46 @@ impl Game {
     /// The legal choices, written into `out` (cleared first) to avoid allocating.
     pub fn options_into(&self, out: &mut Vec<Choice>) {
         out.clear();
-        match self.phase {
+        match &self.phase {
             Phase::Place(tile) => {
                 let rules = &*self.rules;
                 for slot in &self.board.frontier {
-                    for &rot in &rules.distinct_rotations[tile as usize] {
-                        if slot.accepts(rules.rotated[tile as usize][rot as usize].packed) {
+                    for &rot in &rules.distinct_rotations[*tile as usize] {
+                        if slot.accepts(rules.rotated[*tile as usize][rot as usize].packed) {
                             out.push(Choice::Place { pos: slot.pos, rot });
                         }
                     }
                 }
+                self.action_options(Window::BeforePlace, out);
             }
             Phase::Deploy(placed) => {
                 out.push(Choice::Pass);
-                self.deploy_options(placed, out);
+                self.deploy_options(*placed, out);
+                self.action_options(Window::Deploy, out);
             }
-            Phase::Over => {}
+            Phase::Choose(p) => {
+                out.extend(p.options.iter().map(|t| Choice::Pick(*t)));
+                if p.optional {
+                    out.push(Choice::Decline);
+                }
+            }
+            Phase::Over | Phase::Running => {}
+        }
+    }
+
+    fn action_options(&self, window: Window, out: &mut Vec<Choice>) {
+        if !self.rules.has_actions(window) {
+            return;
+        }
+        for (id, action) in self.rules.pack.program.actions.iter().enumerate() {
+            if action.window == window {
+                for target in self.action_targets(id as ActionId) {
+                    out.push(Choice::Action {
+                        action: id as ActionId,
+                        target,
+                    });
+                }
+            }
         }
     }
 
@@ -440,49 +504,111 @@ impl Game {
 
     /// Figures on a feature.
     pub fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
-        self.meeples
-            .iter()
-            .filter(move |m| self.feature_of(m.placed, m.seg) == feature)
+        let root = self.features.find(feature);
+        self.meeples.iter().filter(move |m| self.feature_of(m.placed, m.seg) == root)
     }
 
     /// Applies a choice to the pending decision.
     pub fn apply(&mut self, choice: Choice) -> Result<(), GameError> {
-        match (self.phase, choice) {
+        let player = self.current;
+        match (&self.phase, choice) {
             (Phase::Place(tile), Choice::Place { pos, rot }) => {
+                let tile = *tile;
                 if rot > 3 {
-                    return Err(GameError::Illegal(format!(
-                        "rotation must be 0 to 3 quarter turns, not {rot}"
-                    )));
+                    return Err(GameError::Illegal(format!("rotation must be 0 to 3 quarter turns, not {rot}")));
                 }
                 if let Err(misfit) = self.board.fits(&self.rules, tile, pos, rot) {
                     return Err(GameError::Illegal(self.describe_misfit(tile, pos, rot, misfit)));
                 }
                 let placed = self.put_tile(tile, pos, rot);
-                self.emit(Event::Placed {
-                    player: self.current,
-                    tile,
-                    pos,
-                    rot,
-                });
-                self.phase = Phase::Deploy(placed);
-                Ok(())
+                self.placed_tile = Some(placed);
+                self.emit(Event::Placed { player, tile, pos, rot });
+                self.after_place(placed);
             }
-            (Phase::Deploy(placed), Choice::Pass) => self.finish_turn(placed, choice),
+            (Phase::Deploy(placed), Choice::Pass) => {
+                let placed = *placed;
+                self.emit(Event::Passed { player });
+                self.after_deploy(placed, None);
+            }
             (Phase::Deploy(placed), Choice::Deploy { figure, seg }) => {
+                let placed = *placed;
                 if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
                     return Err(GameError::Illegal(why));
                 }
-                self.finish_turn(placed, choice)
+                let meeple = self.add_meeple(figure, Some(player as u8), placed, seg);
+                self.emit(Event::Deployed { player, figure, placed, seg });
+                self.after_deploy(placed, Some(meeple));
             }
-            (Phase::Over, _) => Err(GameError::Illegal("the game is over".into())),
-            (Phase::Place(tile), _) => Err(GameError::Illegal(format!(
-                "tile {} must be placed first",
-                self.rules.pack.tiles[tile as usize].name
-            ))),
-            (Phase::Deploy(_), Choice::Place { .. }) => Err(GameError::Illegal(
-                "the tile is already placed; deploy a figure or pass".into(),
-            )),
+            (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, target }) => {
+                let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
+                let allowed = match (&self.phase, window) {
+                    (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
+                        self.action_targets(action).contains(&target)
+                    }
+                    _ => false,
+                };
+                if !allowed {
+                    let name = self.rules.pack.program.actions.get(action as usize).map_or("?", |a| a.name.as_str());
+                    return Err(GameError::Illegal(format!("the action `{name}` is not available on that now")));
+                }
+                let spot = self.spot(target);
+                self.emit(Event::Acted { player, action, target, spot });
+                let after = match self.phase {
+                    Phase::Place(tile) => Task::AwaitPlace(tile),
+                    Phase::Deploy(placed) => Task::Scoring(placed),
+                    _ => unreachable!("actions are checked against the phase above"),
+                };
+                self.tasks.push(after);
+                self.start_action(action, target);
+            }
+            (Phase::Choose(p), Choice::Pick(target)) => {
+                if !p.options.contains(&target) {
+                    return Err(GameError::Illegal("that is not one of the choices".into()));
+                }
+                let p = p.clone();
+                let spot = self.spot(target);
+                self.emit(Event::Chose { player: p.player as usize, target, spot });
+                self.resume_pick(&p, target);
+            }
+            (Phase::Choose(p), Choice::Decline) => {
+                if !p.optional {
+                    return Err(GameError::Illegal("this choice must be made; it cannot be declined".into()));
+                }
+                let p = p.clone();
+                self.emit(Event::Declined { player: p.player as usize });
+                self.resume_decline(&p);
+            }
+            (Phase::Over, _) => return Err(GameError::Illegal("the game is over".into())),
+            (Phase::Place(tile), _) => {
+                return Err(GameError::Illegal(format!(
+                    "tile {} must be placed first",
+                    self.rules.pack.tiles[*tile as usize].name
+                )))
+            }
+            (Phase::Deploy(_), _) => {
+                return Err(GameError::Illegal("the tile is already placed; deploy a figure or pass".into()))
+            }
+            (Phase::Choose(_), _) => return Err(GameError::Illegal("a choice is pending; pick one of its options".into())),
+            (Phase::Running, _) => return Err(GameError::Illegal("the game is not waiting for a decision".into())),
         }
+        self.phase = Phase::Running;
+        self.run()
+    }
+
+    /// Where a target lies on the board: (placed tile, segment).
+    pub fn spot(&self, target: Target) -> Option<(u16, u8)> {
+        match target {
+            Target::Feature(node) => self.features.members(node).next().map(|_| self.node_spot(node)),
+            Target::Figure(id) => self.meeple(id).map(|m| (m.placed, m.seg)),
+            Target::Tile(t) => Some((t, 0)),
+            Target::None | Target::Player(_) => None,
+        }
+    }
+
+    /// The tile and segment of a feature-graph node.
+    pub fn node_spot(&self, node: u32) -> (u16, u8) {
+        let placed = self.board.placed.partition_point(|p| p.first_node <= node) - 1;
+        (placed as u16, (node - self.board.placed[placed].first_node) as u8)
     }
 
     /// The message for a tile that does not fit, in the game's terms.
@@ -496,104 +622,73 @@ impl Game {
         };
         match misfit {
             Misfit::Occupied => {
-                let other = self
-                    .board
-                    .tile_at(pos)
-                    .map_or("?", |p| pack.tiles[p.tile as usize].name.as_str());
+                let other = self.board.tile_at(pos).map_or("?", |p| pack.tiles[p.tile as usize].name.as_str());
                 format!("{here}: the square already holds tile {other}")
             }
             Misfit::Isolated => format!("{here}: it touches no placed tile"),
             Misfit::Mismatch { edge, mine, theirs } => {
                 let side = ["north", "east", "south", "west"][edge as usize];
-                let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) {
-                    "an"
-                } else {
-                    "a"
-                };
-                format!(
-                    "{here}: its {side} edge ({}) meets {article} {}",
-                    what(mine),
-                    what(theirs)
-                )
+                let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+                format!("{here}: its {side} edge ({}) meets {article} {}", what(mine), what(theirs))
             }
         }
     }
 
-    fn emit(&mut self, event: Event) {
+    pub(super) fn emit(&mut self, event: Event) {
         if self.logging {
             self.log.push(event);
         }
     }
 
+    /// Puts a figure on the board; returns its id.
+    pub(super) fn add_meeple(&mut self, figure: FigureId, owner: Option<u8>, placed: u16, seg: u8) -> u32 {
+        let figures = self.rules.pack.figures.len();
+        match owner {
+            Some(p) => self.supply[p as usize * figures + figure as usize] -= 1,
+            None => self.neutral[figure as usize] -= 1,
+        }
+        let id = self.next_meeple;
+        self.next_meeple += 1;
+        self.meeples.push(Meeple { id, figure, owner, placed, seg });
+        id
+    }
+
     /// Puts a tile on the board and joins its segments to their neighbours.
-    fn put_tile(&mut self, tile: TileId, pos: Pos, rot: u8) -> u16 {
+    pub(super) fn put_tile(&mut self, tile: TileId, pos: Pos, rot: u8) -> u16 {
         let rules = self.rules.clone();
         let pack = &rules.pack;
         let rotated = &rules.rotated[tile as usize][rot as usize];
         let first_node = self.features.len() as u32;
-        let placed = self.board.put(
-            &rules,
-            PlacedTile {
-                tile,
-                pos,
-                rot,
-                first_node,
-            },
-        );
+        let placed = self.board.put(&rules, PlacedTile { tile, pos, rot, first_node });
         for (i, seg) in pack.tiles[tile as usize].segments.iter().enumerate() {
             let open = match pack.kinds[seg.kind as usize].topology {
                 Topology::Edges => rotated.seg_edges[i].len(),
                 Topology::HalfEdges => rotated.seg_halves[i].len(),
                 Topology::Area => 0,
             };
-            self.features.add(placed, i as u8, seg.kind, open as u16);
+            self.features.add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
         for (edge, (dx, dy)) in crate::ir::geometry::EDGE_OFFSETS.iter().enumerate() {
-            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
-                continue;
-            };
+            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else { continue };
             let theirs = &rules.rotated[n.tile as usize][n.rot as usize];
             let back = crate::ir::geometry::opposite_edge(edge as u8) as usize;
             let (a, b) = (rotated.edge_seg[edge], theirs.edge_seg[back]);
             if a != super::rules::NONE && b != super::rules::NONE {
-                self.features
-                    .connect(first_node + u32::from(a), n.first_node + u32::from(b));
+                self.features.connect(first_node + u32::from(a), n.first_node + u32::from(b), &rules.feature_merges);
             }
             for h in [2 * edge, 2 * edge + 1] {
                 let facing = crate::ir::geometry::facing_half_edge(h as u8) as usize;
                 let (a, b) = (rotated.half_seg[h], theirs.half_seg[facing]);
                 if a != super::rules::NONE && b != super::rules::NONE {
-                    self.features
-                        .connect(first_node + u32::from(a), n.first_node + u32::from(b));
+                    self.features.connect(first_node + u32::from(a), n.first_node + u32::from(b), &rules.feature_merges);
                 }
             }
         }
         placed
     }
 
-    /// Draws tiles until one fits somewhere, or ends the game.
-    fn start_turn(&mut self) -> Result<(), GameError> {
-        loop {
-            let Some(tile) = self.draw()? else {
-                return self.end_game();
-            };
-            self.emit(Event::Drew {
-                player: self.current,
-                tile,
-            });
-            if self.fits_anywhere(tile) {
-                self.phase = Phase::Place(tile);
-                return Ok(());
-            }
-            self.discarded += 1;
-            self.emit(Event::Discarded {
-                player: self.current,
-                tile,
-            });
-        }
-    }
-
-    fn draw(&mut self) -> Result<Option<TileId>, GameError> {
+    /// Draws a tile: the next forced draw, or one at random; `None` when the stack is empty.
+    pub(super) fn draw(&mut self) -> Result<Option<TileId>, GameError> {
         if let Some(tile) = self.forced.pop_front() {
             let Some(i) = self.stack.iter().position(|t| *t == tile) else {
                 return Err(GameError::Illegal(format!(
@@ -614,153 +709,8 @@ impl Game {
     pub fn fits_anywhere(&self, tile: TileId) -> bool {
         let rotated = &self.rules.rotated[tile as usize];
         self.board.frontier.iter().any(|slot| {
-            self.rules.distinct_rotations[tile as usize]
-                .iter()
-                .any(|&rot| slot.accepts(rotated[rot as usize].packed))
+            self.rules.distinct_rotations[tile as usize].iter().any(|&rot| slot.accepts(rotated[rot as usize].packed))
         })
-    }
-
-    fn finish_turn(&mut self, placed: u16, choice: Choice) -> Result<(), GameError> {
-        let player = self.current;
-        match choice {
-            Choice::Deploy { figure, seg } => {
-                let figures = self.rules.pack.figures.len();
-                self.supply[player * figures + figure as usize] -= 1;
-                self.meeples.push(Meeple {
-                    figure,
-                    owner: Some(player as u8),
-                    placed,
-                    seg,
-                });
-                self.emit(Event::Deployed {
-                    player,
-                    figure,
-                    placed,
-                    seg,
-                });
-            }
-            _ => self.emit(Event::Passed { player }),
-        }
-        self.score_completed(placed)?;
-        self.current = (self.current + 1) % self.players;
-        self.start_turn()
-    }
-
-    /// Scores every feature the placement completed.
-    fn score_completed(&mut self, placed: u16) -> Result<(), GameError> {
-        let pack = &self.rules.pack;
-        let p = self.board.placed[placed as usize];
-        let mut candidates: Vec<FeatureId> = Vec::new();
-        for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
-            candidates.push(self.feature_of(placed, seg));
-        }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let Some(other) = self.board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
-                    continue;
-                };
-                let tile = &pack.tiles[self.board.placed[other as usize].tile as usize];
-                for (seg, s) in tile.segments.iter().enumerate() {
-                    if pack.kinds[s.kind as usize].topology == Topology::Area {
-                        candidates.push(self.feature_of(other, seg as u8));
-                    }
-                }
-            }
-        }
-        let mut seen = Vec::with_capacity(candidates.len());
-        for f in candidates {
-            if seen.contains(&f) || self.features.is_done(f) {
-                continue;
-            }
-            seen.push(f);
-            let complete = self
-                .view()
-                .completed(f)
-                .map_err(|e| self.rule_error(f, "complete when", e))?;
-            if complete {
-                self.features.set_done(f);
-                self.score_feature(f, true)?;
-                self.return_figures(f);
-            }
-        }
-        Ok(())
-    }
-
-    fn rule_error(&self, f: FeatureId, clause: &str, e: super::eval::EvalError) -> GameError {
-        let kind = &self.rules.pack.kinds[self.features.kind(f) as usize];
-        GameError::Rule(format!(
-            "{e} in `{clause}` of feature `{}` ({})",
-            kind.name,
-            self.rules.pack.locate(kind.span)
-        ))
-    }
-
-    /// Pays a feature's value to the majority of its figures.
-    fn score_feature(&mut self, f: FeatureId, completed: bool) -> Result<(), GameError> {
-        let rules = self.rules.clone();
-        let kind_id = self.features.kind(f);
-        let kind = &rules.pack.kinds[kind_id as usize];
-        let (formula, clause) = if completed {
-            (&kind.score_completed, "score completed")
-        } else {
-            (&kind.score_final, "score final")
-        };
-        let Some(formula) = formula else { return Ok(()) };
-        let mut counts = vec![0u32; self.players];
-        for m in self.meeples_on(f) {
-            if let Some(owner) = m.owner {
-                counts[owner as usize] += 1;
-            }
-        }
-        let best = counts.iter().copied().max().unwrap_or(0);
-        if best == 0 {
-            return Ok(());
-        }
-        let value = self.view().int(formula, f).map_err(|e| self.rule_error(f, clause, e))?;
-        for (player, _) in counts.iter().enumerate().filter(|(_, c)| **c == best) {
-            self.award(player, value, kind_id);
-        }
-        Ok(())
-    }
-
-    fn award(&mut self, player: usize, points: i64, reason: ReasonId) {
-        self.scores[player] += points;
-        self.points[player * self.rules.pack.reasons.len() + reason as usize] += points;
-        self.emit(Event::Scored { player, points, reason });
-    }
-
-    /// Returns every player's figure on the feature to its owner's supply.
-    fn return_figures(&mut self, f: FeatureId) {
-        let figures = self.rules.pack.figures.len();
-        let mut i = 0;
-        while i < self.meeples.len() {
-            let m = self.meeples[i];
-            if m.owner.is_some() && self.feature_of(m.placed, m.seg) == f {
-                self.meeples.remove(i);
-                if let Some(owner) = m.owner {
-                    self.supply[owner as usize * figures + m.figure as usize] += 1;
-                }
-                self.emit(Event::Returned { meeple: m });
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    /// Final scoring of every incomplete feature that holds figures.
-    fn end_game(&mut self) -> Result<(), GameError> {
-        let mut roots: Vec<FeatureId> = self.meeples.iter().map(|m| self.feature_of(m.placed, m.seg)).collect();
-        roots.sort_unstable();
-        roots.dedup();
-        roots.sort_by_key(|f| (self.features.kind(*f), *f));
-        for f in roots {
-            if !self.features.is_done(f) {
-                self.score_feature(f, false)?;
-            }
-        }
-        self.phase = Phase::Over;
-        self.emit(Event::Ended);
-        Ok(())
     }
 
     /// The location name of a segment of a placed tile, in board directions:
@@ -778,4 +728,15 @@ impl Game {
         let kind = pack.tiles[p.tile as usize].segments[seg as usize].kind;
         pack.kinds[kind as usize].name.clone()
     }
+}
+
+/// Why a figure may not be deployed (worded by [`Game::deploy_refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    NoSegment,
+    Complete,
+    Occupied,
+    Neutral(FigureId),
+    CannotStand(FigureId),
+    NoneLeft(FigureId),
 }

@@ -2,6 +2,7 @@
 //! each of its distinct rotations, so placement checks are table lookups.
 
 use crate::ir::geometry::Bits;
+use crate::ir::program::{EventKind, Merge, VarScope, Window, EVENTS};
 use crate::ir::{RulePack, TileId};
 
 /// No segment: the value in [`Rotated::edge_seg`] and [`Rotated::half_seg`].
@@ -33,6 +34,17 @@ pub struct Rules {
     /// The rotations (in quarter turns) that give different layouts; a
     /// symmetric tile offers each distinct placement once.
     pub distinct_rotations: Vec<Vec<u8>>,
+    /// Handlers listening to each event (by [`EventKind::index`]), in order.
+    pub listeners: Vec<Vec<u16>>,
+    /// For each variable: its index among the variables of its scope.
+    pub var_index: Vec<usize>,
+    /// Feature variables' merge policies and start values, by index.
+    pub feature_merges: Vec<Merge>,
+    pub feature_var_init: Vec<i64>,
+    /// Player variables' start values, by index.
+    pub player_var_init: Vec<i64>,
+    /// Which windows have actions.
+    windows: [bool; 2],
 }
 
 impl Rules {
@@ -55,11 +67,54 @@ impl Rules {
                 distinct
             })
             .collect();
+        let program = &pack.program;
+        let listeners = EVENTS
+            .iter()
+            .map(|e| program.handlers_for(e.kind).map(|(i, _)| i as u16).collect())
+            .collect();
+        let mut var_index = Vec::with_capacity(program.vars.len());
+        let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());
+        for var in &program.vars {
+            let start = match var.init {
+                Some(crate::ir::expr::Expr::Int(n)) => n,
+                Some(crate::ir::expr::Expr::Bool(b)) => i64::from(b),
+                _ => 0,
+            };
+            match var.scope {
+                VarScope::Game => var_index.push(0),
+                VarScope::Player => {
+                    var_index.push(player_var_init.len());
+                    player_var_init.push(start);
+                }
+                VarScope::Feature => {
+                    var_index.push(feature_merges.len());
+                    feature_merges.push(var.merge);
+                    feature_var_init.push(start);
+                }
+            }
+        }
+        let windows = [Window::BeforePlace, Window::Deploy].map(|w| program.actions.iter().any(|a| a.window == w));
         Rules {
             pack,
             rotated,
             distinct_rotations,
+            listeners,
+            var_index,
+            feature_merges,
+            feature_var_init,
+            player_var_init,
+            windows,
         }
+    }
+
+    /// Whether any action is offered in `window`.
+    pub fn has_actions(&self, window: Window) -> bool {
+        self.windows[window as usize]
+    }
+
+    /// The handlers of an event.
+    pub fn handlers_of(&self, event: EventKind) -> &[u16] {
+        &self.listeners[event.index()]
     }
 }
 

@@ -1,41 +1,139 @@
-//! Resolved expressions and the table of built-in feature queries.
+//! Resolved expressions and the table of built-ins.
 //!
-//! Each built-in is declared once in [`BUILTINS`]; the checker, the language
-//! reference (`docs/language.md`) and the evaluator all read that table.
+//! Each built-in is declared once in [`BUILTINS`] (name, receiver,
+//! parameters, result, doc, example); the checker, the language reference
+//! (`docs/language.md`) and the evaluator all read that table.
 
-use crate::ir::{KindId, MarkerId};
+use super::program::{FnId, VarId};
+use super::{FigureId, IconId, KindId, MarkerId};
 use crate::syntax::ast::{BinOp, Topology, UnOp};
 
 /// The type of an expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     Int,
     Bool,
     /// One feature on the board (a connected set of segments).
     Feature,
-    /// Several features.
     Features,
     /// A feature kind, such as `city`.
     Kind,
     /// A marker, such as `pennant`.
     Marker,
+    Player,
+    Players,
+    /// A figure on the board.
+    Figure,
+    Figures,
+    /// A kind of figure, such as `follower`.
+    FigureType,
+    /// A tile on the board.
+    Tile,
+    /// An icon, such as a tile symbol.
+    Icon,
+    /// A compass direction.
+    Direction,
+    /// The type of `none`, which any player, figure, feature or tile may be.
+    Nothing,
 }
 
 impl Type {
-    /// The name shown in messages.
+    /// The name shown in messages and written in declarations.
     pub fn name(self) -> &'static str {
         match self {
-            Type::Int => "number",
-            Type::Bool => "true/false",
+            Type::Int => "int",
+            Type::Bool => "bool",
             Type::Feature => "feature",
             Type::Features => "list of features",
             Type::Kind => "feature kind",
             Type::Marker => "marker",
+            Type::Player => "player",
+            Type::Players => "list of players",
+            Type::Figure => "figure",
+            Type::Figures => "list of figures",
+            Type::FigureType => "figure type",
+            Type::Tile => "tile",
+            Type::Icon => "icon",
+            Type::Direction => "direction",
+            Type::Nothing => "none",
+        }
+    }
+
+    /// The name with its article, for sentences ("an int", "a feature").
+    pub fn a(self) -> String {
+        let name = self.name();
+        match name.chars().next() {
+            Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {name}"),
+            _ if self == Type::Nothing => name.to_string(),
+            _ => format!("a {name}"),
+        }
+    }
+
+    /// The type named in a declaration (`var game x: tile`, `fn f(c: feature)`).
+    pub fn by_name(name: &str) -> Option<Type> {
+        Some(match name {
+            "int" => Type::Int,
+            "bool" => Type::Bool,
+            "feature" => Type::Feature,
+            "player" => Type::Player,
+            "figure" => Type::Figure,
+            "tile" => Type::Tile,
+            "direction" => Type::Direction,
+            _ => return None,
+        })
+    }
+
+    /// Names accepted by [`Type::by_name`].
+    pub const DECLARABLE: &'static [&'static str] = &["int", "bool", "feature", "player", "figure", "tile", "direction"];
+
+    /// Whether `none` may stand for a value of this type.
+    pub fn nullable(self) -> bool {
+        matches!(self, Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Nothing)
+    }
+
+    /// Whether a value of type `other` may be used where `self` is expected.
+    pub fn accepts(self, other: Type) -> bool {
+        self == other || (other == Type::Nothing && self.nullable())
+    }
+
+    /// The element type of a list type.
+    pub fn element(self) -> Option<Type> {
+        match self {
+            Type::Features => Some(Type::Feature),
+            Type::Players => Some(Type::Player),
+            Type::Figures => Some(Type::Figure),
+            _ => None,
         }
     }
 }
 
-/// A built-in query on a feature.
+/// What a built-in applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Receiver {
+    /// Nothing: a global name or function (`current_player`, `turn(d, 90)`).
+    Global,
+    Feature,
+    Figure,
+    Tile,
+    Player,
+    FigureType,
+}
+
+impl Receiver {
+    /// The receiver a value of type `t` offers.
+    pub fn of(t: Type) -> Option<Receiver> {
+        Some(match t {
+            Type::Feature => Receiver::Feature,
+            Type::Figure => Receiver::Figure,
+            Type::Tile => Receiver::Tile,
+            Type::Player => Receiver::Player,
+            Type::FigureType => Receiver::FigureType,
+            _ => return None,
+        })
+    }
+}
+
+/// A built-in query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
     Tiles,
@@ -45,107 +143,189 @@ pub enum Builtin {
     Touching,
     Kind,
     Markers,
+    Figures,
+    Followers,
+    Has,
+    Owners,
+    ControlledBy,
+    CompletedScore,
+    FinalScore,
+    Owner,
+    FigureType,
+    FigureFeature,
+    FigureTile,
+    X,
+    Y,
+    Rotation,
+    HasIcon,
+    IconValue,
+    TileFeature,
+    Score,
+    Supply,
+    OnBoard,
+    TypeFeature,
+    CurrentPlayer,
+    NextPlayer,
+    Players,
+    PlacedTile,
+    StartTile,
+    Turn,
+    Toward,
 }
 
 /// The declaration of a built-in: one row of the language reference.
 #[derive(Debug)]
 pub struct BuiltinDef {
     pub builtin: Builtin,
+    pub receiver: Receiver,
     pub name: &'static str,
     pub params: &'static [Type],
     pub result: Type,
-    /// Topologies the query means something for (empty: all).
+    /// Topologies a feature query means something for (empty: all).
     pub topologies: &'static [Topology],
     pub doc: &'static str,
     pub example: &'static str,
 }
 
-/// Every built-in feature query.
-pub const BUILTINS: &[BuiltinDef] = &[
-    BuiltinDef {
-        builtin: Builtin::Tiles,
-        name: "tiles",
-        params: &[],
-        result: Type::Int,
-        topologies: &[],
-        doc: "Number of distinct tiles the feature covers (a tile counts once even if the feature crosses it twice).",
-        example: "score completed = 2 * tiles",
-    },
-    BuiltinDef {
-        builtin: Builtin::OpenEdges,
-        name: "open_edges",
-        params: &[],
-        result: Type::Int,
-        topologies: &[Topology::Edges, Topology::HalfEdges],
-        doc: "Number of the feature's edges (or half-edges) that face an empty square.",
-        example: "complete when open_edges == 0",
-    },
-    BuiltinDef {
-        builtin: Builtin::Neighbours,
-        name: "neighbours",
-        params: &[],
-        result: Type::Int,
-        topologies: &[Topology::Area],
-        doc: "Number of tiles on the 8 squares around an area feature's tile.",
-        example: "score final = 1 + neighbours",
-    },
-    BuiltinDef {
-        builtin: Builtin::Completed,
-        name: "completed",
-        params: &[],
-        result: Type::Bool,
-        topologies: &[],
-        doc: "Whether the feature is complete, by its kind's `complete when` rule (false for kinds without one).",
-        example: "score final = 3 * count(c in touching where c.completed)",
-    },
-    BuiltinDef {
-        builtin: Builtin::Touching,
-        name: "touching",
-        params: &[],
-        result: Type::Features,
-        topologies: &[],
-        doc: "The features this feature touches through its tiles' `touches` lists (for a field: the cities it borders), each once.",
-        example: "score final = 3 * count(c in touching where c.completed)",
-    },
-    BuiltinDef {
-        builtin: Builtin::Kind,
-        name: "kind",
-        params: &[],
-        result: Type::Kind,
-        topologies: &[],
-        doc: "The feature's kind, to compare with a kind name.",
-        example: "score final = count(c in touching where c.kind == city)",
-    },
-    BuiltinDef {
-        builtin: Builtin::Markers,
-        name: "markers",
-        params: &[Type::Marker],
-        result: Type::Int,
-        topologies: &[],
-        doc: "Number of the given marker on the feature's segments.",
-        example: "score completed = 2 * tiles + 2 * markers(pennant)",
-    },
-];
+macro_rules! builtins {
+    ($($b:ident $recv:ident $name:literal ($($p:ident),*) -> $r:ident [$($topo:ident),*] $doc:literal $ex:literal;)*) => {
+        /// Every built-in, by receiver.
+        pub const BUILTINS: &[BuiltinDef] = &[$(BuiltinDef {
+            builtin: Builtin::$b,
+            receiver: Receiver::$recv,
+            name: $name,
+            params: &[$(Type::$p),*],
+            result: Type::$r,
+            topologies: &[$(Topology::$topo),*],
+            doc: $doc,
+            example: $ex,
+        },)*];
+    };
+}
+
+builtins! {
+    Tiles Feature "tiles" () -> Int []
+        "Number of distinct tiles the feature covers (a tile counts once even if the feature crosses it twice)."
+        "score completed = 2 * tiles";
+    OpenEdges Feature "open_edges" () -> Int [Edges, HalfEdges]
+        "Number of the feature's edges (or half-edges) that face an empty square."
+        "complete when open_edges == 0";
+    Neighbours Feature "neighbours" () -> Int [Area]
+        "Number of tiles on the 8 squares around an area feature's tile."
+        "score final = 1 + neighbours";
+    Completed Feature "completed" () -> Bool []
+        "Whether the feature is complete, by its kind's `complete when` rule (false for kinds without one)."
+        "score final = 3 * count(c in touching where c.completed)";
+    Touching Feature "touching" () -> Features []
+        "The features this feature touches through its tiles' `touches` lists (for a field: the cities it borders), each once."
+        "score final = 3 * count(c in touching where c.completed)";
+    Kind Feature "kind" () -> Kind []
+        "The feature's kind, to compare with a kind name."
+        "score final = count(c in touching where c.kind == city)";
+    Markers Feature "markers" (Marker) -> Int []
+        "Number of the given marker on the feature's segments."
+        "score completed = 2 * tiles + 2 * markers(pennant)";
+    Figures Feature "figures" () -> Figures []
+        "The figures on the feature, players' and neutral."
+        "for each figure x in c.figures { return x }";
+    Followers Feature "followers" (Player) -> Int []
+        "Number of the player's figures on the feature."
+        "score c.followers(p) * c.tiles to p reason \"bonus\"";
+    Has Feature "has" (FigureType) -> Bool []
+        "Whether a figure of that type is on the feature."
+        "on feature_completed(c) when c.has(dragon) { }";
+    Owners Feature "owners" () -> Players []
+        "The players with the most figures on the feature (all of them when tied); empty when none."
+        "for each player p in c.owners { score 1 to p reason \"bonus\" }";
+    ControlledBy Feature "controlled_by" (Player) -> Bool []
+        "Whether the player is among the feature's owners."
+        "choose road r where r.controlled_by(current_player) { }";
+    CompletedScore Feature "completed_score" () -> Int []
+        "What the feature's kind pays for it when completed (`score completed`), as it stands now."
+        "score c.completed_score to current_player reason \"bonus\"";
+    FinalScore Feature "final_score" () -> Int []
+        "What the feature's kind pays for it at game end (`score final`), as it stands now."
+        "score a.feature.final_score to current_player reason \"recall\"";
+    Owner Figure "owner" () -> Player []
+        "The figure's owner; `none` for a neutral figure."
+        "x.owner == current_player";
+    FigureType Figure "type" () -> FigureType []
+        "The figure's type, to compare with a figure name."
+        "x.type == follower";
+    FigureFeature Figure "feature" () -> Feature []
+        "The feature the figure stands on."
+        "x.feature.completed";
+    FigureTile Figure "tile" () -> Tile []
+        "The tile the figure stands on."
+        "x.tile.x";
+    X Tile "x" () -> Int []
+        "The tile's column; the start tile is at 0, x grows eastwards."
+        "t.x > 0";
+    Y Tile "y" () -> Int []
+        "The tile's row; the start tile is at 0, y grows southwards."
+        "t.y < 0";
+    Rotation Tile "rotation" () -> Int []
+        "How far the tile is turned clockwise, in degrees (0, 90, 180, 270)."
+        "turn(d, t.rotation)";
+    HasIcon Tile "has_icon" (Icon) -> Bool []
+        "Whether the tile carries the icon."
+        "on turn_end when placed_tile.has_icon(star) { }";
+    IconValue Tile "icon" (Icon) -> Direction []
+        "The compass value of a compass icon on the tile, as printed (not turned); `none` without the icon."
+        "t.icon(arrow)";
+    TileFeature Tile "feature" (Kind) -> Feature []
+        "The feature of that kind with a segment on the tile (the first, if several); `none` if there is none."
+        "place sheep on start_tile.feature(field)";
+    Score Player "score" () -> Int []
+        "The player's score."
+        "p.score >= 50";
+    Supply Player "supply" (FigureType) -> Int []
+        "How many figures of that type the player has in supply."
+        "current_player.supply(follower) > 0";
+    OnBoard FigureType "on_board" () -> Figure []
+        "The first figure of this type on the board, or `none`."
+        "dragon.on_board.tile";
+    TypeFeature FigureType "feature" () -> Feature []
+        "The feature the first figure of this type on the board stands on, or `none`."
+        "let from = dragon.feature";
+    CurrentPlayer Global "current_player" () -> Player []
+        "The player whose turn it is."
+        "score 3 to current_player reason \"bonus\"";
+    NextPlayer Global "next_player" () -> Player []
+        "The player after the current one."
+        "score 1 to next_player reason \"gift\"";
+    Players Global "players" () -> Players []
+        "Every player, in turn order from the first."
+        "count(p in players where p.score > 10)";
+    PlacedTile Global "placed_tile" () -> Tile []
+        "The tile placed this turn; `none` before the placement."
+        "placed_tile.has_icon(star)";
+    StartTile Global "start_tile" () -> Tile []
+        "The start tile."
+        "var game reference: tile = start_tile";
+    Turn Global "turn" (Direction, Int) -> Direction []
+        "The direction turned clockwise by the given degrees (a multiple of 45)."
+        "turn(t.icon(arrow), reference.rotation)";
+    Toward Global "toward" (Tile, Tile, Direction) -> Bool []
+        "Whether the second tile lies in that direction from the first: for N, E, S, W the closed half-plane (the first tile's row or column counts), for NE, SE, SW, NW the closed quadrant."
+        "toward(reference, t, NE)";
+}
 
 impl Builtin {
     /// The built-in's declaration.
     pub fn def(self) -> &'static BuiltinDef {
-        BUILTINS
-            .iter()
-            .find(|d| d.builtin == self)
-            .expect("every builtin has a row in BUILTINS")
+        BUILTINS.iter().find(|d| d.builtin == self).expect("every builtin has a row in BUILTINS")
     }
 
-    /// Looks a built-in up by name.
-    pub fn by_name(name: &str) -> Option<&'static BuiltinDef> {
-        BUILTINS.iter().find(|d| d.name == name)
+    /// Looks a built-in up by receiver and name.
+    pub fn find(receiver: Receiver, name: &str) -> Option<&'static BuiltinDef> {
+        BUILTINS.iter().find(|d| d.receiver == receiver && d.name == name)
     }
-}
 
-/// A value a built-in takes as an argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    Marker(MarkerId),
+    /// Names of the built-ins of a receiver.
+    pub fn names(receiver: Receiver) -> impl Iterator<Item = &'static str> {
+        BUILTINS.iter().filter(move |d| d.receiver == receiver).map(|d| d.name)
+    }
 }
 
 /// A resolved, typed expression.
@@ -153,22 +333,34 @@ pub enum Arg {
 pub enum Expr {
     Int(i64),
     Bool(bool),
+    Nothing,
     Kind(KindId),
-    /// The feature the clause belongs to.
+    Marker(MarkerId),
+    Icon(IconId),
+    FigureType(FigureId),
+    /// A compass direction (0 = N, clockwise).
+    Direction(u8),
+    /// The feature a feature kind's clause is about.
     Subject,
-    /// A variable bound by `count` (index into the evaluator's locals).
-    Local(u8),
-    /// A query on a feature.
+    /// A local variable: parameter, `let`, loop or `count` variable.
+    Local(u16),
+    /// A game variable.
+    GameVar(VarId),
+    /// A player's or feature's variable.
+    MemberVar { var: VarId, of: Box<Expr> },
+    /// A built-in; `of` is the receiver (`None` for globals).
     Query {
         builtin: Builtin,
-        of: Box<Expr>,
-        arg: Option<Arg>,
+        of: Option<Box<Expr>>,
+        args: Vec<Expr>,
     },
+    /// A function defined in the rules.
+    Call { func: FnId, args: Vec<Expr> },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// Number of members of `list` for which `filter` holds, with the member bound to `slot`.
+    /// Number of members of `list` for which `filter` holds, each bound to `slot`.
     Count {
-        slot: u8,
+        slot: u16,
         list: Box<Expr>,
         filter: Option<Box<Expr>>,
     },

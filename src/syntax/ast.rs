@@ -41,6 +41,156 @@ pub enum Item {
     Icon(IconDecl),
     Tile(TileDecl),
     Start(StartDecl),
+    Var(VarDecl),
+    Handler(HandlerDecl),
+    Action(ActionDecl),
+    Fn(FnDecl),
+}
+
+/// `var SCOPE NAME: TYPE [= INIT] [merge POLICY]`.
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub scope: Ident,
+    pub name: Ident,
+    pub ty: Ident,
+    pub init: Option<Expr>,
+    pub merge: Option<Ident>,
+    pub span: Span,
+}
+
+/// `on EVENT(names) [when COND] { ... }`.
+#[derive(Clone, Debug)]
+pub struct HandlerDecl {
+    pub event: Ident,
+    /// Names for the event's parameters.
+    pub names: Vec<Ident>,
+    pub when: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `for DOMAIN VAR [where COND]` of an action or a loop.
+#[derive(Clone, Debug)]
+pub struct DomainClause {
+    pub domain: Ident,
+    pub var: Ident,
+    pub filter: Option<Expr>,
+}
+
+/// `action NAME in WINDOW [for DOMAIN VAR where COND] [when COND] { ... }`.
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: Ident,
+    pub window: Ident,
+    pub domain: Option<DomainClause>,
+    pub when: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A function body: an expression (`= EXPR`) or effects (`{ ... }`).
+#[derive(Clone, Debug)]
+pub enum FnBody {
+    Expr(Expr),
+    Block(Block),
+}
+
+/// `fn NAME(param: type, ...) = EXPR` or `fn NAME(...) { ... }`.
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: Ident,
+    pub params: Vec<(Ident, Ident)>,
+    pub body: FnBody,
+    pub span: Span,
+}
+
+/// `{ statements }`.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// An effect statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    /// `score AMOUNT to PLAYER reason "why"`
+    Score {
+        amount: Expr,
+        to: Expr,
+        reason: String,
+        reason_span: Span,
+        span: Span,
+    },
+    /// `place FIGURE [of PLAYER] on FEATURE`
+    Place {
+        figure: Ident,
+        owner: Option<Expr>,
+        on: Expr,
+        span: Span,
+    },
+    /// `move FIGURE to FEATURE`
+    Move { figure: Expr, to: Expr, span: Span },
+    /// `return FIGURE`
+    Return { figure: Expr, span: Span },
+    /// `set NAME = EXPR` / `set THING.NAME = EXPR`
+    Set {
+        target: Ident,
+        field: Option<Ident>,
+        value: Expr,
+        span: Span,
+    },
+    /// `let NAME = EXPR`
+    Let { name: Ident, value: Expr, span: Span },
+    /// `if COND { ... } else { ... }`
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    /// `for each DOMAIN VAR [in LIST] [where COND] { ... }`
+    ForEach {
+        domain: Ident,
+        var: Ident,
+        list: Option<Expr>,
+        filter: Option<Expr>,
+        body: Block,
+        span: Span,
+    },
+    /// `[may] choose [by PLAYER] DOMAIN VAR [in LIST] [where COND] { ... } [else { ... }]`
+    Choose {
+        optional: bool,
+        by: Option<Expr>,
+        /// The domain, or the variable when the domain is missing.
+        domain: Ident,
+        var: Option<Ident>,
+        list: Option<Expr>,
+        filter: Option<Expr>,
+        body: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    /// `NAME(args)`: a function defined in the rules.
+    Call { func: Ident, args: Vec<Expr>, span: Span },
+}
+
+impl Stmt {
+    /// The statement's source range.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Score { span, .. }
+            | Stmt::Place { span, .. }
+            | Stmt::Move { span, .. }
+            | Stmt::Return { span, .. }
+            | Stmt::Set { span, .. }
+            | Stmt::Let { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::ForEach { span, .. }
+            | Stmt::Choose { span, .. }
+            | Stmt::Call { span, .. } => *span,
+        }
+    }
 }
 
 /// How segments of a feature kind join across tiles.

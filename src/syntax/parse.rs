@@ -85,78 +85,22 @@ fn unclosed_bracket(text: &str) -> Option<usize> {
     open.pop()
 }
 
-/// A human name for each grammar rule, used in "expected ..." messages.
-fn rule_name(rule: &Rule) -> &'static str {
+/// A human name for a grammar rule in "expected ..." messages. Keywords
+/// (`kw_pack`) read as the word itself; structural rules by their name.
+fn rule_name(rule: &Rule) -> String {
     match rule {
-        Rule::EOI => "end of file",
-        Rule::file | Rule::header => "a `pack` line",
-        Rule::header_line => "`language` or `requires`",
-        Rule::item => "a declaration (`feature`, `figure`, `marker`, `icon`, `tile` or `start`)",
-        Rule::feature_clause => "`complete when` or `score`",
-        Rule::tile_item => "a segment or `icon`",
-        Rule::primary => "an expression",
-        Rule::pack_decl | Rule::kw_pack => "`pack`",
-        Rule::language_decl | Rule::kw_language => "`language`",
-        Rule::requires_decl | Rule::kw_requires => "`requires`",
-        Rule::feature_decl | Rule::kw_feature => "`feature`",
-        Rule::figure_decl | Rule::kw_figure => "`figure`",
-        Rule::marker_decl | Rule::kw_marker => "`marker`",
-        Rule::icon_decl | Rule::icon_item | Rule::kw_icon => "`icon`",
-        Rule::tile_decl | Rule::tile_mode | Rule::tile_define | Rule::kw_tile => "`tile`",
-        Rule::tile_extend | Rule::kw_extend => "`extend`",
-        Rule::tile_replace | Rule::start_replace | Rule::kw_replace => "`replace`",
-        Rule::start_decl | Rule::start_mode | Rule::start_define | Rule::kw_start => "`start`",
-        Rule::topology => "a topology (`connects edges`, `connects half_edges` or `area`)",
-        Rule::topo_edges | Rule::topo_half_edges | Rule::kw_connects => "`connects`",
-        Rule::topo_area | Rule::kw_area => "`area`",
-        Rule::kw_edges => "`edges`",
-        Rule::kw_half_edges => "`half_edges`",
-        Rule::narrow | Rule::kw_narrow => "`narrow`",
-        Rule::complete_clause | Rule::kw_complete => "`complete`",
-        Rule::kw_when => "`when`",
-        Rule::score_clause | Rule::kw_score => "`score`",
-        Rule::score_moment => "`completed` or `final`",
-        Rule::kw_completed => "`completed`",
-        Rule::kw_final => "`final`",
-        Rule::ownership => "`per_player` or `neutral`",
-        Rule::kw_per_player => "`per_player`",
-        Rule::kw_neutral => "`neutral`",
-        Rule::figure_place | Rule::posture => "`stands on` or `lies on`",
-        Rule::kw_stands => "`stands`",
-        Rule::kw_lies => "`lies`",
-        Rule::kw_on => "`on`",
-        Rule::tile_from | Rule::kw_from => "`from`",
-        Rule::tile_body => "a tile body `{ ... }`",
-        Rule::segment => "a segment (such as `city N`)",
-        Rule::touches | Rule::kw_touches => "`touches`",
-        Rule::count => "a count such as `x4`",
-        Rule::ident => "a name",
-        Rule::integer => "a number",
-        Rule::string => "a quoted title",
-        Rule::expr
-        | Rule::or_expr
-        | Rule::and_expr
-        | Rule::not_expr
-        | Rule::cmp_expr
-        | Rule::sum
-        | Rule::product
-        | Rule::unary
-        | Rule::postfix
-        | Rule::call
-        | Rule::member => "an expression",
-        Rule::args => "`(`",
-        Rule::count_expr | Rule::kw_count => "`count`",
-        Rule::kw_in => "`in`",
-        Rule::kw_where => "`where`",
-        Rule::boolean | Rule::kw_true | Rule::kw_false => "`true` or `false`",
-        Rule::op_or | Rule::kw_or => "`or`",
-        Rule::op_and | Rule::kw_and => "`and`",
-        Rule::op_not | Rule::kw_not => "`not`",
-        Rule::op_neg => "`-`",
-        Rule::cmp_op => "a comparison (`==`, `<`, ...)",
-        Rule::add_op => "`+` or `-`",
-        Rule::mul_op => "`*`, `/` or `%`",
-        Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::keyword => "a name",
+        Rule::EOI => "end of file".into(),
+        Rule::ident => "a name".into(),
+        Rule::integer => "a number".into(),
+        Rule::count => "a count such as `x4`".into(),
+        Rule::string => "a quoted title".into(),
+        r => {
+            let name = format!("{r:?}");
+            match name.strip_prefix("kw_") {
+                Some(word) => format!("`{word}`"),
+                None => name.replace('_', " "),
+            }
+        }
     }
 }
 
@@ -177,7 +121,7 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
                 if let Some(rule) =
                     rule.filter(|r| matches!(r, Rule::ident | Rule::integer | Rule::count | Rule::string))
                 {
-                    names.push(rule_name(&rule).to_string());
+                    names.push(rule_name(&rule));
                 }
             }
             names.sort_by_key(|n| (n.starts_with('`'), n.clone()));
@@ -414,6 +358,10 @@ impl Cx {
                 })
             }
             Rule::tile_decl => Item::Tile(self.tile(pair)),
+            Rule::var_decl => Item::Var(self.var(pair)),
+            Rule::handler_decl => Item::Handler(self.handler(pair)),
+            Rule::action_decl => Item::Action(self.action(pair)),
+            Rule::fn_decl => Item::Fn(self.function(pair)),
             Rule::start_decl => {
                 let span = self.span(&pair);
                 let mut inner = pair.into_inner();
@@ -426,6 +374,260 @@ impl Cx {
                 })
             }
             rule => unreachable!("item {rule:?}"),
+        }
+    }
+
+    fn var(&self, pair: Pair<Rule>) -> VarDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let scope = self.ident(inner.next().expect("var has a scope").into_inner().next().expect("scope is a name"));
+        let name = self.ident(inner.next().expect("var has a name"));
+        let ty = self.ident(inner.next().expect("var has a type"));
+        let mut decl = VarDecl {
+            scope,
+            name,
+            ty,
+            init: None,
+            merge: None,
+            span,
+        };
+        for part in inner {
+            match part.as_rule() {
+                Rule::expr => decl.init = Some(self.expr(part)),
+                Rule::ident => decl.merge = Some(self.ident(part)),
+                rule => unreachable!("var part {rule:?}"),
+            }
+        }
+        decl
+    }
+
+    fn handler(&self, pair: Pair<Rule>) -> HandlerDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let event = self.ident(inner.next().expect("handler names an event"));
+        let mut decl = HandlerDecl {
+            event,
+            names: Vec::new(),
+            when: None,
+            body: Block {
+                stmts: Vec::new(),
+                span,
+            },
+            span,
+        };
+        for part in inner {
+            match part.as_rule() {
+                Rule::names => decl.names = part.into_inner().map(|p| self.ident(p)).collect(),
+                Rule::expr => decl.when = Some(self.expr(part)),
+                Rule::block => decl.body = self.block(part),
+                rule => unreachable!("handler part {rule:?}"),
+            }
+        }
+        decl
+    }
+
+    fn action(&self, pair: Pair<Rule>) -> ActionDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let name = self.ident(inner.next().expect("action has a name"));
+        let window = self.ident(inner.next().expect("action has a window"));
+        let mut decl = ActionDecl {
+            name,
+            window,
+            domain: None,
+            when: None,
+            body: Block {
+                stmts: Vec::new(),
+                span,
+            },
+            span,
+        };
+        for part in inner {
+            match part.as_rule() {
+                Rule::action_for => {
+                    let mut p = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let domain = self.ident(p.next().expect("for names a domain"));
+                    let var = self.ident(p.next().expect("for names a variable"));
+                    let filter = p.next().map(|e| self.expr(e));
+                    decl.domain = Some(DomainClause { domain, var, filter });
+                }
+                Rule::expr => decl.when = Some(self.expr(part)),
+                Rule::block => decl.body = self.block(part),
+                rule => unreachable!("action part {rule:?}"),
+            }
+        }
+        decl
+    }
+
+    fn function(&self, pair: Pair<Rule>) -> FnDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let name = self.ident(inner.next().expect("fn has a name"));
+        let mut params = Vec::new();
+        let mut body = None;
+        for part in inner {
+            match part.as_rule() {
+                Rule::param => {
+                    let mut p = part.into_inner();
+                    let n = self.ident(p.next().expect("param has a name"));
+                    let t = self.ident(p.next().expect("param has a type"));
+                    params.push((n, t));
+                }
+                Rule::fn_expr => {
+                    body = Some(FnBody::Expr(self.expr(part.into_inner().next().expect("= has an expression"))))
+                }
+                Rule::block => body = Some(FnBody::Block(self.block(part))),
+                rule => unreachable!("fn part {rule:?}"),
+            }
+        }
+        FnDecl {
+            name,
+            params,
+            body: body.expect("fn has a body"),
+            span,
+        }
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> Block {
+        let span = self.span(&pair);
+        Block {
+            stmts: pair.into_inner().map(|s| self.stmt(s)).collect(),
+            span,
+        }
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> Stmt {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        if matches!(rule, Rule::for_stmt | Rule::choose_stmt) {
+            return self.loop_or_choice(rule, pair.into_inner(), span);
+        }
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let mut next = || inner.next().expect("statement parts follow the grammar");
+        match rule {
+            Rule::score_stmt => {
+                let amount = self.expr(next());
+                let to = self.expr(next());
+                let reason_pair = next();
+                Stmt::Score {
+                    amount,
+                    to,
+                    reason_span: self.span(&reason_pair),
+                    reason: reason_pair.as_str().trim_matches('"').to_string(),
+                    span,
+                }
+            }
+            Rule::place_stmt => {
+                let figure = self.ident(next());
+                let mut rest: Vec<Pair<Rule>> = inner.collect();
+                let on = self.expr(rest.pop().expect("place has a target"));
+                let owner = rest.pop().map(|o| self.expr(o));
+                Stmt::Place { figure, owner, on, span }
+            }
+            Rule::move_stmt => Stmt::Move {
+                figure: self.expr(next()),
+                to: self.expr(next()),
+                span,
+            },
+            Rule::return_stmt => Stmt::Return {
+                figure: self.expr(next()),
+                span,
+            },
+            Rule::set_stmt => {
+                let mut lv = next().into_inner();
+                let target = self.ident(lv.next().expect("lvalue has a name"));
+                let field = lv.next().map(|f| self.ident(f));
+                Stmt::Set {
+                    target,
+                    field,
+                    value: self.expr(next()),
+                    span,
+                }
+            }
+            Rule::let_stmt => Stmt::Let {
+                name: self.ident(next()),
+                value: self.expr(next()),
+                span,
+            },
+            Rule::if_stmt => {
+                let cond = self.expr(next());
+                let then = self.block(next());
+                let otherwise = inner.next().map(|e| match e.as_rule() {
+                    Rule::if_stmt => {
+                        let s = self.stmt(e);
+                        Block {
+                            span: s.span(),
+                            stmts: vec![s],
+                        }
+                    }
+                    _ => self.block(e),
+                });
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                    span,
+                }
+            }
+            Rule::call_stmt => {
+                let func = self.ident(next());
+                let args = next().into_inner().map(|a| self.expr(a)).collect();
+                Stmt::Call { func, args, span }
+            }
+            rule => unreachable!("statement {rule:?}"),
+        }
+    }
+
+    /// `for each` and `choose`: their `by`, `in` and `where` clauses are told
+    /// apart by the keyword before each.
+    fn loop_or_choice(&self, rule: Rule, pairs: pest::iterators::Pairs<Rule>, span: Span) -> Stmt {
+        let (mut may, mut by, mut list, mut filter) = (false, None, None, None);
+        let mut idents = Vec::new();
+        let mut blocks = Vec::new();
+        let mut last_keyword = None;
+        for part in pairs {
+            match part.as_rule() {
+                Rule::may => may = true,
+                r if is_keyword(r) => last_keyword = Some(r),
+                Rule::ident => idents.push(self.ident(part)),
+                Rule::block => blocks.push(self.block(part)),
+                Rule::expr => {
+                    let e = self.expr(part);
+                    match last_keyword {
+                        Some(Rule::kw_by) => by = Some(e),
+                        Some(Rule::kw_in) => list = Some(e),
+                        _ => filter = Some(e),
+                    }
+                }
+                r => unreachable!("loop or choice part {r:?}"),
+            }
+        }
+        let mut idents = idents.into_iter();
+        let first = idents.next().expect("a domain or variable follows");
+        let second = idents.next();
+        let mut blocks = blocks.into_iter();
+        let body = blocks.next().expect("a body follows");
+        if rule == Rule::for_stmt {
+            Stmt::ForEach {
+                domain: first,
+                var: second.expect("for each names a domain and a variable"),
+                list,
+                filter,
+                body,
+                span,
+            }
+        } else {
+            Stmt::Choose {
+                optional: may,
+                by,
+                domain: first,
+                var: second,
+                list,
+                filter,
+                body,
+                otherwise: blocks.next(),
+                span,
+            }
         }
     }
 
@@ -684,4 +886,9 @@ fn bin_op(text: &str) -> BinOp {
         "/" => BinOp::Div,
         _ => BinOp::Rem,
     }
+}
+
+/// Keyword tokens carry no information once the rule that holds them is known.
+fn is_keyword(rule: Rule) -> bool {
+    format!("{rule:?}").starts_with("kw_")
 }

@@ -1,0 +1,516 @@
+//! Checking rules that act: variables, functions, handlers, actions, and the
+//! statements in their bodies.
+
+use super::expr::{check_expr, infer, ExprScope, Locals, Typed};
+use crate::diagnostic::{did_you_mean, Code, Diagnostic};
+use crate::ir::expr::{Builtin, Expr, Type};
+use crate::ir::program::{BlockId, Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
+use crate::ir::{Figure, KindId, Ownership};
+use crate::source::Span;
+use crate::syntax::ast;
+
+/// What statement checking writes to.
+pub struct Out<'a> {
+    pub blocks: &'a mut Vec<Vec<StmtAt>>,
+    pub reasons: &'a mut Vec<String>,
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+/// What statement checking reads.
+pub struct StmtScope<'a> {
+    pub expr: ExprScope<'a>,
+    pub figures: &'a [Figure],
+}
+
+/// The reason id for a `reason "..."`, adding it when new.
+fn reason_id(reasons: &mut Vec<String>, name: &str) -> u16 {
+    match reasons.iter().position(|r| r == name) {
+        Some(i) => i as u16,
+        None => {
+            reasons.push(name.to_string());
+            (reasons.len() - 1) as u16
+        }
+    }
+}
+
+/// Parses an event name.
+pub fn event(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
+    let found = EVENTS.iter().find(|e| e.name == id.name).map(|e| e.kind);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::new(Code::UnknownEvent, format!("unknown event `{}`", id.name))
+                .at(id.span, "not an event")
+                .maybe_note(did_you_mean(&id.name, EVENTS.iter().map(|e| e.name)))
+                .note(format!("events are {}", EVENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", "))),
+        );
+    }
+    found
+}
+
+/// Parses an action window name.
+pub fn window(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Window> {
+    let found = WINDOWS.iter().find(|(_, n, _)| *n == id.name).map(|(w, ..)| *w);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::new(Code::UnknownWindow, format!("unknown window `{}`", id.name))
+                .at(id.span, "not a window")
+                .maybe_note(did_you_mean(&id.name, WINDOWS.iter().map(|(_, n, _)| *n)))
+                .note("actions are offered `in before_place` or `in deploy`"),
+        );
+    }
+    found
+}
+
+/// Parses a variable's scope, type and merge policy.
+pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(VarScope, Type, Merge)> {
+    let bad = |span: Span, what: String, note: &str| {
+        Diagnostic::new(Code::BadVar, what).at(span, "here").note(note.to_string())
+    };
+    let scope = match decl.scope.name.as_str() {
+        "game" => VarScope::Game,
+        "player" => VarScope::Player,
+        "feature" => VarScope::Feature,
+        other => {
+            diags.push(bad(decl.scope.span, format!("unknown variable scope `{other}`"), "the scope is `game`, `player` or `feature`"));
+            return None;
+        }
+    };
+    let Some(ty) = Type::by_name(&decl.ty.name) else {
+        diags.push(
+            bad(decl.ty.span, format!("unknown type `{}`", decl.ty.name), &format!("types are {}", Type::DECLARABLE.join(", ")))
+                .maybe_note(did_you_mean(&decl.ty.name, Type::DECLARABLE.iter().copied())),
+        );
+        return None;
+    };
+    if scope != VarScope::Game && !matches!(ty, Type::Int | Type::Bool) {
+        diags.push(bad(
+            decl.ty.span,
+            format!("{} variables cannot be of type {}", super::expr::var_scope_name(scope), ty.name()),
+            "player and feature variables are int or bool",
+        ));
+        return None;
+    }
+    let merge = match (&decl.merge, ty) {
+        (None, Type::Bool) => Merge::Any,
+        (None, _) => Merge::Sum,
+        (Some(m), _) if scope != VarScope::Feature => {
+            diags.push(bad(m.span, "only feature variables merge".into(), "remove `merge`"));
+            return None;
+        }
+        (Some(m), _) => match (m.name.as_str(), ty) {
+            ("any", Type::Bool) => Merge::Any,
+            ("all", Type::Bool) => Merge::All,
+            ("sum", Type::Int) => Merge::Sum,
+            ("max", Type::Int) => Merge::Max,
+            ("min", Type::Int) => Merge::Min,
+            (other, _) => {
+                let allowed = if ty == Type::Bool { "`any` or `all`" } else { "`sum`, `max` or `min`" };
+                diags.push(bad(m.span, format!("`{other}` is not a merge policy for a {}", ty.name()), &format!("a {} variable merges with {allowed}", ty.name())));
+                return None;
+            }
+        },
+    };
+    Some((scope, ty, merge))
+}
+
+/// Resolves a domain word: `player`, `figure`, `feature`, `tile`, a kind or a figure type.
+fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<(Domain, Type, Option<KindId>)> {
+    let s = &scope.expr;
+    let n = s.names;
+    Some(match id.name.as_str() {
+        "player" => (Domain::Players, Type::Player, None),
+        "figure" => (Domain::Figures(None), Type::Figure, None),
+        "feature" => (Domain::Features(None), Type::Feature, None),
+        "tile" => (Domain::Tiles, Type::Tile, None),
+        name if n.kinds.get(name).is_some() => {
+            let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
+            (Domain::Features(Some(k)), Type::Feature, Some(k))
+        }
+        name if n.figures.get(name).is_some() => {
+            let f = n.figures.lookup(id, s.unit, s.vis, diags)?;
+            (Domain::Figures(Some(f)), Type::Figure, None)
+        }
+        _ => {
+            let mut words = vec!["player", "figure", "feature", "tile"];
+            words.extend(n.kinds.visible_names(s.unit, s.vis));
+            words.extend(n.figures.visible_names(s.unit, s.vis));
+            diags.push(
+                Diagnostic::new(Code::UnknownName, format!("unknown domain `{}`", id.name))
+                    .at(id.span, "not something to range over")
+                    .maybe_note(did_you_mean(&id.name, words))
+                    .note("a domain is `player`, `figure`, `feature`, `tile`, a feature kind or a figure type"),
+            );
+            return None;
+        }
+    })
+}
+
+/// Checks a domain clause's optional list and filter with the variable bound.
+#[allow(clippy::too_many_arguments)]
+fn ranged(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    dom_id: &ast::Ident,
+    var: &ast::Ident,
+    list: Option<&ast::Expr>,
+    filter: Option<&ast::Expr>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Domain, u16, Option<Expr>, Option<Expr>)> {
+    let (dom, element, kind) = domain(scope, dom_id, diags)?;
+    let list_ir = match list {
+        Some(l) => {
+            let want = match element {
+                Type::Player => Type::Players,
+                Type::Figure => Type::Figures,
+                Type::Feature => Type::Features,
+                _ => {
+                    diags.push(
+                        Diagnostic::new(Code::TypeMismatch, format!("`{}` cannot range over a list", dom_id.name))
+                            .at(l.span(), "remove `in ...`")
+                            .note("`in LIST` works with players, figures and features"),
+                    );
+                    return None;
+                }
+            };
+            Some(check_expr(&scope.expr, locals, l, want, "`in`", diags)?.expr)
+        }
+        None => None,
+    };
+    let slot = locals.bind(&var.name, element, kind);
+    let filter_ir = match filter {
+        Some(f) => Some(check_expr(&scope.expr, locals, f, Type::Bool, "`where`", diags)?.expr),
+        None => None,
+    };
+    Some((dom, slot, list_ir, filter_ir))
+}
+
+/// Checks a block; returns its id in `out.blocks`.
+pub fn block(scope: &StmtScope, locals: &mut Locals, b: &ast::Block, out: &mut Out) -> BlockId {
+    let id = out.blocks.len() as BlockId;
+    out.blocks.push(Vec::new());
+    let depth = locals.depth();
+    let mut stmts = Vec::with_capacity(b.stmts.len());
+    for s in &b.stmts {
+        if let Some(stmt) = statement(scope, locals, s, out) {
+            stmts.push(StmtAt { stmt, span: s.span() });
+        }
+    }
+    locals.truncate(depth);
+    out.blocks[id as usize] = stmts;
+    id
+}
+
+fn figure_may_go(fig: &Figure, kind: KindId) -> bool {
+    fig.posture_on(kind).is_some()
+}
+
+/// The static figure type of an expression, when it is a figure-type name.
+fn static_figure(e: &Typed) -> Option<u16> {
+    match e.expr {
+        Expr::FigureType(f) => Some(f),
+        _ => None,
+    }
+}
+
+fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic {
+    let f = &scope.figures[fig as usize];
+    let kind_name = &scope.expr.names.kinds.entries[kind as usize].name;
+    let places: Vec<&str> =
+        f.places.iter().map(|(k, _)| scope.expr.names.kinds.entries[*k as usize].name.as_str()).collect();
+    Diagnostic::new(Code::WrongKind, format!("a {} cannot go on a {kind_name}", f.name))
+        .at(at, format!("this is a {kind_name}"))
+        .also(f.span, format!("`{}` goes on {}", f.name, if places.is_empty() { "nothing".into() } else { places.join(", ") }))
+        .note(format!("choose a feature `{}` may stand on", f.name))
+}
+
+fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Out) -> Option<Stmt> {
+    let es = &scope.expr;
+    match s {
+        ast::Stmt::Score { amount, to, reason, .. } => {
+            let a = check_expr(es, locals, amount, Type::Int, "`score`", out.diags);
+            let p = check_expr(es, locals, to, Type::Player, "`score ... to`", out.diags);
+            let reason = reason_id(out.reasons, reason);
+            Some(Stmt::Score {
+                amount: a?.expr,
+                to: p?.expr,
+                reason,
+            })
+        }
+        ast::Stmt::Place { figure, owner, on, .. } => {
+            let fig = es.names.figures.lookup(figure, es.unit, es.vis, out.diags);
+            let owner_ir = match owner {
+                Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
+                None => None,
+            };
+            let target = check_expr(es, locals, on, Type::Feature, "`place ... on`", out.diags)?;
+            let fig = fig?;
+            if let Some(kind) = target.kind.filter(|k| !figure_may_go(&scope.figures[fig as usize], *k)) {
+                out.diags.push(wrong_kind(scope, fig, kind, on.span()));
+                return None;
+            }
+            let owner = match (owner_ir, scope.figures[fig as usize].ownership) {
+                (Some(o), Ownership::PerPlayer) => Some(o),
+                (None, Ownership::PerPlayer) => {
+                    Some(Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args: Vec::new() })
+                }
+                (_, Ownership::Neutral) => None,
+            };
+            Some(Stmt::Place {
+                figure: fig,
+                owner,
+                on: target.expr,
+            })
+        }
+        ast::Stmt::Move { figure, to, .. } => {
+            let f = infer(es, locals, figure, out.diags);
+            let t = check_expr(es, locals, to, Type::Feature, "`move ... to`", out.diags)?;
+            let f = f?;
+            if !matches!(f.ty, Type::Figure | Type::FigureType) {
+                out.diags.push(
+                    Diagnostic::new(Code::TypeMismatch, format!("expected a figure, found {}", f.ty.a()))
+                        .at(figure.span(), format!("this is {}", f.ty.a()))
+                        .note("`move` takes a figure, or a neutral figure's type"),
+                );
+                return None;
+            }
+            if let (Some(fig), Some(kind)) = (static_figure(&f), t.kind) {
+                if !figure_may_go(&scope.figures[fig as usize], kind) {
+                    out.diags.push(wrong_kind(scope, fig, kind, to.span()));
+                    return None;
+                }
+            }
+            Some(Stmt::Move {
+                figure: f.expr,
+                to: t.expr,
+            })
+        }
+        ast::Stmt::Return { figure, .. } => {
+            let f = infer(es, locals, figure, out.diags)?;
+            if !matches!(f.ty, Type::Figure | Type::FigureType) {
+                out.diags.push(
+                    Diagnostic::new(Code::TypeMismatch, format!("expected a figure, found {}", f.ty.a()))
+                        .at(figure.span(), format!("this is {}", f.ty.a()))
+                        .note("`return` takes a figure, or a neutral figure's type"),
+                );
+                return None;
+            }
+            Some(Stmt::Return { figure: f.expr })
+        }
+        ast::Stmt::Set { target, field, value, span } => set(scope, locals, target, field.as_ref(), value, *span, out),
+        ast::Stmt::Let { name, value, .. } => {
+            let v = infer(es, locals, value, out.diags)?;
+            let slot = locals.bind(&name.name, v.ty, v.kind);
+            Some(Stmt::Let { slot, value: v.expr })
+        }
+        ast::Stmt::If { cond, then, otherwise, .. } => {
+            let c = check_expr(es, locals, cond, Type::Bool, "`if`", out.diags);
+            let t = block(scope, locals, then, out);
+            let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
+            Some(Stmt::If {
+                cond: c?.expr,
+                then: t,
+                otherwise: o,
+            })
+        }
+        ast::Stmt::ForEach { domain: d, var, list, filter, body, .. } => {
+            let depth = locals.depth();
+            let r = ranged(scope, locals, d, var, list.as_ref(), filter.as_ref(), out.diags);
+            let b = block(scope, locals, body, out);
+            locals.truncate(depth);
+            let (domain, slot, list, filter) = r?;
+            Some(Stmt::ForEach {
+                slot,
+                domain,
+                list,
+                filter,
+                body: b,
+            })
+        }
+        ast::Stmt::Choose { optional, by, domain: d, var, list, filter, body, otherwise, .. } => {
+            let Some(var) = var else {
+                out.diags.push(
+                    Diagnostic::new(Code::NoDomain, format!("`choose {}` says nothing to choose from", d.name))
+                        .at(d.span, "a variable without a domain")
+                        .note(format!("name what is chosen before the variable, e.g. `choose city {}`", d.name)),
+                );
+                return None;
+            };
+            let by_ir = match by {
+                Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
+                None => Some(Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args: Vec::new() }),
+            };
+            let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
+            let depth = locals.depth();
+            let r = ranged(scope, locals, d, var, list.as_ref(), filter.as_ref(), out.diags);
+            let b = block(scope, locals, body, out);
+            locals.truncate(depth);
+            let (domain, slot, list, filter) = r?;
+            Some(Stmt::Choose {
+                optional: *optional,
+                by: by_ir?,
+                slot,
+                domain,
+                list,
+                filter,
+                body: b,
+                otherwise: o,
+            })
+        }
+        ast::Stmt::Call { func, args, span } => {
+            let id = es.names.fns.lookup(func, es.unit, es.vis, out.diags)?;
+            let Some(sig) = es.names.fn_sigs.get(id as usize).cloned().flatten() else {
+                out.diags.push(
+                    Diagnostic::new(Code::FnOrder, format!("function `{}` is used before its declaration", func.name))
+                        .at(func.span, "used here")
+                        .also(es.names.fns.entries[id as usize].span, "declared here")
+                        .note("a function may only call functions declared before it, so rules cannot recurse"),
+                );
+                return None;
+            };
+            if sig.result.is_some() {
+                out.diags.push(
+                    Diagnostic::new(Code::TypeMismatch, format!("`{}` gives a value and has no effects", func.name))
+                        .at(*span, "its value is dropped")
+                        .note("use it in an expression, such as `if` or `score`"),
+                );
+                return None;
+            }
+            if args.len() != sig.params.len() {
+                out.diags.push(
+                    Diagnostic::new(Code::Arity, format!("`{}` takes {} argument(s), {} given", func.name, sig.params.len(), args.len()))
+                        .at(*span, "wrong number of arguments"),
+                );
+                return None;
+            }
+            let mut ir = Vec::new();
+            for (a, want) in args.iter().zip(&sig.params) {
+                ir.push(check_expr(es, locals, a, *want, &format!("this argument of `{}`", func.name), out.diags)?.expr);
+            }
+            Some(Stmt::Call { func: id, args: ir })
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn set(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    target: &ast::Ident,
+    field: Option<&ast::Ident>,
+    value: &ast::Expr,
+    span: Span,
+    out: &mut Out,
+) -> Option<Stmt> {
+    let es = &scope.expr;
+    let n = es.names;
+    let (name, of) = match field {
+        None => (target, None),
+        Some(f) => {
+            let owner = infer(es, locals, &ast::Expr::Name(target.clone()), out.diags)?;
+            (f, Some(owner))
+        }
+    };
+    let Some(entry) = n.vars.get(&name.name) else {
+        out.diags.push(
+            Diagnostic::new(Code::NotAssignable, format!("`{}` is not a variable", name.name))
+                .at(name.span, "cannot be set")
+                .maybe_note(did_you_mean(&name.name, n.vars.visible_names(es.unit, es.vis)))
+                .note("declare it with `var game|player|feature NAME: TYPE`; locals cannot be changed"),
+        );
+        return None;
+    };
+    let var_id = n.vars.lookup(name, es.unit, es.vis, out.diags)?;
+    let var = &n.var_decls[entry.id as usize];
+    let fits = match (&of, var.scope) {
+        (None, VarScope::Game) => true,
+        (Some(o), VarScope::Player) => o.ty == Type::Player,
+        (Some(o), VarScope::Feature) => o.ty == Type::Feature,
+        _ => false,
+    };
+    if !fits {
+        let how = match var.scope {
+            VarScope::Game => format!("set {} = ...", name.name),
+            VarScope::Player => format!("set p.{} = ... (p a player)", name.name),
+            VarScope::Feature => format!("set c.{} = ... (c a feature)", name.name),
+        };
+        out.diags.push(
+            Diagnostic::new(Code::NotAssignable, format!("`{}` is a {} variable", name.name, super::expr::var_scope_name(var.scope)))
+                .at(span, "set the wrong way")
+                .also(var.span, "declared here")
+                .note(format!("write `{how}`")),
+        );
+        return None;
+    }
+    let v = check_expr(es, locals, value, var.ty, &format!("variable `{}`", name.name), out.diags)?;
+    Some(Stmt::Set {
+        var: var_id,
+        of: of.map(|o| o.expr),
+        value: v.expr,
+    })
+}
+
+/// Binds an event's parameters to the handler's names; too many names is an error.
+pub fn bind_event_params(
+    event: EventKind,
+    names: &[ast::Ident],
+    locals: &mut Locals,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let def = event.def();
+    if names.len() > def.params.len() {
+        let listed: Vec<String> = def.params.iter().map(|(n, t)| format!("{n}: {}", t.name())).collect();
+        diags.push(
+            Diagnostic::new(
+                Code::Arity,
+                format!("event `{}` has {} parameter(s), {} named", def.name, def.params.len(), names.len()),
+            )
+            .at(names[def.params.len()].span, "one name too many")
+            .note(format!("`{}` gives ({})", def.name, listed.join(", "))),
+        );
+        return false;
+    }
+    for (name, (_, ty)) in names.iter().zip(def.params) {
+        locals.bind(&name.name, *ty, None);
+    }
+    // Unnamed parameters still take their slots.
+    for (pname, ty) in def.params.iter().skip(names.len()) {
+        locals.bind(&format!("#{pname}"), *ty, None);
+    }
+    true
+}
+
+/// The type for an action's or loop's domain variable (for actions, which
+/// bind it as slot 0).
+pub fn action_domain(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    clause: &ast::DomainClause,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Domain, Option<Expr>)> {
+    let (dom, _, _, filter) = ranged(scope, locals, &clause.domain, &clause.var, None, clause.filter.as_ref(), diags)?;
+    Some((dom, filter))
+}
+
+/// A function's signature from its declared parameter types.
+pub fn fn_params(decl: &ast::FnDecl, locals: &mut Locals, diags: &mut Vec<Diagnostic>) -> Option<Vec<Type>> {
+    let mut params = Vec::new();
+    let mut ok = true;
+    for (name, ty) in &decl.params {
+        match Type::by_name(&ty.name) {
+            Some(t) => {
+                locals.bind(&name.name, t, None);
+                params.push(t);
+            }
+            None => {
+                diags.push(
+                    Diagnostic::new(Code::BadVar, format!("unknown type `{}`", ty.name))
+                        .at(ty.span, "not a type")
+                        .maybe_note(did_you_mean(&ty.name, Type::DECLARABLE.iter().copied()))
+                        .note(format!("types are {}", Type::DECLARABLE.join(", "))),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(params)
+}

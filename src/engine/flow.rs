@@ -1,0 +1,649 @@
+//! The turn as a stack of tasks. Core steps (draw, place, deploy, score)
+//! and rule statements are tasks; an event pushes its handlers; a `choose`
+//! stops the machine with a decision and the rest of the stack waits for the
+//! answer. Every step counts against a budget, and handlers nest only so
+//! deep, so a runaway rule ends the game with an error naming its place.
+
+use super::eval::{Env, EvalError, Value};
+use super::features::FeatureId;
+use super::game::{Event, Game, GameError, Meeple, Phase, Target};
+use crate::ir::expr::Expr;
+use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt};
+use crate::ir::{Ownership, ReasonId, TileId, Topology};
+use crate::source::Span;
+
+/// Steps the machine may take between two decisions.
+pub const STEP_BUDGET: u32 = 200_000;
+/// How deeply handlers may trigger further handlers.
+pub const MAX_DEPTH: u16 = 32;
+
+/// One unit of work.
+#[derive(Clone, Debug)]
+pub(super) enum Task {
+    StartTurn,
+    Draw,
+    AwaitPlace(TileId),
+    AwaitDeploy(u16),
+    /// Check the features around a placed tile for completion, then end the turn.
+    Scoring(u16),
+    /// Score a feature if it is complete and not yet scored.
+    Complete(FeatureId),
+    Score { feature: FeatureId, completed: bool },
+    ReturnAll(FeatureId),
+    EndTurn,
+    NextTurn,
+    FinalScoring,
+    Finish,
+    /// Run the handlers of an event, from handler `next` on.
+    Fire { event: EventKind, args: Vec<Value>, next: u16, depth: u16 },
+    /// Run statement `pc` of a block in a frame.
+    Run { frame: u32, block: BlockId, pc: u32 },
+    /// A `for each` loop: the items left, the slot, the filter and the body.
+    Each { frame: u32, slot: u16, items: Vec<Value>, filter: Option<Expr>, body: BlockId },
+    /// Drop the top frame.
+    PopFrame,
+}
+
+/// The locals of a running handler, action or function.
+#[derive(Clone, Debug)]
+pub(super) struct Frame {
+    pub locals: Vec<Value>,
+    /// Where the rule is written, for error messages.
+    pub origin: Span,
+    pub depth: u16,
+}
+
+/// A `choose` waiting for its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Pending {
+    pub player: u8,
+    pub domain: Domain,
+    pub optional: bool,
+    pub options: Vec<Target>,
+    pub frame: u32,
+    pub slot: u16,
+    pub body: BlockId,
+    pub otherwise: Option<BlockId>,
+}
+
+fn target_value(t: Target) -> Value {
+    match t {
+        Target::None => Value::None,
+        Target::Player(p) => Value::Player(p),
+        Target::Feature(f) => Value::Feature(f),
+        Target::Figure(id) => Value::Figure(id),
+        Target::Tile(t) => Value::Tile(t),
+    }
+}
+
+fn value_target(v: &Value) -> Target {
+    match v {
+        Value::Player(p) => Target::Player(*p),
+        Value::Feature(f) => Target::Feature(*f),
+        Value::Figure(id) => Target::Figure(*id),
+        Value::Tile(t) => Target::Tile(*t),
+        _ => Target::None,
+    }
+}
+
+impl Game {
+    /// Sets the game variables and runs `setup` and the first turn's start.
+    pub(super) fn begin(&mut self) -> Result<(), GameError> {
+        let vars = &self.rules.clone().pack.program.vars;
+        for (i, var) in vars.iter().enumerate() {
+            if let Some(init) = &var.init {
+                let v = self.eval(init, &mut Env { locals: &mut Vec::new(), subject: None, depth: 0 });
+                self.game_vars[i] = v.map_err(|e| self.located(e, var.span))?;
+            } else if var.ty == crate::ir::expr::Type::Int {
+                self.game_vars[i] = Value::Int(0);
+            } else if var.ty == crate::ir::expr::Type::Bool {
+                self.game_vars[i] = Value::Bool(false);
+            }
+        }
+        self.tasks.push(Task::StartTurn);
+        self.fire(EventKind::Setup, Vec::new(), 0);
+        self.run()
+    }
+
+    fn located(&self, e: EvalError, span: Span) -> GameError {
+        GameError::Rule(format!("{e} in the rule at {}", self.rules.pack.locate(span)))
+    }
+
+    /// Pushes tasks to run in the order given.
+    fn then(&mut self, tasks: impl IntoIterator<Item = Task>) {
+        let at = self.tasks.len();
+        self.tasks.extend(tasks);
+        self.tasks[at..].reverse();
+    }
+
+    /// Queues an event's handlers, if it has any.
+    fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
+        if !self.rules.handlers_of(event).is_empty() {
+            self.tasks.push(Task::Fire { event, args, next: 0, depth });
+        }
+    }
+
+    fn depth(&self) -> u16 {
+        self.frames.last().map_or(0, |f| f.depth)
+    }
+
+    pub(super) fn after_place(&mut self, placed: u16) {
+        self.tasks.push(Task::AwaitDeploy(placed));
+        let depth = self.depth();
+        self.fire(EventKind::DeployPhase, vec![Value::Tile(placed)], depth);
+        self.fire(EventKind::TilePlaced, vec![Value::Tile(placed)], depth);
+    }
+
+    pub(super) fn after_deploy(&mut self, placed: u16, meeple: Option<u32>) {
+        self.tasks.push(Task::Scoring(placed));
+        if let Some(id) = meeple {
+            let depth = self.depth();
+            self.fire(EventKind::FigureDeployed, vec![Value::Figure(id)], depth);
+        }
+    }
+
+    /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
+    pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
+        let Some(a) = self.rules.pack.program.actions.get(action as usize) else { return Vec::new() };
+        let mut locals = vec![Value::None; a.slots as usize];
+        let mut env = Env { locals: &mut locals, subject: None, depth: 0 };
+        if let Some(when) = &a.when {
+            if self.eval(when, &mut env) != Ok(Value::Bool(true)) {
+                return Vec::new();
+            }
+        }
+        match &a.domain {
+            None => vec![Target::None],
+            Some((domain, filter)) => self
+                .domain_items(*domain, None, &mut env)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|item| {
+                    env.locals[0] = item.clone();
+                    filter.as_ref().is_none_or(|f| self.eval(f, &mut env) == Ok(Value::Bool(true)))
+                })
+                .map(|v| value_target(&v))
+                .collect(),
+        }
+    }
+
+    pub(super) fn start_action(&mut self, action: ActionId, target: Target) {
+        let a = &self.rules.pack.program.actions[action as usize];
+        let mut locals = vec![Value::None; a.slots as usize];
+        if let Some(first) = locals.first_mut() {
+            *first = target_value(target);
+        }
+        let (body, origin) = (a.body, a.span);
+        self.push_frame(locals, origin, body);
+    }
+
+    fn push_frame(&mut self, locals: Vec<Value>, origin: Span, body: BlockId) {
+        let depth = self.depth() + 1;
+        self.frames.push(Frame { locals, origin, depth });
+        self.tasks.push(Task::PopFrame);
+        self.tasks.push(Task::Run { frame: (self.frames.len() - 1) as u32, block: body, pc: 0 });
+    }
+
+    pub(super) fn resume_pick(&mut self, p: &Pending, target: Target) {
+        self.frames[p.frame as usize].locals[p.slot as usize] = target_value(target);
+        self.tasks.push(Task::Run { frame: p.frame, block: p.body, pc: 0 });
+    }
+
+    pub(super) fn resume_decline(&mut self, p: &Pending) {
+        if let Some(b) = p.otherwise {
+            self.tasks.push(Task::Run { frame: p.frame, block: b, pc: 0 });
+        }
+    }
+
+    /// Runs tasks until a decision is needed or the game ends.
+    pub(super) fn run(&mut self) -> Result<(), GameError> {
+        let mut steps = 0u32;
+        let mut last: Option<Span> = None;
+        while let Some(task) = self.tasks.pop() {
+            steps += 1;
+            if steps > STEP_BUDGET {
+                let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+                return Err(GameError::Rule(format!(
+                    "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {at})"
+                )));
+            }
+            match task {
+                Task::StartTurn => {
+                    self.tasks.push(Task::Draw);
+                    self.fire(EventKind::TurnStart, vec![Value::Player(self.current as u8)], 0);
+                }
+                Task::Draw => match self.draw()? {
+                    None => self.tasks.push(Task::FinalScoring),
+                    Some(tile) => {
+                        let player = self.current;
+                        self.emit(Event::Drew { player, tile });
+                        if self.fits_anywhere(tile) {
+                            self.tasks.push(Task::AwaitPlace(tile));
+                            self.fire(EventKind::TileDrawn, vec![Value::Player(player as u8)], 0);
+                        } else {
+                            self.discarded += 1;
+                            self.emit(Event::Discarded { player, tile });
+                            self.tasks.push(Task::Draw);
+                        }
+                    }
+                },
+                Task::AwaitPlace(tile) => {
+                    self.phase = Phase::Place(tile);
+                    return Ok(());
+                }
+                Task::AwaitDeploy(placed) => {
+                    self.phase = Phase::Deploy(placed);
+                    return Ok(());
+                }
+                Task::Scoring(placed) => {
+                    let candidates = self.completion_candidates(placed);
+                    self.tasks.push(Task::EndTurn);
+                    self.then(candidates.into_iter().map(Task::Complete));
+                }
+                Task::Complete(f) => {
+                    let f = self.features.find(f);
+                    if !self.features.is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
+                        self.features.set_done(f);
+                        let arg = || vec![Value::Feature(f)];
+                        self.then([
+                            Task::Fire { event: EventKind::FeatureCompleted, args: arg(), next: 0, depth: 0 },
+                            Task::Score { feature: f, completed: true },
+                            Task::Fire { event: EventKind::FeatureScored, args: arg(), next: 0, depth: 0 },
+                            Task::ReturnAll(f),
+                            Task::Fire { event: EventKind::FeatureDone, args: arg(), next: 0, depth: 0 },
+                        ]);
+                    }
+                }
+                Task::Score { feature, completed } => self.score_feature(feature, completed)?,
+                Task::ReturnAll(f) => {
+                    let players: Vec<Meeple> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
+                    for m in players.into_iter().rev() {
+                        self.remove_meeple(m.id);
+                    }
+                }
+                Task::EndTurn => {
+                    self.tasks.push(Task::NextTurn);
+                    self.fire(EventKind::TurnEnd, vec![Value::Player(self.current as u8)], 0);
+                }
+                Task::NextTurn => {
+                    self.current = (self.current + 1) % self.players;
+                    self.placed_tile = None;
+                    self.tasks.push(Task::StartTurn);
+                }
+                Task::FinalScoring => {
+                    let mut roots: Vec<FeatureId> =
+                        self.meeples.iter().map(|m| self.feature_of(m.placed, m.seg)).collect();
+                    roots.sort_unstable();
+                    roots.dedup();
+                    roots.retain(|f| !self.features.is_done(*f));
+                    roots.sort_by_key(|f| (self.features.kind(*f), *f));
+                    self.tasks.push(Task::Finish);
+                    self.fire(EventKind::GameOver, Vec::new(), 0);
+                    let scoring: Vec<Task> = roots
+                        .into_iter()
+                        .flat_map(|f| {
+                            [
+                                Task::Score { feature: f, completed: false },
+                                Task::Fire { event: EventKind::FeatureScored, args: vec![Value::Feature(f)], next: 0, depth: 0 },
+                            ]
+                        })
+                        .collect();
+                    self.then(scoring);
+                    self.fire(EventKind::GameEnd, Vec::new(), 0);
+                }
+                Task::Finish => {
+                    self.phase = Phase::Over;
+                    self.emit(Event::Ended);
+                    return Ok(());
+                }
+                Task::Fire { event, args, next, depth } => {
+                    let handlers = self.rules.handlers_of(event);
+                    let Some(&h) = handlers.get(next as usize) else { continue };
+                    self.tasks.push(Task::Fire { event, args: args.clone(), next: next + 1, depth });
+                    let handler = &self.rules.pack.program.handlers[h as usize];
+                    let (when, body, origin, slots) = (handler.when.clone(), handler.body, handler.span, handler.slots);
+                    last = Some(origin);
+                    if depth >= MAX_DEPTH {
+                        return Err(GameError::Rule(format!(
+                            "a rule ran away: handlers triggered each other {MAX_DEPTH} deep (at {})",
+                            self.rules.pack.locate(origin)
+                        )));
+                    }
+                    let mut locals = vec![Value::None; slots.max(args.len() as u16) as usize];
+                    locals[..args.len()].clone_from_slice(&args);
+                    if let Some(cond) = when {
+                        let ok = self
+                            .eval(&cond, &mut Env { locals: &mut locals, subject: None, depth: 0 })
+                            .map_err(|e| self.located(e, origin))?;
+                        if ok != Value::Bool(true) {
+                            continue;
+                        }
+                    }
+                    self.frames.push(super::flow::Frame { locals, origin, depth: depth + 1 });
+                    self.tasks.push(Task::PopFrame);
+                    self.tasks.push(Task::Run { frame: (self.frames.len() - 1) as u32, block: body, pc: 0 });
+                }
+                Task::Run { frame, block, pc } => {
+                    let rules = self.rules.clone();
+                    let stmts = &rules.pack.program.blocks[block as usize];
+                    let Some(stmt) = stmts.get(pc as usize) else { continue };
+                    if (pc as usize) + 1 < stmts.len() {
+                        self.tasks.push(Task::Run { frame, block, pc: pc + 1 });
+                    }
+                    last = Some(stmt.span);
+                    if self.exec(frame, &stmt.stmt).map_err(|e| self.located(e, stmt.span))? {
+                        return Ok(());
+                    }
+                }
+                Task::Each { frame, slot, mut items, filter, body } => {
+                    while !items.is_empty() {
+                        let item = items.remove(0);
+                        self.frames[frame as usize].locals[slot as usize] = item;
+                        let keep = match &filter {
+                            Some(f) => self.eval_in(frame, f)? == Value::Bool(true),
+                            None => true,
+                        };
+                        if keep {
+                            self.tasks.push(Task::Each { frame, slot, items, filter, body });
+                            self.tasks.push(Task::Run { frame, block: body, pc: 0 });
+                            break;
+                        }
+                    }
+                }
+                Task::PopFrame => {
+                    self.frames.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn kind_error(&self, f: FeatureId, clause: &str, e: EvalError) -> GameError {
+        let kind = &self.rules.pack.kinds[self.features.kind(f) as usize];
+        GameError::Rule(format!("{e} in `{clause}` of feature `{}` ({})", kind.name, self.rules.pack.locate(kind.span)))
+    }
+
+    fn eval_in(&mut self, frame: u32, expr: &Expr) -> Result<Value, GameError> {
+        let mut locals = std::mem::take(&mut self.frames[frame as usize].locals);
+        let v = self.eval(expr, &mut Env { locals: &mut locals, subject: None, depth: 0 });
+        self.frames[frame as usize].locals = locals;
+        let origin = self.frames[frame as usize].origin;
+        v.map_err(|e| self.located(e, origin))
+    }
+
+    /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
+    fn exec(&mut self, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
+        let mut locals = std::mem::take(&mut self.frames[frame as usize].locals);
+        let result = self.exec_with(frame, stmt, &mut locals);
+        self.frames[frame as usize].locals = locals;
+        result
+    }
+
+    fn exec_with(&mut self, frame: u32, stmt: &Stmt, locals: &mut Vec<Value>) -> Result<bool, EvalError> {
+        let mut env = Env { locals, subject: None, depth: 0 };
+        match stmt {
+            Stmt::Score { amount, to, reason } => {
+                if let (Value::Int(n), Value::Player(p)) = (self.eval(amount, &mut env)?, self.eval(to, &mut env)?) {
+                    self.award(p as usize, n, *reason);
+                }
+            }
+            Stmt::Place { figure, owner, on } => {
+                let owner = match owner {
+                    Some(o) => match self.eval(o, &mut env)? {
+                        Value::Player(p) => Some(p),
+                        _ => return Ok(false),
+                    },
+                    None => None,
+                };
+                if let Value::Feature(f) = self.eval(on, &mut env)? {
+                    self.put_figure(*figure, owner, f);
+                }
+            }
+            Stmt::Move { figure, to } => {
+                let who = self.eval(figure, &mut env)?;
+                if let Value::Feature(f) = self.eval(to, &mut env)? {
+                    self.move_figure(&who, f);
+                }
+            }
+            Stmt::Return { figure } => {
+                let id = match self.eval(figure, &mut env)? {
+                    Value::Figure(id) => Some(id),
+                    Value::FigureType(t) => self.meeples.iter().find(|m| m.figure == t).map(|m| m.id),
+                    _ => None,
+                };
+                if let Some(id) = id {
+                    self.remove_meeple(id);
+                }
+            }
+            Stmt::Set { var, of, value } => {
+                let v = self.eval(value, &mut env)?;
+                let k = self.rules.var_index[*var as usize];
+                let raw = match &v {
+                    Value::Int(n) => *n,
+                    Value::Bool(b) => i64::from(*b),
+                    _ => 0,
+                };
+                match of {
+                    None => self.game_vars[*var as usize] = v,
+                    Some(o) => match self.eval(o, &mut env)? {
+                        Value::Player(p) => {
+                            let stride = self.rules.player_var_init.len();
+                            self.player_vars[p as usize * stride + k] = raw;
+                        }
+                        Value::Feature(f) => self.features.set_var(f, k, raw),
+                        _ => {}
+                    },
+                }
+            }
+            Stmt::Let { slot, value } => {
+                let v = self.eval(value, &mut env)?;
+                env.locals[*slot as usize] = v;
+            }
+            Stmt::If { cond, then, otherwise } => {
+                let block = if self.eval(cond, &mut env)? == Value::Bool(true) { Some(*then) } else { *otherwise };
+                if let Some(block) = block {
+                    self.tasks.push(Task::Run { frame, block, pc: 0 });
+                }
+            }
+            Stmt::ForEach { slot, domain, list, filter, body } => {
+                let items = self.domain_items(*domain, list.as_ref(), &mut env)?;
+                self.tasks.push(Task::Each { frame, slot: *slot, items, filter: filter.clone(), body: *body });
+            }
+            Stmt::Choose { optional, by, slot, domain, list, filter, body, otherwise } => {
+                let Value::Player(player) = self.eval(by, &mut env)? else { return Ok(false) };
+                let mut options = Vec::new();
+                for item in self.domain_items(*domain, list.as_ref(), &mut env)? {
+                    env.locals[*slot as usize] = item.clone();
+                    let keep = match filter {
+                        Some(f) => self.eval(f, &mut env)? == Value::Bool(true),
+                        None => true,
+                    };
+                    if keep {
+                        options.push(value_target(&item));
+                    }
+                }
+                if options.is_empty() {
+                    if let Some(b) = otherwise {
+                        self.tasks.push(Task::Run { frame, block: *b, pc: 0 });
+                    }
+                    return Ok(false);
+                }
+                self.phase = Phase::Choose(Box::new(Pending {
+                    player,
+                    domain: *domain,
+                    optional: *optional,
+                    options,
+                    frame,
+                    slot: *slot,
+                    body: *body,
+                    otherwise: *otherwise,
+                }));
+                return Ok(true);
+            }
+            Stmt::Call { func, args } => {
+                let f = &self.rules.pack.program.functions[*func as usize];
+                let (slots, body, origin) = (f.slots, f.body.clone(), f.span);
+                let mut call_locals = vec![Value::None; slots as usize];
+                for (i, a) in args.iter().enumerate() {
+                    call_locals[i] = self.eval(a, &mut env)?;
+                }
+                if let FnBody::Block(b) = body {
+                    if self.depth() >= MAX_DEPTH {
+                        return Err(EvalError::TooDeep);
+                    }
+                    self.push_frame(call_locals, origin, b);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// The values a domain (or a list in it) ranges over, in a stable order.
+    fn domain_items(&self, domain: Domain, list: Option<&Expr>, env: &mut Env) -> Result<Vec<Value>, EvalError> {
+        if let Some(l) = list {
+            return Ok(self.eval(l, env)?.items());
+        }
+        Ok(match domain {
+            Domain::Players => (0..self.players as u8).map(Value::Player).collect(),
+            Domain::Figures(t) => self
+                .meeples
+                .iter()
+                .filter(|m| t.is_none_or(|t| m.figure == t))
+                .map(|m| Value::Figure(m.id))
+                .collect(),
+            Domain::Tiles => (0..self.board.placed.len() as u16).map(Value::Tile).collect(),
+            Domain::Features(kind) => {
+                let mut roots: Vec<u32> = (0..self.features.len() as u32)
+                    .filter(|n| self.features.find(*n) == *n)
+                    .filter(|n| kind.is_none_or(|k| self.features.kind(*n) == k))
+                    .collect();
+                roots.sort_unstable();
+                roots.into_iter().map(Value::Feature).collect()
+            }
+        })
+    }
+
+    /// A figure from supply onto the first segment of a feature, if the
+    /// figure may go there and one is left.
+    fn put_figure(&mut self, figure: u16, owner: Option<u8>, f: FeatureId) {
+        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else { return };
+        if !self.may_stand(figure, placed, seg) {
+            return;
+        }
+        let left = match owner {
+            Some(p) => self.supply(p as usize, figure),
+            None => self.neutral[figure as usize],
+        };
+        if left == 0 {
+            return;
+        }
+        let owner = match self.rules.pack.figures[figure as usize].ownership {
+            Ownership::PerPlayer => owner,
+            Ownership::Neutral => None,
+        };
+        let id = self.add_meeple(figure, owner, placed, seg);
+        let meeple = *self.meeple(id).expect("just added");
+        self.emit(Event::FigureSet { meeple });
+    }
+
+    fn may_stand(&self, figure: u16, placed: u16, seg: u8) -> bool {
+        let tile = &self.rules.pack.tiles[self.board.placed[placed as usize].tile as usize];
+        self.rules.pack.figures[figure as usize].posture_on(tile.segments[seg as usize].kind).is_some()
+    }
+
+    fn move_figure(&mut self, who: &Value, f: FeatureId) {
+        let id = match who {
+            Value::Figure(id) => Some(*id),
+            Value::FigureType(t) => match self.meeples.iter().find(|m| m.figure == *t) {
+                Some(m) => Some(m.id),
+                None => {
+                    // A neutral figure off the board comes back.
+                    if self.rules.pack.figures[*t as usize].ownership == Ownership::Neutral {
+                        self.put_figure(*t, None, f);
+                    }
+                    None
+                }
+            },
+            _ => None,
+        };
+        let Some(id) = id else { return };
+        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else { return };
+        let Some(i) = self.meeples.iter().position(|m| m.id == id) else { return };
+        if !self.may_stand(self.meeples[i].figure, placed, seg) {
+            return;
+        }
+        self.meeples[i].placed = placed;
+        self.meeples[i].seg = seg;
+        let meeple = self.meeples[i];
+        self.emit(Event::FigureSet { meeple });
+    }
+
+    /// Takes a figure off the board to its owner's supply (or the box).
+    fn remove_meeple(&mut self, id: u32) {
+        let Some(i) = self.meeples.iter().position(|m| m.id == id) else { return };
+        let m = self.meeples.remove(i);
+        let figures = self.rules.pack.figures.len();
+        match m.owner {
+            Some(owner) => self.supply[owner as usize * figures + m.figure as usize] += 1,
+            None => self.neutral[m.figure as usize] += 1,
+        }
+        self.gone.push(m);
+        self.emit(Event::Returned { meeple: m });
+        let depth = self.depth();
+        self.fire(EventKind::FigureReturned, vec![Value::Figure(m.id)], depth);
+    }
+
+    /// Features the placement may have completed: the tile's own, and area
+    /// features on the 3×3 around it.
+    fn completion_candidates(&self, placed: u16) -> Vec<FeatureId> {
+        let pack = &self.rules.pack;
+        let p = self.board.placed[placed as usize];
+        let mut candidates: Vec<FeatureId> = Vec::new();
+        let mut push = |f: FeatureId| {
+            if !candidates.contains(&f) {
+                candidates.push(f);
+            }
+        };
+        for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
+            push(self.feature_of(placed, seg));
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(other) = self.board.at((p.pos.0 + dx, p.pos.1 + dy)) else { continue };
+                let tile = &pack.tiles[self.board.placed[other as usize].tile as usize];
+                for (seg, s) in tile.segments.iter().enumerate() {
+                    if pack.kinds[s.kind as usize].topology == Topology::Area {
+                        push(self.feature_of(other, seg as u8));
+                    }
+                }
+            }
+        }
+        candidates
+    }
+
+    /// Pays a feature's value to the majority of its figures.
+    fn score_feature(&mut self, f: FeatureId, completed: bool) -> Result<(), GameError> {
+        let rules = self.rules.clone();
+        let kind_id = self.features.kind(f);
+        let kind = &rules.pack.kinds[kind_id as usize];
+        let (formula, clause) =
+            if completed { (&kind.score_completed, "score completed") } else { (&kind.score_final, "score final") };
+        let Some(formula) = formula else { return Ok(()) };
+        let owners = self.majority(f);
+        if owners.is_empty() {
+            return Ok(());
+        }
+        let value = self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?;
+        for player in owners {
+            self.award(player, value, kind_id);
+        }
+        Ok(())
+    }
+
+    pub(super) fn award(&mut self, player: usize, points: i64, reason: ReasonId) {
+        self.scores[player] = self.scores[player].saturating_add(points);
+        let slot = player * self.rules.pack.reasons.len() + reason as usize;
+        self.points[slot] = self.points[slot].saturating_add(points);
+        self.emit(Event::Scored { player, points, reason });
+    }
+}

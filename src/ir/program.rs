@@ -1,0 +1,327 @@
+//! Rules that act: event handlers, actions offered at decisions, functions
+//! and variables. Events and windows are declared once here, in tables that
+//! the checker, the engine and the language reference all read.
+
+use super::expr::{Expr, Type};
+use super::{FigureId, KindId, ReasonId};
+use crate::source::Span;
+
+/// Something that happens in a game, which handlers can listen to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Setup,
+    TurnStart,
+    TileDrawn,
+    TilePlaced,
+    DeployPhase,
+    FigureDeployed,
+    FeatureCompleted,
+    FeatureScored,
+    FeatureDone,
+    FigureReturned,
+    TurnEnd,
+    GameEnd,
+    GameOver,
+}
+
+/// One row of the event table.
+#[derive(Debug)]
+pub struct EventDef {
+    pub kind: EventKind,
+    pub name: &'static str,
+    /// The event's parameters: a name (for the docs) and a type.
+    pub params: &'static [(&'static str, Type)],
+    pub doc: &'static str,
+}
+
+/// Every event, in the order they happen in a turn.
+pub const EVENTS: &[EventDef] = &[
+    EventDef {
+        kind: EventKind::Setup,
+        name: "setup",
+        params: &[],
+        doc: "Once, after the start tile is placed and before the first tile is drawn.",
+    },
+    EventDef {
+        kind: EventKind::TurnStart,
+        name: "turn_start",
+        params: &[("player", Type::Player)],
+        doc: "A player's turn begins, before the tile is drawn.",
+    },
+    EventDef {
+        kind: EventKind::TileDrawn,
+        name: "tile_drawn",
+        params: &[("player", Type::Player)],
+        doc: "The player drew a tile that fits somewhere, before placing it.",
+    },
+    EventDef {
+        kind: EventKind::TilePlaced,
+        name: "tile_placed",
+        params: &[("tile", Type::Tile)],
+        doc: "The tile is on the board and joined to its neighbours; before the deploy phase and any scoring.",
+    },
+    EventDef {
+        kind: EventKind::DeployPhase,
+        name: "deploy_phase",
+        params: &[("tile", Type::Tile)],
+        doc: "Just before the player decides what to deploy.",
+    },
+    EventDef {
+        kind: EventKind::FigureDeployed,
+        name: "figure_deployed",
+        params: &[("figure", Type::Figure)],
+        doc: "A figure was deployed from the supply in the deploy phase.",
+    },
+    EventDef {
+        kind: EventKind::FeatureCompleted,
+        name: "feature_completed",
+        params: &[("feature", Type::Feature)],
+        doc: "A placement completed the feature; before it is scored.",
+    },
+    EventDef {
+        kind: EventKind::FeatureScored,
+        name: "feature_scored",
+        params: &[("feature", Type::Feature)],
+        doc: "The feature was just scored (on completion or at game end), its figures still on it.",
+    },
+    EventDef {
+        kind: EventKind::FeatureDone,
+        name: "feature_done",
+        params: &[("feature", Type::Feature)],
+        doc: "A completed feature has been scored and its players' figures returned.",
+    },
+    EventDef {
+        kind: EventKind::FigureReturned,
+        name: "figure_returned",
+        params: &[("figure", Type::Figure)],
+        doc: "A figure left the board for its owner's supply (or, neutral, the box).",
+    },
+    EventDef {
+        kind: EventKind::TurnEnd,
+        name: "turn_end",
+        params: &[("player", Type::Player)],
+        doc: "After the turn's scoring, before the next player's turn.",
+    },
+    EventDef {
+        kind: EventKind::GameEnd,
+        name: "game_end",
+        params: &[],
+        doc: "The last tile was played; before the final scoring.",
+    },
+    EventDef {
+        kind: EventKind::GameOver,
+        name: "game_over",
+        params: &[],
+        doc: "After the final scoring.",
+    },
+];
+
+impl EventKind {
+    /// The event's table row.
+    pub fn def(self) -> &'static EventDef {
+        EVENTS.iter().find(|e| e.kind == self).expect("every event has a row in EVENTS")
+    }
+
+    /// Index in [`EVENTS`], for per-event tables.
+    pub fn index(self) -> usize {
+        EVENTS.iter().position(|e| e.kind == self).expect("every event has a row in EVENTS")
+    }
+}
+
+/// A decision at which actions may be offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Window {
+    /// With the placement decision, after drawing and before placing; the
+    /// placement is asked again afterwards.
+    BeforePlace,
+    /// With the deploy decision, instead of deploying.
+    Deploy,
+}
+
+/// Every window: name and meaning.
+pub const WINDOWS: &[(Window, &str, &str)] = &[
+    (
+        Window::BeforePlace,
+        "before_place",
+        "offered with the placement decision; afterwards the player still places the tile",
+    ),
+    (Window::Deploy, "deploy", "offered with the deploy decision, instead of deploying a figure"),
+];
+
+/// The scope of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarScope {
+    Game,
+    Player,
+    Feature,
+}
+
+/// How two features' values of a feature variable combine when they merge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// true if either is true (booleans).
+    Any,
+    /// true if both are true (booleans).
+    All,
+    Sum,
+    Max,
+    Min,
+}
+
+/// A declared variable.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub scope: VarScope,
+    pub ty: Type,
+    /// The initial value (evaluated at setup, for game variables).
+    pub init: Option<Expr>,
+    pub merge: Merge,
+    pub span: Span,
+}
+
+/// Index into [`Program::blocks`].
+pub type BlockId = u32;
+/// Index into [`Program::functions`].
+pub type FnId = u16;
+/// Index into [`Program::vars`].
+pub type VarId = u16;
+/// Index into [`Program::actions`].
+pub type ActionId = u16;
+
+/// What a `choose`, `for each` or action ranges over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    Players,
+    /// Figures on the board, optionally of one type.
+    Figures(Option<FigureId>),
+    /// Features on the board, optionally of one kind.
+    Features(Option<KindId>),
+    /// Placed tiles.
+    Tiles,
+}
+
+/// An effect.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Score {
+        amount: Expr,
+        to: Expr,
+        reason: ReasonId,
+    },
+    Place {
+        figure: FigureId,
+        owner: Option<Expr>,
+        on: Expr,
+    },
+    Move {
+        figure: Expr,
+        to: Expr,
+    },
+    Return {
+        figure: Expr,
+    },
+    Set {
+        var: VarId,
+        /// The player or feature whose variable it is (`None` for game variables).
+        of: Option<Expr>,
+        value: Expr,
+    },
+    Let {
+        slot: u16,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: BlockId,
+        otherwise: Option<BlockId>,
+    },
+    ForEach {
+        slot: u16,
+        domain: Domain,
+        list: Option<Expr>,
+        filter: Option<Expr>,
+        body: BlockId,
+    },
+    Choose {
+        optional: bool,
+        by: Expr,
+        slot: u16,
+        domain: Domain,
+        list: Option<Expr>,
+        filter: Option<Expr>,
+        body: BlockId,
+        otherwise: Option<BlockId>,
+    },
+    Call {
+        func: FnId,
+        args: Vec<Expr>,
+    },
+}
+
+/// A statement with where it is written.
+#[derive(Clone, Debug)]
+pub struct StmtAt {
+    pub stmt: Stmt,
+    pub span: Span,
+}
+
+/// `on EVENT when COND { ... }`.
+#[derive(Clone, Debug)]
+pub struct Handler {
+    pub event: EventKind,
+    /// Local slots the handler needs (its parameters first).
+    pub slots: u16,
+    pub when: Option<Expr>,
+    pub body: BlockId,
+    pub span: Span,
+}
+
+/// `action NAME in WINDOW [for DOMAIN x where COND] [when COND] { ... }`.
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub name: String,
+    pub window: Window,
+    /// What the action is taken on; its variable is slot 0.
+    pub domain: Option<(Domain, Option<Expr>)>,
+    pub when: Option<Expr>,
+    pub slots: u16,
+    pub body: BlockId,
+    pub span: Span,
+}
+
+/// A function's body.
+#[derive(Clone, Debug)]
+pub enum FnBody {
+    Expr(Expr),
+    Block(BlockId),
+}
+
+/// `fn NAME(params) = EXPR` or `fn NAME(params) { ... }`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<Type>,
+    /// The result type of an expression function.
+    pub result: Option<Type>,
+    pub slots: u16,
+    pub body: FnBody,
+    pub span: Span,
+}
+
+/// All rules that act, from every loaded pack, in load order.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub vars: Vec<Var>,
+    pub handlers: Vec<Handler>,
+    pub actions: Vec<Action>,
+    pub functions: Vec<Function>,
+    pub blocks: Vec<Vec<StmtAt>>,
+}
+
+impl Program {
+    /// Handlers of an event, in order.
+    pub fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
+        self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)
+    }
+}
