@@ -8,7 +8,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("gingerbread_man", include_str!("../rules/gingerbread_man.rules")),
     ("abbot", include_str!("../rules/abbot.rules")),
     ("wind_roses", include_str!("../rules/wind_roses.rules")),
-    ("wind_roses_spielbox", include_str!("../rules/wind_roses_spielbox.rules")),
+    (
+        "wind_roses_spielbox",
+        include_str!("../rules/wind_roses_spielbox.rules"),
+    ),
 ];
 
 /// The text of a bundled pack.

@@ -342,15 +342,33 @@ impl Checker {
         let topology = self.topologies();
         for item in &file.items {
             let Item::Var(v) = item else { continue };
-            let Some(id) = self.var_names.get(&v.name.name).filter(|e| e.span == v.name.span).map(|e| e.id) else {
+            let Some(id) = self
+                .var_names
+                .get(&v.name.name)
+                .filter(|e| e.span == v.name.span)
+                .map(|e| e.id)
+            else {
                 continue;
             };
             let mut diags = std::mem::take(&mut self.diags);
             if let Some((scope, ty, merge)) = program::var_shape(v, &mut diags) {
                 let init = v.init.as_ref().and_then(|e| {
                     let names = names!(self, &topology);
-                    let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
-                    let typed = check_expr(&es, &mut Locals::default(), e, ty, &format!("variable `{}`", v.name.name), &mut diags)?;
+                    let es = ExprScope {
+                        subject: None,
+                        in_complete: false,
+                        unit: u,
+                        names: &names,
+                        vis: &self.vis,
+                    };
+                    let typed = check_expr(
+                        &es,
+                        &mut Locals::default(),
+                        e,
+                        ty,
+                        &format!("variable `{}`", v.name.name),
+                        &mut diags,
+                    )?;
                     let constant = matches!(typed.expr, Expr::Int(_) | Expr::Bool(_) | Expr::Nothing);
                     if scope != VarScope::Game && !constant {
                         diags.push(
@@ -373,29 +391,50 @@ impl Checker {
         let topology = self.topologies();
         for item in &file.items {
             let Item::Fn(f) = item else { continue };
-            let Some(id) = self.fn_names.get(&f.name.name).filter(|e| e.span == f.name.span).map(|e| e.id) else {
+            let Some(id) = self
+                .fn_names
+                .get(&f.name.name)
+                .filter(|e| e.span == f.name.span)
+                .map(|e| e.id)
+            else {
                 continue;
             };
             let mut diags = std::mem::take(&mut self.diags);
             let mut locals = Locals::default();
             let checked = program::fn_params(f, &mut locals, &mut diags).and_then(|params| {
                 let names = names!(self, &topology);
-                let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
+                let es = ExprScope {
+                    subject: None,
+                    in_complete: false,
+                    unit: u,
+                    names: &names,
+                    vis: &self.vis,
+                };
                 let (body, result) = match &f.body {
                     ast::FnBody::Expr(e) => {
                         let t = infer(&es, &mut locals, e, &mut diags)?;
                         (FnBody::Expr(t.expr), Some(t.ty))
                     }
                     ast::FnBody::Block(b) => {
-                        let scope = program::StmtScope { expr: es, figures: &self.figures };
-                        let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                        let scope = program::StmtScope {
+                            expr: es,
+                            figures: &self.figures,
+                        };
+                        let mut out = program::Out {
+                            blocks: &mut self.program.blocks,
+                            reasons: &mut self.reasons,
+                            diags: &mut diags,
+                        };
                         (FnBody::Block(program::block(&scope, &mut locals, b, &mut out)), None)
                     }
                 };
                 Some((params, body, result))
             });
             if let Some((params, body, result)) = checked {
-                self.fn_sigs[id as usize] = Some(FnSig { params: params.clone(), result });
+                self.fn_sigs[id as usize] = Some(FnSig {
+                    params: params.clone(),
+                    result,
+                });
                 self.program.functions[id as usize] = Function {
                     name: f.name.name.clone(),
                     params,
@@ -422,30 +461,66 @@ impl Checker {
                     };
                     if program::bind_event_params(event, &h.names, &mut locals, &mut diags) {
                         let names = names!(self, &topology);
-                        let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
-                        let when = h.when.as_ref().map(|w| check_expr(&es, &mut locals, w, Type::Bool, "`when`", &mut diags));
-                        let scope = program::StmtScope { expr: es, figures: &self.figures };
-                        let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                        let es = ExprScope {
+                            subject: None,
+                            in_complete: false,
+                            unit: u,
+                            names: &names,
+                            vis: &self.vis,
+                        };
+                        let when = h
+                            .when
+                            .as_ref()
+                            .map(|w| check_expr(&es, &mut locals, w, Type::Bool, "`when`", &mut diags));
+                        let scope = program::StmtScope {
+                            expr: es,
+                            figures: &self.figures,
+                        };
+                        let mut out = program::Out {
+                            blocks: &mut self.program.blocks,
+                            reasons: &mut self.reasons,
+                            diags: &mut diags,
+                        };
                         let body = program::block(&scope, &mut locals, &h.body, &mut out);
                         if let Some(when) = when.map_or(Some(None), |w| w.map(|t| Some(t.expr))) {
-                            self.program.handlers.push(Handler { event, slots: locals.slots(), when, body, span: h.span });
+                            self.program.handlers.push(Handler {
+                                event,
+                                slots: locals.slots(),
+                                when,
+                                body,
+                                span: h.span,
+                            });
                         }
                     }
                 }
                 Item::Action(a) => {
                     let window = program::window(&a.window, &mut diags);
                     let names = names!(self, &topology);
-                    let es = ExprScope { subject: None, in_complete: false, unit: u, names: &names, vis: &self.vis };
-                    let scope = program::StmtScope { expr: es, figures: &self.figures };
+                    let es = ExprScope {
+                        subject: None,
+                        in_complete: false,
+                        unit: u,
+                        names: &names,
+                        vis: &self.vis,
+                    };
+                    let scope = program::StmtScope {
+                        expr: es,
+                        figures: &self.figures,
+                    };
                     let domain = match &a.domain {
                         Some(clause) => program::action_domain(&scope, &mut locals, clause, &mut diags).map(Some),
                         None => Some(None),
                     };
                     let when = match &a.when {
-                        Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", &mut diags).map(|t| Some(t.expr)),
+                        Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", &mut diags)
+                            .map(|t| Some(t.expr)),
                         None => Some(None),
                     };
-                    let mut out = program::Out { blocks: &mut self.program.blocks, reasons: &mut self.reasons, diags: &mut diags };
+                    let mut out = program::Out {
+                        blocks: &mut self.program.blocks,
+                        reasons: &mut self.reasons,
+                        diags: &mut diags,
+                    };
                     let body = program::block(&scope, &mut locals, &a.body, &mut out);
                     if let (Some(window), Some(domain), Some(when)) = (window, domain, when) {
                         self.program.actions.push(Action {
@@ -524,12 +599,26 @@ impl Checker {
                 seen.push((key, span));
                 match clause {
                     FeatureClause::Complete { expr, .. } => {
-                        complete = check_expr(&scope(true), &mut Locals::default(), expr, Type::Bool, "`complete when`", &mut diags)
-                            .map(|t| t.expr);
+                        complete = check_expr(
+                            &scope(true),
+                            &mut Locals::default(),
+                            expr,
+                            Type::Bool,
+                            "`complete when`",
+                            &mut diags,
+                        )
+                        .map(|t| t.expr);
                     }
                     FeatureClause::Score { moment, expr, .. } => {
-                        let checked = check_expr(&scope(false), &mut Locals::default(), expr, Type::Int, "a score", &mut diags)
-                            .map(|t| t.expr);
+                        let checked = check_expr(
+                            &scope(false),
+                            &mut Locals::default(),
+                            expr,
+                            Type::Int,
+                            "a score",
+                            &mut diags,
+                        )
+                        .map(|t| t.expr);
                         match moment {
                             ScoreMoment::Completed => score_completed = checked,
                             ScoreMoment::Final => score_final = checked,

@@ -4,8 +4,8 @@
 
 use crate::check::{load, LoadError, PackRef};
 use crate::engine::{Choice, Decision, Event, Game, GameError, Pos, Rules, Target};
-use crate::ir::program::{Domain, Window};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
+use crate::ir::program::{Domain, Window};
 use crate::ir::{FigureId, Ownership, TileId};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -53,10 +53,18 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Pick {
     /// A feature, named by a tile and a segment location on it.
-    Feature { at: Pos, on: String },
+    Feature {
+        at: Pos,
+        on: String,
+    },
     /// A figure, named by the tile and segment it stands on.
-    Figure { at: Pos, on: String },
-    Tile { at: Pos },
+    Figure {
+        at: Pos,
+        on: String,
+    },
+    Tile {
+        at: Pos,
+    },
     /// A player, by number (0 is the first).
     Player(usize),
     /// Decline an optional choice.
@@ -200,7 +208,9 @@ impl Record {
         for event in game.log() {
             let pick = match event {
                 Event::Discarded { tile, .. } => {
-                    turns.push(Step::Discard { tile: pack.tiles[*tile as usize].name.clone() });
+                    turns.push(Step::Discard {
+                        tile: pack.tiles[*tile as usize].name.clone(),
+                    });
                     None
                 }
                 Event::Placed { tile, pos, rot, .. } => {
@@ -213,7 +223,9 @@ impl Record {
                     });
                     None
                 }
-                Event::Deployed { figure, placed, seg, .. } => {
+                Event::Deployed {
+                    figure, placed, seg, ..
+                } => {
                     if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
                         *deploy = Some(Deploy {
                             figure: Some(pack.figures[*figure as usize].name.clone()),
@@ -222,7 +234,9 @@ impl Record {
                     }
                     None
                 }
-                Event::Acted { action, target, spot, .. } => Some(Pick::Action {
+                Event::Acted {
+                    action, target, spot, ..
+                } => Some(Pick::Action {
                     name: pack.program.actions[*action as usize].name.clone(),
                     target: pick_of(game, *target, *spot).map(Box::new),
                 }),
@@ -257,8 +271,14 @@ impl Record {
 fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick> {
     let at = |placed: u16| game.board().placed[placed as usize].pos;
     Some(match (target, spot) {
-        (Target::Feature(_), Some((placed, seg))) => Pick::Feature { at: at(placed), on: segment_name(game, placed, seg) },
-        (Target::Figure(_), Some((placed, seg))) => Pick::Figure { at: at(placed), on: segment_name(game, placed, seg) },
+        (Target::Feature(_), Some((placed, seg))) => Pick::Feature {
+            at: at(placed),
+            on: segment_name(game, placed, seg),
+        },
+        (Target::Figure(_), Some((placed, seg))) => Pick::Figure {
+            at: at(placed),
+            on: segment_name(game, placed, seg),
+        },
         (Target::Tile(t), _) => Pick::Tile { at: at(t) },
         (Target::Player(p), _) => Pick::Player(p as usize),
         _ => return None,
@@ -276,17 +296,29 @@ pub fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
     let pack = &game.rules().pack;
     let tile = &pack.tiles[game.board().placed[placed as usize].tile as usize];
     let kind = tile.segments[seg as usize].kind;
-    let same: Vec<usize> = (0..tile.segments.len()).filter(|s| tile.segments[*s].kind == kind).collect();
+    let same: Vec<usize> = (0..tile.segments.len())
+        .filter(|s| tile.segments[*s].kind == kind)
+        .collect();
     match same.iter().position(|s| *s == seg as usize) {
         Some(i) if same.len() > 1 => format!("{name} {}", i + 1),
         _ => name,
     }
 }
 
+/// One turn of a script: the tile, where it goes, the deployment, the choices.
+#[derive(Debug)]
+struct ScriptTurn {
+    tile: String,
+    at: Pos,
+    rot: u32,
+    deploy: Option<Deploy>,
+    choices: Vec<Pick>,
+}
+
 /// The moves of a record, answered one decision at a time.
 #[derive(Debug)]
 struct Script {
-    turns: Vec<(String, Pos, u32, Option<Deploy>, Vec<Pick>)>,
+    turns: Vec<ScriptTurn>,
     turn: usize,
     next_choice: usize,
     placed: bool,
@@ -294,13 +326,16 @@ struct Script {
 
 impl Script {
     fn next_pick(&mut self) -> Option<Pick> {
-        let pick = self.turns.get(self.turn)?.4.get(self.next_choice)?.clone();
+        let pick = self.turns.get(self.turn)?.choices.get(self.next_choice)?.clone();
         self.next_choice += 1;
         Some(pick)
     }
 
     fn peek_is_action(&self) -> bool {
-        matches!(self.turns.get(self.turn).and_then(|t| t.4.get(self.next_choice)), Some(Pick::Action { .. }))
+        matches!(
+            self.turns.get(self.turn).and_then(|t| t.choices.get(self.next_choice)),
+            Some(Pick::Action { .. })
+        )
     }
 
     fn answer(&mut self, game: &Game) -> Result<Choice, String> {
@@ -312,19 +347,23 @@ impl Script {
                 if self.peek_is_action() {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
-                let (name, at, rot, _, _) = self.turns.get(self.turn).ok_or("the script has no more turns")?;
+                let turn = self.turns.get(self.turn).ok_or("the script has no more turns")?;
                 let drawn = &game.rules().pack.tiles[tile as usize].name;
-                if name != drawn {
-                    return Err(format!("the script places {name}, but {drawn} was drawn"));
+                if &turn.tile != drawn {
+                    return Err(format!("the script places {}, but {drawn} was drawn", turn.tile));
                 }
+                let choice = Choice::Place {
+                    pos: turn.at,
+                    rot: (turn.rot / 90 % 4) as u8,
+                };
                 self.placed = true;
-                Ok(Choice::Place { pos: *at, rot: (rot / 90 % 4) as u8 })
+                Ok(choice)
             }
             Some(Decision::Deploy { placed, .. }) => {
                 if self.peek_is_action() {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
-                match self.turns.get(self.turn).and_then(|t| t.3.clone()) {
+                match self.turns.get(self.turn).and_then(|t| t.deploy.clone()) {
                     None => Ok(Choice::Pass),
                     Some(d) => deploy_choice(game, placed, &d),
                 }
@@ -354,13 +393,28 @@ impl ScriptedAgent {
             .turns
             .iter()
             .filter_map(|s| match s {
-                Step::Turn { tile, at, rot, deploy, choices } => {
-                    Some((tile.clone(), *at, *rot, deploy.clone(), choices.clone()))
-                }
+                Step::Turn {
+                    tile,
+                    at,
+                    rot,
+                    deploy,
+                    choices,
+                } => Some(ScriptTurn {
+                    tile: tile.clone(),
+                    at: *at,
+                    rot: *rot,
+                    deploy: deploy.clone(),
+                    choices: choices.clone(),
+                }),
                 _ => None,
             })
             .collect();
-        let script = std::rc::Rc::new(std::cell::RefCell::new(Script { turns, turn: 0, next_choice: 0, placed: false }));
+        let script = std::rc::Rc::new(std::cell::RefCell::new(Script {
+            turns,
+            turn: 0,
+            next_choice: 0,
+            placed: false,
+        }));
         (0..players)
             .map(|_| Box::new(ScriptedAgent { script: script.clone() }) as Box<dyn crate::agents::Agent>)
             .collect()
@@ -459,7 +513,13 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                     )));
                 }
             }
-            Step::Turn { tile, at, rot, deploy, choices } => {
+            Step::Turn {
+                tile,
+                at,
+                rot,
+                deploy,
+                choices,
+            } => {
                 let mut choices = choices.iter();
                 // Choices pending before the draw (at the very start of a game).
                 while let Some(Decision::Choose { .. }) = game.decision() {
@@ -482,7 +542,11 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                 if rot % 90 != 0 || *rot >= 360 {
                     return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
                 }
-                game.apply(Choice::Place { pos: *at, rot: (rot / 90) as u8 }).map_err(|e| fail(e.to_string()))?;
+                game.apply(Choice::Place {
+                    pos: *at,
+                    rot: (rot / 90) as u8,
+                })
+                .map_err(|e| fail(e.to_string()))?;
                 let Some(Decision::Deploy { placed, .. }) = game.decision() else {
                     return Err(fail("the game did not ask for a deployment after the placement".into()));
                 };
@@ -496,7 +560,10 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                         None => Choice::Pass,
                         Some(d) => deploy_choice(&game, placed, d).map_err(|why| {
                             let figure = d.figure.as_deref().unwrap_or("a figure");
-                            fail(format!("tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}", d.on))
+                            fail(format!(
+                                "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
+                                d.on
+                            ))
                         })?,
                     };
                     game.apply(choice).map_err(|e| fail(e.to_string()))?;
@@ -507,7 +574,9 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                 }
                 let unused = choices.count();
                 if unused > 0 {
-                    return Err(fail(format!("{unused} choice(s) left over: the game asked for no more in this turn")));
+                    return Err(fail(format!(
+                        "{unused} choice(s) left over: the game asked for no more in this turn"
+                    )));
                 }
             }
         }
@@ -532,7 +601,11 @@ fn answer(game: &mut Game, pick: Option<&Pick>, index: usize) -> Result<(), Repl
 /// What the pending decision asks, in words.
 fn describe_decision(game: &Game) -> String {
     match game.decision() {
-        Some(Decision::Choose { player, domain, optional }) => {
+        Some(Decision::Choose {
+            player,
+            domain,
+            optional,
+        }) => {
             let what = match domain {
                 Domain::Players => "a player".to_string(),
                 Domain::Tiles => "a tile".to_string(),
@@ -582,9 +655,21 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
         (x, y) => x == y,
     };
     let wanted = match pick {
-        Pick::Decline => return options.contains(&Choice::Decline).then_some(Choice::Decline).ok_or_else(|| "it cannot be declined".to_string()),
+        Pick::Decline => {
+            return options
+                .contains(&Choice::Decline)
+                .then_some(Choice::Decline)
+                .ok_or_else(|| "it cannot be declined".to_string())
+        }
         Pick::Action { name, target } => {
-            let action = game.rules().pack.program.actions.iter().position(|a| &a.name == name).ok_or_else(|| format!("unknown action `{name}`"))?;
+            let action = game
+                .rules()
+                .pack
+                .program
+                .actions
+                .iter()
+                .position(|a| &a.name == name)
+                .ok_or_else(|| format!("unknown action `{name}`"))?;
             let target = match target {
                 Some(t) => target_of(game, t)?,
                 None => Target::None,

@@ -171,7 +171,8 @@ impl Cx<'_, '_, '_> {
             ast::Expr::Count { var, list, filter, .. } => {
                 let l = self.expr(list)?;
                 let Some(element) = l.ty.element() else {
-                    self.diags.push(mismatch(list.span(), Type::Features, l.ty, "`count(x in LIST ...)`"));
+                    self.diags
+                        .push(mismatch(list.span(), Type::Features, l.ty, "`count(x in LIST ...)`"));
                     return None;
                 };
                 let depth = self.locals.depth();
@@ -245,10 +246,17 @@ impl Cx<'_, '_, '_> {
             }
             let of = if var.scope == VarScope::Player { "p" } else { "c" };
             self.diags.push(
-                Diagnostic::new(Code::UnknownName, format!("`{}` belongs to each {}", id.name, var_scope_name(var.scope)))
-                    .at(id.span, "used without one")
-                    .also(var.span, "declared here")
-                    .note(format!("write `{of}.{}` for the {}'s value", id.name, var_scope_name(var.scope))),
+                Diagnostic::new(
+                    Code::UnknownName,
+                    format!("`{}` belongs to each {}", id.name, var_scope_name(var.scope)),
+                )
+                .at(id.span, "used without one")
+                .also(var.span, "declared here")
+                .note(format!(
+                    "write `{of}.{}` for the {}'s value",
+                    id.name,
+                    var_scope_name(var.scope)
+                )),
             );
             return None;
         }
@@ -291,18 +299,24 @@ impl Cx<'_, '_, '_> {
             let id = s.names.fns.lookup(func, s.unit, s.vis, self.diags)?;
             let Some(sig) = s.names.fn_sigs.get(id as usize).cloned().flatten() else {
                 self.diags.push(
-                    Diagnostic::new(Code::FnOrder, format!("function `{}` is used before its declaration", func.name))
-                        .at(func.span, "used here")
-                        .also(s.names.fns.entries[id as usize].span, "declared here")
-                        .note("a function may only call functions declared before it, so rules cannot recurse"),
+                    Diagnostic::new(
+                        Code::FnOrder,
+                        format!("function `{}` is used before its declaration", func.name),
+                    )
+                    .at(func.span, "used here")
+                    .also(s.names.fns.entries[id as usize].span, "declared here")
+                    .note("a function may only call functions declared before it, so rules cannot recurse"),
                 );
                 return None;
             };
             let Some(result) = sig.result else {
                 self.diags.push(
-                    Diagnostic::new(Code::TypeMismatch, format!("`{}` has effects and gives no value", func.name))
-                        .at(span, "used as a value")
-                        .note(format!("call it as a statement: `{}(...)`", func.name)),
+                    Diagnostic::new(
+                        Code::TypeMismatch,
+                        format!("`{}` has effects and gives no value", func.name),
+                    )
+                    .at(span, "used as a value")
+                    .note(format!("call it as a statement: `{}(...)`", func.name)),
                 );
                 return None;
             };
@@ -402,13 +416,21 @@ impl Cx<'_, '_, '_> {
                 self.diags.push(
                     Diagnostic::new(
                         Code::UnknownProperty,
-                        format!("`{}` is not available on `{kind_name}`, which is {}", def.name, topology_words(topology)),
+                        format!(
+                            "`{}` is not available on `{kind_name}`, which is {}",
+                            def.name,
+                            topology_words(topology)
+                        ),
                     )
                     .at(id.span, "not available here")
                     .note(format!(
                         "`{}` applies to features that are {}",
                         def.name,
-                        def.topologies.iter().map(|t| topology_words(*t)).collect::<Vec<_>>().join(" or ")
+                        def.topologies
+                            .iter()
+                            .map(|t| topology_words(*t))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
                     )),
                 );
                 return None;
@@ -417,9 +439,12 @@ impl Cx<'_, '_, '_> {
         let given = args.unwrap_or(&[]);
         if args.is_none() && !def.params.is_empty() {
             self.diags.push(
-                Diagnostic::new(Code::Arity, format!("`{}` takes {} argument(s)", def.name, def.params.len()))
-                    .at(id.span, "called without arguments")
-                    .note(format!("for example: {}", def.example)),
+                Diagnostic::new(
+                    Code::Arity,
+                    format!("`{}` takes {} argument(s)", def.name, def.params.len()),
+                )
+                .at(id.span, "called without arguments")
+                .note(format!("for example: {}", def.example)),
             );
             return None;
         }
@@ -427,7 +452,12 @@ impl Cx<'_, '_, '_> {
             self.diags.push(
                 Diagnostic::new(
                     Code::Arity,
-                    format!("`{}` takes {} argument(s), {} given", def.name, def.params.len(), given.len()),
+                    format!(
+                        "`{}` takes {} argument(s), {} given",
+                        def.name,
+                        def.params.len(),
+                        given.len()
+                    ),
                 )
                 .at(span, "wrong number of arguments")
                 .note(format!("for example: {}", def.example)),
@@ -445,7 +475,13 @@ impl Cx<'_, '_, '_> {
         ))
     }
 
-    fn args(&mut self, name: &str, params: &[Type], args: &[ast::Expr], span: crate::source::Span) -> Option<Vec<Expr>> {
+    fn args(
+        &mut self,
+        name: &str,
+        params: &[Type],
+        args: &[ast::Expr],
+        span: crate::source::Span,
+    ) -> Option<Vec<Expr>> {
         if args.len() != params.len() {
             self.diags.push(
                 Diagnostic::new(
@@ -462,7 +498,8 @@ impl Cx<'_, '_, '_> {
             match self.expr(a) {
                 Some(t) if want.accepts(t.ty) => out.push(t.expr),
                 Some(t) => {
-                    self.diags.push(mismatch(a.span(), *want, t.ty, &format!("this argument of `{name}`")));
+                    self.diags
+                        .push(mismatch(a.span(), *want, t.ty, &format!("this argument of `{name}`")));
                     ok = false;
                 }
                 None => ok = false,
@@ -485,7 +522,8 @@ impl Cx<'_, '_, '_> {
             Some(want) => {
                 for (side, ty) in [(lhs, l.ty), (rhs, r.ty)] {
                     if ty != want {
-                        self.diags.push(mismatch(side.span(), want, ty, &format!("`{}`", op.symbol())));
+                        self.diags
+                            .push(mismatch(side.span(), want, ty, &format!("`{}`", op.symbol())));
                         return None;
                     }
                 }

@@ -41,7 +41,10 @@ pub fn event(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> 
             Diagnostic::new(Code::UnknownEvent, format!("unknown event `{}`", id.name))
                 .at(id.span, "not an event")
                 .maybe_note(did_you_mean(&id.name, EVENTS.iter().map(|e| e.name)))
-                .note(format!("events are {}", EVENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", "))),
+                .note(format!(
+                    "events are {}",
+                    EVENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+                )),
         );
     }
     found
@@ -64,28 +67,42 @@ pub fn window(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Window> {
 /// Parses a variable's scope, type and merge policy.
 pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(VarScope, Type, Merge)> {
     let bad = |span: Span, what: String, note: &str| {
-        Diagnostic::new(Code::BadVar, what).at(span, "here").note(note.to_string())
+        Diagnostic::new(Code::BadVar, what)
+            .at(span, "here")
+            .note(note.to_string())
     };
     let scope = match decl.scope.name.as_str() {
         "game" => VarScope::Game,
         "player" => VarScope::Player,
         "feature" => VarScope::Feature,
         other => {
-            diags.push(bad(decl.scope.span, format!("unknown variable scope `{other}`"), "the scope is `game`, `player` or `feature`"));
+            diags.push(bad(
+                decl.scope.span,
+                format!("unknown variable scope `{other}`"),
+                "the scope is `game`, `player` or `feature`",
+            ));
             return None;
         }
     };
     let Some(ty) = Type::by_name(&decl.ty.name) else {
         diags.push(
-            bad(decl.ty.span, format!("unknown type `{}`", decl.ty.name), &format!("types are {}", Type::DECLARABLE.join(", ")))
-                .maybe_note(did_you_mean(&decl.ty.name, Type::DECLARABLE.iter().copied())),
+            bad(
+                decl.ty.span,
+                format!("unknown type `{}`", decl.ty.name),
+                &format!("types are {}", Type::DECLARABLE.join(", ")),
+            )
+            .maybe_note(did_you_mean(&decl.ty.name, Type::DECLARABLE.iter().copied())),
         );
         return None;
     };
     if scope != VarScope::Game && !matches!(ty, Type::Int | Type::Bool) {
         diags.push(bad(
             decl.ty.span,
-            format!("{} variables cannot be of type {}", super::expr::var_scope_name(scope), ty.name()),
+            format!(
+                "{} variables cannot be of type {}",
+                super::expr::var_scope_name(scope),
+                ty.name()
+            ),
             "player and feature variables are int or bool",
         ));
         return None;
@@ -104,8 +121,16 @@ pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(Va
             ("max", Type::Int) => Merge::Max,
             ("min", Type::Int) => Merge::Min,
             (other, _) => {
-                let allowed = if ty == Type::Bool { "`any` or `all`" } else { "`sum`, `max` or `min`" };
-                diags.push(bad(m.span, format!("`{other}` is not a merge policy for a {}", ty.name()), &format!("a {} variable merges with {allowed}", ty.name())));
+                let allowed = if ty == Type::Bool {
+                    "`any` or `all`"
+                } else {
+                    "`sum`, `max` or `min`"
+                };
+                diags.push(bad(
+                    m.span,
+                    format!("`{other}` is not a merge policy for a {}", ty.name()),
+                    &format!("a {} variable merges with {allowed}", ty.name()),
+                ));
                 return None;
             }
         },
@@ -165,9 +190,12 @@ fn ranged(
                 Type::Feature => Type::Features,
                 _ => {
                     diags.push(
-                        Diagnostic::new(Code::TypeMismatch, format!("`{}` cannot range over a list", dom_id.name))
-                            .at(l.span(), "remove `in ...`")
-                            .note("`in LIST` works with players, figures and features"),
+                        Diagnostic::new(
+                            Code::TypeMismatch,
+                            format!("`{}` cannot range over a list", dom_id.name),
+                        )
+                        .at(l.span(), "remove `in ...`")
+                        .note("`in LIST` works with players, figures and features"),
                     );
                     return None;
                 }
@@ -215,11 +243,25 @@ fn static_figure(e: &Typed) -> Option<u16> {
 fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic {
     let f = &scope.figures[fig as usize];
     let kind_name = &scope.expr.names.kinds.entries[kind as usize].name;
-    let places: Vec<&str> =
-        f.places.iter().map(|(k, _)| scope.expr.names.kinds.entries[*k as usize].name.as_str()).collect();
+    let places: Vec<&str> = f
+        .places
+        .iter()
+        .map(|(k, _)| scope.expr.names.kinds.entries[*k as usize].name.as_str())
+        .collect();
     Diagnostic::new(Code::WrongKind, format!("a {} cannot go on a {kind_name}", f.name))
         .at(at, format!("this is a {kind_name}"))
-        .also(f.span, format!("`{}` goes on {}", f.name, if places.is_empty() { "nothing".into() } else { places.join(", ") }))
+        .also(
+            f.span,
+            format!(
+                "`{}` goes on {}",
+                f.name,
+                if places.is_empty() {
+                    "nothing".into()
+                } else {
+                    places.join(", ")
+                }
+            ),
+        )
         .note(format!("choose a feature `{}` may stand on", f.name))
 }
 
@@ -250,9 +292,11 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             }
             let owner = match (owner_ir, scope.figures[fig as usize].ownership) {
                 (Some(o), Ownership::PerPlayer) => Some(o),
-                (None, Ownership::PerPlayer) => {
-                    Some(Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args: Vec::new() })
-                }
+                (None, Ownership::PerPlayer) => Some(Expr::Query {
+                    builtin: Builtin::CurrentPlayer,
+                    of: None,
+                    args: Vec::new(),
+                }),
                 (_, Ownership::Neutral) => None,
             };
             Some(Stmt::Place {
@@ -296,13 +340,20 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             }
             Some(Stmt::Return { figure: f.expr })
         }
-        ast::Stmt::Set { target, field, value, span } => set(scope, locals, target, field.as_ref(), value, *span, out),
+        ast::Stmt::Set {
+            target,
+            field,
+            value,
+            span,
+        } => set(scope, locals, target, field.as_ref(), value, *span, out),
         ast::Stmt::Let { name, value, .. } => {
             let v = infer(es, locals, value, out.diags)?;
             let slot = locals.bind(&name.name, v.ty, v.kind);
             Some(Stmt::Let { slot, value: v.expr })
         }
-        ast::Stmt::If { cond, then, otherwise, .. } => {
+        ast::Stmt::If {
+            cond, then, otherwise, ..
+        } => {
             let c = check_expr(es, locals, cond, Type::Bool, "`if`", out.diags);
             let t = block(scope, locals, then, out);
             let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
@@ -312,7 +363,14 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 otherwise: o,
             })
         }
-        ast::Stmt::ForEach { domain: d, var, list, filter, body, .. } => {
+        ast::Stmt::ForEach {
+            domain: d,
+            var,
+            list,
+            filter,
+            body,
+            ..
+        } => {
             let depth = locals.depth();
             let r = ranged(scope, locals, d, var, list.as_ref(), filter.as_ref(), out.diags);
             let b = block(scope, locals, body, out);
@@ -326,18 +384,38 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 body: b,
             })
         }
-        ast::Stmt::Choose { optional, by, domain: d, var, list, filter, body, otherwise, .. } => {
+        ast::Stmt::Choose {
+            optional,
+            by,
+            domain: d,
+            var,
+            list,
+            filter,
+            body,
+            otherwise,
+            ..
+        } => {
             let Some(var) = var else {
                 out.diags.push(
-                    Diagnostic::new(Code::NoDomain, format!("`choose {}` says nothing to choose from", d.name))
-                        .at(d.span, "a variable without a domain")
-                        .note(format!("name what is chosen before the variable, e.g. `choose city {}`", d.name)),
+                    Diagnostic::new(
+                        Code::NoDomain,
+                        format!("`choose {}` says nothing to choose from", d.name),
+                    )
+                    .at(d.span, "a variable without a domain")
+                    .note(format!(
+                        "name what is chosen before the variable, e.g. `choose city {}`",
+                        d.name
+                    )),
                 );
                 return None;
             };
             let by_ir = match by {
                 Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
-                None => Some(Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args: Vec::new() }),
+                None => Some(Expr::Query {
+                    builtin: Builtin::CurrentPlayer,
+                    of: None,
+                    args: Vec::new(),
+                }),
             };
             let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
             let depth = locals.depth();
@@ -360,31 +438,55 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             let id = es.names.fns.lookup(func, es.unit, es.vis, out.diags)?;
             let Some(sig) = es.names.fn_sigs.get(id as usize).cloned().flatten() else {
                 out.diags.push(
-                    Diagnostic::new(Code::FnOrder, format!("function `{}` is used before its declaration", func.name))
-                        .at(func.span, "used here")
-                        .also(es.names.fns.entries[id as usize].span, "declared here")
-                        .note("a function may only call functions declared before it, so rules cannot recurse"),
+                    Diagnostic::new(
+                        Code::FnOrder,
+                        format!("function `{}` is used before its declaration", func.name),
+                    )
+                    .at(func.span, "used here")
+                    .also(es.names.fns.entries[id as usize].span, "declared here")
+                    .note("a function may only call functions declared before it, so rules cannot recurse"),
                 );
                 return None;
             };
             if sig.result.is_some() {
                 out.diags.push(
-                    Diagnostic::new(Code::TypeMismatch, format!("`{}` gives a value and has no effects", func.name))
-                        .at(*span, "its value is dropped")
-                        .note("use it in an expression, such as `if` or `score`"),
+                    Diagnostic::new(
+                        Code::TypeMismatch,
+                        format!("`{}` gives a value and has no effects", func.name),
+                    )
+                    .at(*span, "its value is dropped")
+                    .note("use it in an expression, such as `if` or `score`"),
                 );
                 return None;
             }
             if args.len() != sig.params.len() {
                 out.diags.push(
-                    Diagnostic::new(Code::Arity, format!("`{}` takes {} argument(s), {} given", func.name, sig.params.len(), args.len()))
-                        .at(*span, "wrong number of arguments"),
+                    Diagnostic::new(
+                        Code::Arity,
+                        format!(
+                            "`{}` takes {} argument(s), {} given",
+                            func.name,
+                            sig.params.len(),
+                            args.len()
+                        ),
+                    )
+                    .at(*span, "wrong number of arguments"),
                 );
                 return None;
             }
             let mut ir = Vec::new();
             for (a, want) in args.iter().zip(&sig.params) {
-                ir.push(check_expr(es, locals, a, *want, &format!("this argument of `{}`", func.name), out.diags)?.expr);
+                ir.push(
+                    check_expr(
+                        es,
+                        locals,
+                        a,
+                        *want,
+                        &format!("this argument of `{}`", func.name),
+                        out.diags,
+                    )?
+                    .expr,
+                );
             }
             Some(Stmt::Call { func: id, args: ir })
         }
@@ -434,14 +536,28 @@ fn set(
             VarScope::Feature => format!("set c.{} = ... (c a feature)", name.name),
         };
         out.diags.push(
-            Diagnostic::new(Code::NotAssignable, format!("`{}` is a {} variable", name.name, super::expr::var_scope_name(var.scope)))
-                .at(span, "set the wrong way")
-                .also(var.span, "declared here")
-                .note(format!("write `{how}`")),
+            Diagnostic::new(
+                Code::NotAssignable,
+                format!(
+                    "`{}` is a {} variable",
+                    name.name,
+                    super::expr::var_scope_name(var.scope)
+                ),
+            )
+            .at(span, "set the wrong way")
+            .also(var.span, "declared here")
+            .note(format!("write `{how}`")),
         );
         return None;
     }
-    let v = check_expr(es, locals, value, var.ty, &format!("variable `{}`", name.name), out.diags)?;
+    let v = check_expr(
+        es,
+        locals,
+        value,
+        var.ty,
+        &format!("variable `{}`", name.name),
+        out.diags,
+    )?;
     Some(Stmt::Set {
         var: var_id,
         of: of.map(|o| o.expr),
@@ -462,7 +578,12 @@ pub fn bind_event_params(
         diags.push(
             Diagnostic::new(
                 Code::Arity,
-                format!("event `{}` has {} parameter(s), {} named", def.name, def.params.len(), names.len()),
+                format!(
+                    "event `{}` has {} parameter(s), {} named",
+                    def.name,
+                    def.params.len(),
+                    names.len()
+                ),
             )
             .at(names[def.params.len()].span, "one name too many")
             .note(format!("`{}` gives ({})", def.name, listed.join(", "))),
@@ -487,7 +608,15 @@ pub fn action_domain(
     clause: &ast::DomainClause,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Domain, Option<Expr>)> {
-    let (dom, _, _, filter) = ranged(scope, locals, &clause.domain, &clause.var, None, clause.filter.as_ref(), diags)?;
+    let (dom, _, _, filter) = ranged(
+        scope,
+        locals,
+        &clause.domain,
+        &clause.var,
+        None,
+        clause.filter.as_ref(),
+        diags,
+    )?;
     Some((dom, filter))
 }
 

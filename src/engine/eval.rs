@@ -251,7 +251,9 @@ impl Game {
             _ => None,
         };
         let figure = |v: &Value| match v {
-            Value::Figure(id) => self.meeple(*id).or_else(|| self.gone.iter().rev().find(|m| m.id == *id)),
+            Value::Figure(id) => self
+                .meeple(*id)
+                .or_else(|| self.gone.iter().rev().find(|m| m.id == *id)),
             _ => None,
         };
         let player = |v: &Value| match v {
@@ -297,9 +299,9 @@ impl Game {
                 (Some(f), Some(Value::FigureType(t))) => Value::Bool(self.meeples_on(f).any(|m| m.figure == *t)),
                 _ => Value::Bool(false),
             },
-            Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
-                self.majority(f).into_iter().map(|p| p as u8).collect()
-            })),
+            Builtin::Owners => Value::Players(
+                feature(&of).map_or_else(Vec::new, |f| self.majority(f).into_iter().map(|p| p as u8).collect()),
+            ),
             Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
                 (Some(f), Some(p)) => Value::Bool(self.majority(f).contains(&p)),
                 _ => Value::Bool(false),
@@ -307,8 +309,11 @@ impl Game {
             Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {
                 Some(f) => {
                     let kind = &pack.kinds[self.features.kind(f) as usize];
-                    let formula =
-                        if builtin == Builtin::CompletedScore { &kind.score_completed } else { &kind.score_final };
+                    let formula = if builtin == Builtin::CompletedScore {
+                        &kind.score_completed
+                    } else {
+                        &kind.score_final
+                    };
                     match formula {
                         Some(e) => Value::Int(self.formula(e, f)?),
                         None => Value::Int(0),
@@ -319,7 +324,9 @@ impl Game {
             Builtin::Owner => figure(&of).and_then(|m| m.owner).map_or(Value::None, Value::Player),
             Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure)),
             Builtin::FigureFeature => match &of {
-                Value::Figure(id) => self.meeple(*id).map_or(Value::None, |m| Value::Feature(self.feature_of(m.placed, m.seg))),
+                Value::Figure(id) => self
+                    .meeple(*id)
+                    .map_or(Value::None, |m| Value::Feature(self.feature_of(m.placed, m.seg))),
                 _ => Value::None,
             },
             Builtin::FigureTile => match &of {
@@ -359,7 +366,11 @@ impl Game {
                 _ => Value::Int(0),
             },
             Builtin::OnBoard => match of {
-                Value::FigureType(t) => self.meeples.iter().find(|m| m.figure == t).map_or(Value::None, |m| Value::Figure(m.id)),
+                Value::FigureType(t) => self
+                    .meeples
+                    .iter()
+                    .find(|m| m.figure == t)
+                    .map_or(Value::None, |m| Value::Figure(m.id)),
                 _ => Value::None,
             },
             Builtin::TypeFeature => match of {
@@ -381,7 +392,11 @@ impl Game {
                 }
                 _ => Value::None,
             },
-            Builtin::Toward => match (tile(args.first().unwrap_or(&Value::None)), tile(args.get(1).unwrap_or(&Value::None)), args.get(2)) {
+            Builtin::Toward => match (
+                tile(args.first().unwrap_or(&Value::None)),
+                tile(args.get(1).unwrap_or(&Value::None)),
+                args.get(2),
+            ) {
                 (Some(a), Some(b), Some(Value::Direction(d))) => Value::Bool(toward(a.pos, b.pos, *d)),
                 _ => Value::Bool(false),
             },

@@ -131,7 +131,10 @@ impl Features {
         r.open = open;
         r.done = done;
         for (k, merge) in merges.iter().enumerate() {
-            let (x, y) = (self.vars[root as usize * self.stride + k], self.vars[child as usize * self.stride + k]);
+            let (x, y) = (
+                self.vars[root as usize * self.stride + k],
+                self.vars[child as usize * self.stride + k],
+            );
             self.vars[root as usize * self.stride + k] = match merge {
                 Merge::Any => i64::from(x != 0 || y != 0),
                 Merge::All => i64::from(x != 0 && y != 0),

@@ -28,18 +28,36 @@ pub(super) enum Task {
     Scoring(u16),
     /// Score a feature if it is complete and not yet scored.
     Complete(FeatureId),
-    Score { feature: FeatureId, completed: bool },
+    Score {
+        feature: FeatureId,
+        completed: bool,
+    },
     ReturnAll(FeatureId),
     EndTurn,
     NextTurn,
     FinalScoring,
     Finish,
     /// Run the handlers of an event, from handler `next` on.
-    Fire { event: EventKind, args: Vec<Value>, next: u16, depth: u16 },
+    Fire {
+        event: EventKind,
+        args: Vec<Value>,
+        next: u16,
+        depth: u16,
+    },
     /// Run statement `pc` of a block in a frame.
-    Run { frame: u32, block: BlockId, pc: u32 },
+    Run {
+        frame: u32,
+        block: BlockId,
+        pc: u32,
+    },
     /// A `for each` loop: the items left, the slot, the filter and the body.
-    Each { frame: u32, slot: u16, items: Vec<Value>, filter: Option<Expr>, body: BlockId },
+    Each {
+        frame: u32,
+        slot: u16,
+        items: Vec<Value>,
+        filter: Option<Expr>,
+        body: BlockId,
+    },
     /// Drop the top frame.
     PopFrame,
 }
@@ -92,7 +110,14 @@ impl Game {
         let vars = &self.rules.clone().pack.program.vars;
         for (i, var) in vars.iter().enumerate() {
             if let Some(init) = &var.init {
-                let v = self.eval(init, &mut Env { locals: &mut Vec::new(), subject: None, depth: 0 });
+                let v = self.eval(
+                    init,
+                    &mut Env {
+                        locals: &mut Vec::new(),
+                        subject: None,
+                        depth: 0,
+                    },
+                );
                 self.game_vars[i] = v.map_err(|e| self.located(e, var.span))?;
             } else if var.ty == crate::ir::expr::Type::Int {
                 self.game_vars[i] = Value::Int(0);
@@ -119,7 +144,12 @@ impl Game {
     /// Queues an event's handlers, if it has any.
     fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
         if !self.rules.handlers_of(event).is_empty() {
-            self.tasks.push(Task::Fire { event, args, next: 0, depth });
+            self.tasks.push(Task::Fire {
+                event,
+                args,
+                next: 0,
+                depth,
+            });
         }
     }
 
@@ -144,9 +174,15 @@ impl Game {
 
     /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
     pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
-        let Some(a) = self.rules.pack.program.actions.get(action as usize) else { return Vec::new() };
+        let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+            return Vec::new();
+        };
         let mut locals = vec![Value::None; a.slots as usize];
-        let mut env = Env { locals: &mut locals, subject: None, depth: 0 };
+        let mut env = Env {
+            locals: &mut locals,
+            subject: None,
+            depth: 0,
+        };
         if let Some(when) = &a.when {
             if self.eval(when, &mut env) != Ok(Value::Bool(true)) {
                 return Vec::new();
@@ -160,7 +196,9 @@ impl Game {
                 .into_iter()
                 .filter(|item| {
                     env.locals[0] = item.clone();
-                    filter.as_ref().is_none_or(|f| self.eval(f, &mut env) == Ok(Value::Bool(true)))
+                    filter
+                        .as_ref()
+                        .is_none_or(|f| self.eval(f, &mut env) == Ok(Value::Bool(true)))
                 })
                 .map(|v| value_target(&v))
                 .collect(),
@@ -181,17 +219,29 @@ impl Game {
         let depth = self.depth() + 1;
         self.frames.push(Frame { locals, origin, depth });
         self.tasks.push(Task::PopFrame);
-        self.tasks.push(Task::Run { frame: (self.frames.len() - 1) as u32, block: body, pc: 0 });
+        self.tasks.push(Task::Run {
+            frame: (self.frames.len() - 1) as u32,
+            block: body,
+            pc: 0,
+        });
     }
 
     pub(super) fn resume_pick(&mut self, p: &Pending, target: Target) {
         self.frames[p.frame as usize].locals[p.slot as usize] = target_value(target);
-        self.tasks.push(Task::Run { frame: p.frame, block: p.body, pc: 0 });
+        self.tasks.push(Task::Run {
+            frame: p.frame,
+            block: p.body,
+            pc: 0,
+        });
     }
 
     pub(super) fn resume_decline(&mut self, p: &Pending) {
         if let Some(b) = p.otherwise {
-            self.tasks.push(Task::Run { frame: p.frame, block: b, pc: 0 });
+            self.tasks.push(Task::Run {
+                frame: p.frame,
+                block: b,
+                pc: 0,
+            });
         }
     }
 
@@ -242,15 +292,35 @@ impl Game {
                 }
                 Task::Complete(f) => {
                     let f = self.features.find(f);
-                    if !self.features.is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
+                    if !self.features.is_done(f)
+                        && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))?
+                    {
                         self.features.set_done(f);
                         let arg = || vec![Value::Feature(f)];
                         self.then([
-                            Task::Fire { event: EventKind::FeatureCompleted, args: arg(), next: 0, depth: 0 },
-                            Task::Score { feature: f, completed: true },
-                            Task::Fire { event: EventKind::FeatureScored, args: arg(), next: 0, depth: 0 },
+                            Task::Fire {
+                                event: EventKind::FeatureCompleted,
+                                args: arg(),
+                                next: 0,
+                                depth: 0,
+                            },
+                            Task::Score {
+                                feature: f,
+                                completed: true,
+                            },
+                            Task::Fire {
+                                event: EventKind::FeatureScored,
+                                args: arg(),
+                                next: 0,
+                                depth: 0,
+                            },
                             Task::ReturnAll(f),
-                            Task::Fire { event: EventKind::FeatureDone, args: arg(), next: 0, depth: 0 },
+                            Task::Fire {
+                                event: EventKind::FeatureDone,
+                                args: arg(),
+                                next: 0,
+                                depth: 0,
+                            },
                         ]);
                     }
                 }
@@ -283,8 +353,16 @@ impl Game {
                         .into_iter()
                         .flat_map(|f| {
                             [
-                                Task::Score { feature: f, completed: false },
-                                Task::Fire { event: EventKind::FeatureScored, args: vec![Value::Feature(f)], next: 0, depth: 0 },
+                                Task::Score {
+                                    feature: f,
+                                    completed: false,
+                                },
+                                Task::Fire {
+                                    event: EventKind::FeatureScored,
+                                    args: vec![Value::Feature(f)],
+                                    next: 0,
+                                    depth: 0,
+                                },
                             ]
                         })
                         .collect();
@@ -296,10 +374,22 @@ impl Game {
                     self.emit(Event::Ended);
                     return Ok(());
                 }
-                Task::Fire { event, args, next, depth } => {
+                Task::Fire {
+                    event,
+                    args,
+                    next,
+                    depth,
+                } => {
                     let handlers = self.rules.handlers_of(event);
-                    let Some(&h) = handlers.get(next as usize) else { continue };
-                    self.tasks.push(Task::Fire { event, args: args.clone(), next: next + 1, depth });
+                    let Some(&h) = handlers.get(next as usize) else {
+                        continue;
+                    };
+                    self.tasks.push(Task::Fire {
+                        event,
+                        args: args.clone(),
+                        next: next + 1,
+                        depth,
+                    });
                     let handler = &self.rules.pack.program.handlers[h as usize];
                     let (when, body, origin, slots) = (handler.when.clone(), handler.body, handler.span, handler.slots);
                     last = Some(origin);
@@ -313,29 +403,54 @@ impl Game {
                     locals[..args.len()].clone_from_slice(&args);
                     if let Some(cond) = when {
                         let ok = self
-                            .eval(&cond, &mut Env { locals: &mut locals, subject: None, depth: 0 })
+                            .eval(
+                                &cond,
+                                &mut Env {
+                                    locals: &mut locals,
+                                    subject: None,
+                                    depth: 0,
+                                },
+                            )
                             .map_err(|e| self.located(e, origin))?;
                         if ok != Value::Bool(true) {
                             continue;
                         }
                     }
-                    self.frames.push(super::flow::Frame { locals, origin, depth: depth + 1 });
+                    self.frames.push(super::flow::Frame {
+                        locals,
+                        origin,
+                        depth: depth + 1,
+                    });
                     self.tasks.push(Task::PopFrame);
-                    self.tasks.push(Task::Run { frame: (self.frames.len() - 1) as u32, block: body, pc: 0 });
+                    self.tasks.push(Task::Run {
+                        frame: (self.frames.len() - 1) as u32,
+                        block: body,
+                        pc: 0,
+                    });
                 }
                 Task::Run { frame, block, pc } => {
                     let rules = self.rules.clone();
                     let stmts = &rules.pack.program.blocks[block as usize];
                     let Some(stmt) = stmts.get(pc as usize) else { continue };
                     if (pc as usize) + 1 < stmts.len() {
-                        self.tasks.push(Task::Run { frame, block, pc: pc + 1 });
+                        self.tasks.push(Task::Run {
+                            frame,
+                            block,
+                            pc: pc + 1,
+                        });
                     }
                     last = Some(stmt.span);
                     if self.exec(frame, &stmt.stmt).map_err(|e| self.located(e, stmt.span))? {
                         return Ok(());
                     }
                 }
-                Task::Each { frame, slot, mut items, filter, body } => {
+                Task::Each {
+                    frame,
+                    slot,
+                    mut items,
+                    filter,
+                    body,
+                } => {
                     while !items.is_empty() {
                         let item = items.remove(0);
                         self.frames[frame as usize].locals[slot as usize] = item;
@@ -344,8 +459,18 @@ impl Game {
                             None => true,
                         };
                         if keep {
-                            self.tasks.push(Task::Each { frame, slot, items, filter, body });
-                            self.tasks.push(Task::Run { frame, block: body, pc: 0 });
+                            self.tasks.push(Task::Each {
+                                frame,
+                                slot,
+                                items,
+                                filter,
+                                body,
+                            });
+                            self.tasks.push(Task::Run {
+                                frame,
+                                block: body,
+                                pc: 0,
+                            });
                             break;
                         }
                     }
@@ -360,12 +485,23 @@ impl Game {
 
     fn kind_error(&self, f: FeatureId, clause: &str, e: EvalError) -> GameError {
         let kind = &self.rules.pack.kinds[self.features.kind(f) as usize];
-        GameError::Rule(format!("{e} in `{clause}` of feature `{}` ({})", kind.name, self.rules.pack.locate(kind.span)))
+        GameError::Rule(format!(
+            "{e} in `{clause}` of feature `{}` ({})",
+            kind.name,
+            self.rules.pack.locate(kind.span)
+        ))
     }
 
     fn eval_in(&mut self, frame: u32, expr: &Expr) -> Result<Value, GameError> {
         let mut locals = std::mem::take(&mut self.frames[frame as usize].locals);
-        let v = self.eval(expr, &mut Env { locals: &mut locals, subject: None, depth: 0 });
+        let v = self.eval(
+            expr,
+            &mut Env {
+                locals: &mut locals,
+                subject: None,
+                depth: 0,
+            },
+        );
         self.frames[frame as usize].locals = locals;
         let origin = self.frames[frame as usize].origin;
         v.map_err(|e| self.located(e, origin))
@@ -380,7 +516,11 @@ impl Game {
     }
 
     fn exec_with(&mut self, frame: u32, stmt: &Stmt, locals: &mut Vec<Value>) -> Result<bool, EvalError> {
-        let mut env = Env { locals, subject: None, depth: 0 };
+        let mut env = Env {
+            locals,
+            subject: None,
+            depth: 0,
+        };
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p)) = (self.eval(amount, &mut env)?, self.eval(to, &mut env)?) {
@@ -440,17 +580,44 @@ impl Game {
                 env.locals[*slot as usize] = v;
             }
             Stmt::If { cond, then, otherwise } => {
-                let block = if self.eval(cond, &mut env)? == Value::Bool(true) { Some(*then) } else { *otherwise };
+                let block = if self.eval(cond, &mut env)? == Value::Bool(true) {
+                    Some(*then)
+                } else {
+                    *otherwise
+                };
                 if let Some(block) = block {
                     self.tasks.push(Task::Run { frame, block, pc: 0 });
                 }
             }
-            Stmt::ForEach { slot, domain, list, filter, body } => {
+            Stmt::ForEach {
+                slot,
+                domain,
+                list,
+                filter,
+                body,
+            } => {
                 let items = self.domain_items(*domain, list.as_ref(), &mut env)?;
-                self.tasks.push(Task::Each { frame, slot: *slot, items, filter: filter.clone(), body: *body });
+                self.tasks.push(Task::Each {
+                    frame,
+                    slot: *slot,
+                    items,
+                    filter: filter.clone(),
+                    body: *body,
+                });
             }
-            Stmt::Choose { optional, by, slot, domain, list, filter, body, otherwise } => {
-                let Value::Player(player) = self.eval(by, &mut env)? else { return Ok(false) };
+            Stmt::Choose {
+                optional,
+                by,
+                slot,
+                domain,
+                list,
+                filter,
+                body,
+                otherwise,
+            } => {
+                let Value::Player(player) = self.eval(by, &mut env)? else {
+                    return Ok(false);
+                };
                 let mut options = Vec::new();
                 for item in self.domain_items(*domain, list.as_ref(), &mut env)? {
                     env.locals[*slot as usize] = item.clone();
@@ -464,7 +631,11 @@ impl Game {
                 }
                 if options.is_empty() {
                     if let Some(b) = otherwise {
-                        self.tasks.push(Task::Run { frame, block: *b, pc: 0 });
+                        self.tasks.push(Task::Run {
+                            frame,
+                            block: *b,
+                            pc: 0,
+                        });
                     }
                     return Ok(false);
                 }
@@ -526,7 +697,9 @@ impl Game {
     /// A figure from supply onto the first segment of a feature, if the
     /// figure may go there and one is left.
     fn put_figure(&mut self, figure: u16, owner: Option<u8>, f: FeatureId) {
-        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else { return };
+        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else {
+            return;
+        };
         if !self.may_stand(figure, placed, seg) {
             return;
         }
@@ -548,7 +721,9 @@ impl Game {
 
     fn may_stand(&self, figure: u16, placed: u16, seg: u8) -> bool {
         let tile = &self.rules.pack.tiles[self.board.placed[placed as usize].tile as usize];
-        self.rules.pack.figures[figure as usize].posture_on(tile.segments[seg as usize].kind).is_some()
+        self.rules.pack.figures[figure as usize]
+            .posture_on(tile.segments[seg as usize].kind)
+            .is_some()
     }
 
     fn move_figure(&mut self, who: &Value, f: FeatureId) {
@@ -567,8 +742,12 @@ impl Game {
             _ => None,
         };
         let Some(id) = id else { return };
-        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else { return };
-        let Some(i) = self.meeples.iter().position(|m| m.id == id) else { return };
+        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else {
+            return;
+        };
+        let Some(i) = self.meeples.iter().position(|m| m.id == id) else {
+            return;
+        };
         if !self.may_stand(self.meeples[i].figure, placed, seg) {
             return;
         }
@@ -580,7 +759,9 @@ impl Game {
 
     /// Takes a figure off the board to its owner's supply (or the box).
     fn remove_meeple(&mut self, id: u32) {
-        let Some(i) = self.meeples.iter().position(|m| m.id == id) else { return };
+        let Some(i) = self.meeples.iter().position(|m| m.id == id) else {
+            return;
+        };
         let m = self.meeples.remove(i);
         let figures = self.rules.pack.figures.len();
         match m.owner {
@@ -609,7 +790,9 @@ impl Game {
         }
         for dy in -1..=1 {
             for dx in -1..=1 {
-                let Some(other) = self.board.at((p.pos.0 + dx, p.pos.1 + dy)) else { continue };
+                let Some(other) = self.board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
+                    continue;
+                };
                 let tile = &pack.tiles[self.board.placed[other as usize].tile as usize];
                 for (seg, s) in tile.segments.iter().enumerate() {
                     if pack.kinds[s.kind as usize].topology == Topology::Area {
@@ -626,8 +809,11 @@ impl Game {
         let rules = self.rules.clone();
         let kind_id = self.features.kind(f);
         let kind = &rules.pack.kinds[kind_id as usize];
-        let (formula, clause) =
-            if completed { (&kind.score_completed, "score completed") } else { (&kind.score_final, "score final") };
+        let (formula, clause) = if completed {
+            (&kind.score_completed, "score completed")
+        } else {
+            (&kind.score_final, "score final")
+        };
         let Some(formula) = formula else { return Ok(()) };
         let owners = self.majority(f);
         if owners.is_empty() {

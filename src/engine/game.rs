@@ -25,7 +25,11 @@ pub enum Decision {
     /// The player may deploy a figure on the tile just placed (or take an action instead).
     Deploy { player: usize, placed: u16 },
     /// A rule asks the player to choose from `domain`; `optional` allows declining.
-    Choose { player: usize, domain: Domain, optional: bool },
+    Choose {
+        player: usize,
+        domain: Domain,
+        optional: bool,
+    },
 }
 
 /// Something on the board, or a player, that a choice names.
@@ -74,21 +78,58 @@ pub struct Meeple {
 /// Something that happened, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Drew { player: usize, tile: TileId },
+    Drew {
+        player: usize,
+        tile: TileId,
+    },
     /// The drawn tile fit nowhere and left the game.
-    Discarded { player: usize, tile: TileId },
-    Placed { player: usize, tile: TileId, pos: Pos, rot: u8 },
-    Deployed { player: usize, figure: FigureId, placed: u16, seg: u8 },
-    Passed { player: usize },
+    Discarded {
+        player: usize,
+        tile: TileId,
+    },
+    Placed {
+        player: usize,
+        tile: TileId,
+        pos: Pos,
+        rot: u8,
+    },
+    Deployed {
+        player: usize,
+        figure: FigureId,
+        placed: u16,
+        seg: u8,
+    },
+    Passed {
+        player: usize,
+    },
     /// The player took an action; `spot` is where its target was (tile, segment).
-    Acted { player: usize, action: ActionId, target: Target, spot: Option<(u16, u8)> },
+    Acted {
+        player: usize,
+        action: ActionId,
+        target: Target,
+        spot: Option<(u16, u8)>,
+    },
     /// The player answered a `choose`; `spot` as for `Acted`.
-    Chose { player: usize, target: Target, spot: Option<(u16, u8)> },
-    Declined { player: usize },
-    Scored { player: usize, points: i64, reason: ReasonId },
+    Chose {
+        player: usize,
+        target: Target,
+        spot: Option<(u16, u8)>,
+    },
+    Declined {
+        player: usize,
+    },
+    Scored {
+        player: usize,
+        points: i64,
+        reason: ReasonId,
+    },
     /// A rule put a figure on the board, or moved one.
-    FigureSet { meeple: Meeple },
-    Returned { meeple: Meeple },
+    FigureSet {
+        meeple: Meeple,
+    },
+    Returned {
+        meeple: Meeple,
+    },
     Ended,
 }
 
@@ -200,7 +241,9 @@ impl Game {
     /// The start tile on the board, supplies filled, nothing run yet.
     fn setup(rules: Arc<Rules>, players: usize, seed: u64, stack: Vec<TileId>) -> Result<Game, GameError> {
         if players == 0 || players > MAX_PLAYERS {
-            return Err(GameError::Setup(format!("a game needs 1 to {MAX_PLAYERS} players, not {players}")));
+            return Err(GameError::Setup(format!(
+                "a game needs 1 to {MAX_PLAYERS} players, not {players}"
+            )));
         }
         let pack = &rules.pack;
         let figures = pack.figures.len();
@@ -217,7 +260,9 @@ impl Game {
         let mut game = Game {
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len()),
-            player_vars: (0..players).flat_map(|_| rules.player_var_init.iter().copied()).collect(),
+            player_vars: (0..players)
+                .flat_map(|_| rules.player_var_init.iter().copied())
+                .collect(),
             game_vars: vec![Value::None; pack.program.vars.len()],
             rules,
             players,
@@ -382,7 +427,8 @@ impl Game {
 
     /// The feature a segment of a placed tile belongs to.
     pub fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
-        self.features.find(self.board.placed[placed as usize].first_node + u32::from(seg))
+        self.features
+            .find(self.board.placed[placed as usize].first_node + u32::from(seg))
     }
 
     /// The feature graph.
@@ -505,7 +551,9 @@ impl Game {
     /// Figures on a feature.
     pub fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
         let root = self.features.find(feature);
-        self.meeples.iter().filter(move |m| self.feature_of(m.placed, m.seg) == root)
+        self.meeples
+            .iter()
+            .filter(move |m| self.feature_of(m.placed, m.seg) == root)
     }
 
     /// Applies a choice to the pending decision.
@@ -515,7 +563,9 @@ impl Game {
             (Phase::Place(tile), Choice::Place { pos, rot }) => {
                 let tile = *tile;
                 if rot > 3 {
-                    return Err(GameError::Illegal(format!("rotation must be 0 to 3 quarter turns, not {rot}")));
+                    return Err(GameError::Illegal(format!(
+                        "rotation must be 0 to 3 quarter turns, not {rot}"
+                    )));
                 }
                 if let Err(misfit) = self.board.fits(&self.rules, tile, pos, rot) {
                     return Err(GameError::Illegal(self.describe_misfit(tile, pos, rot, misfit)));
@@ -536,7 +586,12 @@ impl Game {
                     return Err(GameError::Illegal(why));
                 }
                 let meeple = self.add_meeple(figure, Some(player as u8), placed, seg);
-                self.emit(Event::Deployed { player, figure, placed, seg });
+                self.emit(Event::Deployed {
+                    player,
+                    figure,
+                    placed,
+                    seg,
+                });
                 self.after_deploy(placed, Some(meeple));
             }
             (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, target }) => {
@@ -548,11 +603,24 @@ impl Game {
                     _ => false,
                 };
                 if !allowed {
-                    let name = self.rules.pack.program.actions.get(action as usize).map_or("?", |a| a.name.as_str());
-                    return Err(GameError::Illegal(format!("the action `{name}` is not available on that now")));
+                    let name = self
+                        .rules
+                        .pack
+                        .program
+                        .actions
+                        .get(action as usize)
+                        .map_or("?", |a| a.name.as_str());
+                    return Err(GameError::Illegal(format!(
+                        "the action `{name}` is not available on that now"
+                    )));
                 }
                 let spot = self.spot(target);
-                self.emit(Event::Acted { player, action, target, spot });
+                self.emit(Event::Acted {
+                    player,
+                    action,
+                    target,
+                    spot,
+                });
                 let after = match self.phase {
                     Phase::Place(tile) => Task::AwaitPlace(tile),
                     Phase::Deploy(placed) => Task::Scoring(placed),
@@ -567,15 +635,23 @@ impl Game {
                 }
                 let p = p.clone();
                 let spot = self.spot(target);
-                self.emit(Event::Chose { player: p.player as usize, target, spot });
+                self.emit(Event::Chose {
+                    player: p.player as usize,
+                    target,
+                    spot,
+                });
                 self.resume_pick(&p, target);
             }
             (Phase::Choose(p), Choice::Decline) => {
                 if !p.optional {
-                    return Err(GameError::Illegal("this choice must be made; it cannot be declined".into()));
+                    return Err(GameError::Illegal(
+                        "this choice must be made; it cannot be declined".into(),
+                    ));
                 }
                 let p = p.clone();
-                self.emit(Event::Declined { player: p.player as usize });
+                self.emit(Event::Declined {
+                    player: p.player as usize,
+                });
                 self.resume_decline(&p);
             }
             (Phase::Over, _) => return Err(GameError::Illegal("the game is over".into())),
@@ -586,9 +662,15 @@ impl Game {
                 )))
             }
             (Phase::Deploy(_), _) => {
-                return Err(GameError::Illegal("the tile is already placed; deploy a figure or pass".into()))
+                return Err(GameError::Illegal(
+                    "the tile is already placed; deploy a figure or pass".into(),
+                ))
             }
-            (Phase::Choose(_), _) => return Err(GameError::Illegal("a choice is pending; pick one of its options".into())),
+            (Phase::Choose(_), _) => {
+                return Err(GameError::Illegal(
+                    "a choice is pending; pick one of its options".into(),
+                ))
+            }
             (Phase::Running, _) => return Err(GameError::Illegal("the game is not waiting for a decision".into())),
         }
         self.phase = Phase::Running;
@@ -622,14 +704,25 @@ impl Game {
         };
         match misfit {
             Misfit::Occupied => {
-                let other = self.board.tile_at(pos).map_or("?", |p| pack.tiles[p.tile as usize].name.as_str());
+                let other = self
+                    .board
+                    .tile_at(pos)
+                    .map_or("?", |p| pack.tiles[p.tile as usize].name.as_str());
                 format!("{here}: the square already holds tile {other}")
             }
             Misfit::Isolated => format!("{here}: it touches no placed tile"),
             Misfit::Mismatch { edge, mine, theirs } => {
                 let side = ["north", "east", "south", "west"][edge as usize];
-                let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-                format!("{here}: its {side} edge ({}) meets {article} {}", what(mine), what(theirs))
+                let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                format!(
+                    "{here}: its {side} edge ({}) meets {article} {}",
+                    what(mine),
+                    what(theirs)
+                )
             }
         }
     }
@@ -649,7 +742,13 @@ impl Game {
         }
         let id = self.next_meeple;
         self.next_meeple += 1;
-        self.meeples.push(Meeple { id, figure, owner, placed, seg });
+        self.meeples.push(Meeple {
+            id,
+            figure,
+            owner,
+            placed,
+            seg,
+        });
         id
     }
 
@@ -659,28 +758,47 @@ impl Game {
         let pack = &rules.pack;
         let rotated = &rules.rotated[tile as usize][rot as usize];
         let first_node = self.features.len() as u32;
-        let placed = self.board.put(&rules, PlacedTile { tile, pos, rot, first_node });
+        let placed = self.board.put(
+            &rules,
+            PlacedTile {
+                tile,
+                pos,
+                rot,
+                first_node,
+            },
+        );
         for (i, seg) in pack.tiles[tile as usize].segments.iter().enumerate() {
             let open = match pack.kinds[seg.kind as usize].topology {
                 Topology::Edges => rotated.seg_edges[i].len(),
                 Topology::HalfEdges => rotated.seg_halves[i].len(),
                 Topology::Area => 0,
             };
-            self.features.add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
+            self.features
+                .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
         for (edge, (dx, dy)) in crate::ir::geometry::EDGE_OFFSETS.iter().enumerate() {
-            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else { continue };
+            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
+                continue;
+            };
             let theirs = &rules.rotated[n.tile as usize][n.rot as usize];
             let back = crate::ir::geometry::opposite_edge(edge as u8) as usize;
             let (a, b) = (rotated.edge_seg[edge], theirs.edge_seg[back]);
             if a != super::rules::NONE && b != super::rules::NONE {
-                self.features.connect(first_node + u32::from(a), n.first_node + u32::from(b), &rules.feature_merges);
+                self.features.connect(
+                    first_node + u32::from(a),
+                    n.first_node + u32::from(b),
+                    &rules.feature_merges,
+                );
             }
             for h in [2 * edge, 2 * edge + 1] {
                 let facing = crate::ir::geometry::facing_half_edge(h as u8) as usize;
                 let (a, b) = (rotated.half_seg[h], theirs.half_seg[facing]);
                 if a != super::rules::NONE && b != super::rules::NONE {
-                    self.features.connect(first_node + u32::from(a), n.first_node + u32::from(b), &rules.feature_merges);
+                    self.features.connect(
+                        first_node + u32::from(a),
+                        n.first_node + u32::from(b),
+                        &rules.feature_merges,
+                    );
                 }
             }
         }
@@ -709,7 +827,9 @@ impl Game {
     pub fn fits_anywhere(&self, tile: TileId) -> bool {
         let rotated = &self.rules.rotated[tile as usize];
         self.board.frontier.iter().any(|slot| {
-            self.rules.distinct_rotations[tile as usize].iter().any(|&rot| slot.accepts(rotated[rot as usize].packed))
+            self.rules.distinct_rotations[tile as usize]
+                .iter()
+                .any(|&rot| slot.accepts(rotated[rot as usize].packed))
         })
     }
 

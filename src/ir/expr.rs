@@ -84,11 +84,15 @@ impl Type {
     }
 
     /// Names accepted by [`Type::by_name`].
-    pub const DECLARABLE: &'static [&'static str] = &["int", "bool", "feature", "player", "figure", "tile", "direction"];
+    pub const DECLARABLE: &'static [&'static str] =
+        &["int", "bool", "feature", "player", "figure", "tile", "direction"];
 
     /// Whether `none` may stand for a value of this type.
     pub fn nullable(self) -> bool {
-        matches!(self, Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Nothing)
+        matches!(
+            self,
+            Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Nothing
+        )
     }
 
     /// Whether a value of type `other` may be used where `self` is expected.
@@ -314,7 +318,10 @@ builtins! {
 impl Builtin {
     /// The built-in's declaration.
     pub fn def(self) -> &'static BuiltinDef {
-        BUILTINS.iter().find(|d| d.builtin == self).expect("every builtin has a row in BUILTINS")
+        BUILTINS
+            .iter()
+            .find(|d| d.builtin == self)
+            .expect("every builtin has a row in BUILTINS")
     }
 
     /// Looks a built-in up by receiver and name.
@@ -347,7 +354,10 @@ pub enum Expr {
     /// A game variable.
     GameVar(VarId),
     /// A player's or feature's variable.
-    MemberVar { var: VarId, of: Box<Expr> },
+    MemberVar {
+        var: VarId,
+        of: Box<Expr>,
+    },
     /// A built-in; `of` is the receiver (`None` for globals).
     Query {
         builtin: Builtin,
@@ -355,7 +365,10 @@ pub enum Expr {
         args: Vec<Expr>,
     },
     /// A function defined in the rules.
-    Call { func: FnId, args: Vec<Expr> },
+    Call {
+        func: FnId,
+        args: Vec<Expr>,
+    },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// Number of members of `list` for which `filter` holds, each bound to `slot`.

@@ -119,12 +119,18 @@ pub const EVENTS: &[EventDef] = &[
 impl EventKind {
     /// The event's table row.
     pub fn def(self) -> &'static EventDef {
-        EVENTS.iter().find(|e| e.kind == self).expect("every event has a row in EVENTS")
+        EVENTS
+            .iter()
+            .find(|e| e.kind == self)
+            .expect("every event has a row in EVENTS")
     }
 
     /// Index in [`EVENTS`], for per-event tables.
     pub fn index(self) -> usize {
-        EVENTS.iter().position(|e| e.kind == self).expect("every event has a row in EVENTS")
+        EVENTS
+            .iter()
+            .position(|e| e.kind == self)
+            .expect("every event has a row in EVENTS")
     }
 }
 
@@ -145,7 +151,11 @@ pub const WINDOWS: &[(Window, &str, &str)] = &[
         "before_place",
         "offered with the placement decision; afterwards the player still places the tile",
     ),
-    (Window::Deploy, "deploy", "offered with the deploy decision, instead of deploying a figure"),
+    (
+        Window::Deploy,
+        "deploy",
+        "offered with the deploy decision, instead of deploying a figure",
+    ),
 ];
 
 /// The scope of a variable.

@@ -380,7 +380,14 @@ impl Cx {
     fn var(&self, pair: Pair<Rule>) -> VarDecl {
         let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-        let scope = self.ident(inner.next().expect("var has a scope").into_inner().next().expect("scope is a name"));
+        let scope = self.ident(
+            inner
+                .next()
+                .expect("var has a scope")
+                .into_inner()
+                .next()
+                .expect("scope is a name"),
+        );
         let name = self.ident(inner.next().expect("var has a name"));
         let ty = self.ident(inner.next().expect("var has a type"));
         let mut decl = VarDecl {
@@ -474,7 +481,9 @@ impl Cx {
                     params.push((n, t));
                 }
                 Rule::fn_expr => {
-                    body = Some(FnBody::Expr(self.expr(part.into_inner().next().expect("= has an expression"))))
+                    body = Some(FnBody::Expr(
+                        self.expr(part.into_inner().next().expect("= has an expression")),
+                    ))
                 }
                 Rule::block => body = Some(FnBody::Block(self.block(part))),
                 rule => unreachable!("fn part {rule:?}"),
@@ -522,7 +531,12 @@ impl Cx {
                 let mut rest: Vec<Pair<Rule>> = inner.collect();
                 let on = self.expr(rest.pop().expect("place has a target"));
                 let owner = rest.pop().map(|o| self.expr(o));
-                Stmt::Place { figure, owner, on, span }
+                Stmt::Place {
+                    figure,
+                    owner,
+                    on,
+                    span,
+                }
             }
             Rule::move_stmt => Stmt::Move {
                 figure: self.expr(next()),
