@@ -114,6 +114,9 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
 
 fn apply(text: &str, m: &Mutation) -> String {
     let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() && matches!(m, Mutation::DeleteLine(_) | Mutation::DuplicateLine(_)) {
+        return text.to_string();
+    }
     match m {
         Mutation::DeleteLine(i) => {
             let i = i % lines.len();
