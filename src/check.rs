@@ -25,6 +25,12 @@ pub const LANGUAGE_VERSION: u32 = 1;
 
 /// Counts (tiles, figures) are limited to this.
 const MAX_COUNT: u32 = 1000;
+/// The whole tile set is limited to this many tiles.
+const MAX_TILES: u32 = 10_000;
+/// A tile may have at most this many segments.
+const MAX_SEGMENTS: usize = 64;
+/// At most this many feature kinds, so edge signatures fit their encoding.
+const MAX_KINDS: usize = 100;
 
 /// Loading failed: every diagnostic found, with the sources to render them.
 #[derive(Debug)]
@@ -82,6 +88,13 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
             checker.header(file);
             checker.declare(u, file);
         }
+    }
+    if let Some(extra) = checker.kinds.get(MAX_KINDS) {
+        checker.diags.push(
+            Diagnostic::new(Code::NumberOutOfRange, "too many feature kinds")
+                .at(extra.span, format!("feature kind number {}", MAX_KINDS + 1))
+                .note(format!("a load may declare at most {MAX_KINDS} feature kinds")),
+        );
     }
     checker.reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
     for &u in &order {
@@ -731,11 +744,35 @@ impl Checker {
             }
         }
         let kinds = &self.kinds;
-        builds
-            .into_iter()
-            .flatten()
-            .map(|b| tiles::finish(b, kinds, &mut self.diags))
-            .collect()
+        let mut total = 0u32;
+        let mut out = Vec::with_capacity(builds.len());
+        for build in builds.into_iter().flatten() {
+            total = total.saturating_add(build.count);
+            if total > MAX_TILES {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::NumberOutOfRange,
+                        format!("the tile set holds more than {MAX_TILES} tiles"),
+                    )
+                    .at(build.count_span, format!("the total passes {MAX_TILES} here"))
+                    .note(format!("a tile set may hold at most {MAX_TILES} tiles")),
+                );
+                total = 0;
+            }
+            if build.segments.len() > MAX_SEGMENTS {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::NumberOutOfRange,
+                        format!("tile `{}` has {} segments", build.name.name, build.segments.len()),
+                    )
+                    .at(build.name.span, format!("at most {MAX_SEGMENTS}"))
+                    .note(format!("a tile may have at most {MAX_SEGMENTS} segments")),
+                );
+                continue;
+            }
+            out.push(tiles::finish(build, kinds, &mut self.diags));
+        }
+        out
     }
 
     fn tile_decl(&mut self, u: usize, decl: &ast::TileDecl, builds: &mut [Option<TileBuild>]) {

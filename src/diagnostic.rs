@@ -36,8 +36,8 @@ macro_rules! codes {
 codes! {
     Syntax = 1, "syntax error",
         "The file does not follow the grammar of the .rules language. The label shows where the parser stopped and what it expected there; see docs/language.md for the shape of each declaration.";
-    TooDeep = 2, "brackets nested too deeply",
-        "Parentheses and braces may be nested at most 64 deep. Split the expression or remove stray brackets.";
+    TooDeep = 2, "nested too deeply or too long",
+        "Parentheses and braces may be nested at most 64 deep, and one expression may hold at most 256 operators. Split the expression with `let` or a function, or remove stray brackets.";
     UnknownName = 3, "unknown name",
         "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it.";
     Duplicate = 4, "defined twice",

@@ -331,11 +331,9 @@ impl Script {
         Some(pick)
     }
 
-    fn peek_is_action(&self) -> bool {
-        matches!(
-            self.turns.get(self.turn).and_then(|t| t.choices.get(self.next_choice)),
-            Some(Pick::Action { .. })
-        )
+    fn peek_is_action(&self, game: &Game, window: Window) -> bool {
+        let next = self.turns.get(self.turn).and_then(|t| t.choices.get(self.next_choice));
+        action_window(game, next) == Some(window)
     }
 
     fn answer(&mut self, game: &Game) -> Result<Choice, String> {
@@ -344,7 +342,7 @@ impl Script {
                 if self.placed {
                     (self.turn, self.next_choice, self.placed) = (self.turn + 1, 0, false);
                 }
-                if self.peek_is_action() {
+                if self.peek_is_action(game, Window::BeforePlace) {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
                 let turn = self.turns.get(self.turn).ok_or("the script has no more turns")?;
@@ -360,7 +358,7 @@ impl Script {
                 Ok(choice)
             }
             Some(Decision::Deploy { placed, .. }) => {
-                if self.peek_is_action() {
+                if self.peek_is_action(game, Window::Deploy) {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
                 match self.turns.get(self.turn).and_then(|t| t.deploy.clone()) {
@@ -475,9 +473,17 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                 } else {
                     "the tile set"
                 };
+                let never = match &stack {
+                    Some(s) => !s.contains(&id),
+                    None => rules.pack.tiles[id as usize].count == 0,
+                };
                 return Err(ReplayError::Step {
                     index,
-                    message: format!("tile {tile} cannot be drawn: every copy in {whence} was drawn before"),
+                    message: if never {
+                        format!("tile {tile} cannot be drawn: {whence} holds none")
+                    } else {
+                        format!("tile {tile} cannot be drawn: every copy in {whence} was drawn before")
+                    },
                 });
             }
             left[id as usize] -= 1;
@@ -534,8 +540,8 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                     )));
                 }
                 // Actions taken before placing.
-                while let (Some(Decision::Place { .. }), Some(Pick::Action { .. })) =
-                    (game.decision(), choices.clone().next())
+                while matches!(game.decision(), Some(Decision::Place { .. }))
+                    && action_window(&game, choices.clone().next()) == Some(Window::BeforePlace)
                 {
                     answer(&mut game, choices.next(), index)?;
                 }
@@ -585,6 +591,20 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
     }
     Ok(game)
+}
+
+/// The window of the action a pick takes, if it is an action.
+fn action_window(game: &Game, pick: Option<&Pick>) -> Option<Window> {
+    let Some(Pick::Action { name, .. }) = pick else {
+        return None;
+    };
+    game.rules()
+        .pack
+        .program
+        .actions
+        .iter()
+        .find(|a| &a.name == name)
+        .map(|a| a.window)
 }
 
 /// Answers the pending decision with the record's next choice.
@@ -736,7 +756,15 @@ fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
             }
         }
     };
-    seg.ok_or_else(|| format!("tile {} has no segment at {on}", tile.name))
+    seg.ok_or_else(|| match Location::parse(on) {
+        Some(Location::Edge(e)) if rotated.half_seg[2 * e as usize] != u8::MAX => format!(
+            "edge {on} of tile {} is a field edge; name its field by a half-edge, {} or {}",
+            tile.name,
+            HALF_EDGE_NAMES[2 * e as usize],
+            HALF_EDGE_NAMES[2 * e as usize + 1]
+        ),
+        _ => format!("tile {} has no segment at {on}", tile.name),
+    })
 }
 
 fn figure_id(game: &Game, name: &str) -> Result<FigureId, String> {

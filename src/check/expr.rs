@@ -401,10 +401,10 @@ impl Cx<'_, '_, '_> {
         args: Option<&[ast::Expr]>,
         span: crate::source::Span,
     ) -> Option<Typed> {
-        if self.scope.in_complete && def.builtin == Builtin::Completed && matches!(of, Some((Expr::Subject, _))) {
+        if self.scope.in_complete && def.builtin == Builtin::Completed {
             self.diags.push(
                 Diagnostic::new(Code::UnknownProperty, "`completed` cannot be used in `complete when`")
-                    .at(id.span, "this is what `complete when` defines")
+                    .at(id.span, "completion would depend on completion")
                     .note("say when the feature is complete in terms of other properties, such as `open_edges == 0`"),
             );
             return None;

@@ -159,7 +159,17 @@ fn read_text(path: &Path) -> Result<String, String> {
             meta.len()
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    // Read at most one byte past the limit, so a device or pipe that reports
+    // no size cannot make the read unbounded.
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "it is larger than {MAX_FILE_BYTES} bytes, the limit for rules files"
+        ));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();

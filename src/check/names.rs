@@ -15,12 +15,16 @@ pub struct Entry {
     pub id: u16,
 }
 
+/// Most names of one sort a load may declare, so that ids fit their types.
+pub const MAX_NAMES: usize = 10_000;
+
 /// All names of one sort (feature kinds, tiles, ...).
 #[derive(Debug)]
 pub struct Namespace {
     /// What the names are, for messages ("feature kind").
     pub what: &'static str,
     pub entries: Vec<Entry>,
+    index: std::collections::HashMap<String, usize>,
 }
 
 /// Which units each unit may see: itself and every pack it requires, transitively.
@@ -42,12 +46,13 @@ impl Namespace {
         Namespace {
             what,
             entries: Vec::new(),
+            index: Default::default(),
         }
     }
 
     /// The entry named `name`.
     pub fn get(&self, name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.name == name)
+        self.index.get(name).map(|i| &self.entries[*i])
     }
 
     /// Declares a name; a second declaration is reported and ignored.
@@ -67,6 +72,15 @@ impl Namespace {
             );
             return false;
         }
+        if self.entries.len() >= MAX_NAMES {
+            diags.push(
+                Diagnostic::new(Code::NumberOutOfRange, format!("too many {}s", self.what))
+                    .at(ident.span, format!("{} number {}", self.what, MAX_NAMES + 1))
+                    .note(format!("a load may declare at most {MAX_NAMES} of each sort of name")),
+            );
+            return false;
+        }
+        self.index.insert(ident.name.clone(), self.entries.len());
         self.entries.push(Entry {
             name: ident.name.clone(),
             unit,

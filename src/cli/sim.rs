@@ -39,7 +39,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
     let mut seats: Vec<Seat> = (0..opts.players)
         .map(|p| Seat {
             agent: opts.agents[p % opts.agents.len()].clone(),
-            scores: Vec::with_capacity(opts.games),
+            scores: Vec::new(),
             wins: 0.0,
             reasons: vec![0; pack.reasons.len()],
         })
@@ -74,7 +74,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
         discarded += game.discarded() as usize;
         if let Some(dir) = &opts.record_dir {
             let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
-            let record = Record::from_game(&game, opts.packs.clone(), names, Some(seed));
+            let record = Record::from_game(&game, record_packs(&opts.packs, dir), names, Some(seed));
             let path = dir.join(format!("game-{g:05}.ron"));
             std::fs::write(&path, record.to_ron()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
@@ -183,4 +183,33 @@ pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
         }
     }
     Ok(names)
+}
+
+/// Packs as a record in `dir` must name them: bundled names as they are,
+/// paths relative to `dir` (replay reads them from the record's folder).
+fn record_packs(packs: &[String], dir: &std::path::Path) -> Vec<String> {
+    packs
+        .iter()
+        .map(|p| match crate::check::PackRef::from_arg(p) {
+            crate::check::PackRef::Path(path) => relative_to(&path, dir).unwrap_or_else(|| p.clone()),
+            _ => p.clone(),
+        })
+        .collect()
+}
+
+/// `path` as seen from `dir`, both made absolute first.
+fn relative_to(path: &std::path::Path, dir: &std::path::Path) -> Option<String> {
+    let path = path.canonicalize().ok()?;
+    let dir = dir.canonicalize().ok()?;
+    let common = path
+        .components()
+        .zip(dir.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut rel = std::path::PathBuf::new();
+    for _ in dir.components().skip(common) {
+        rel.push("..");
+    }
+    rel.extend(path.components().skip(common));
+    Some(rel.display().to_string())
 }

@@ -52,15 +52,19 @@ impl Slot {
     }
 }
 
-/// Half the side of a new board; the grid doubles when a tile comes near its edge.
-const START_HALF: i32 = 12;
+/// Side of a new board's grid; each axis doubles when a tile comes near its edge.
+const START_SIDE: i64 = 25;
 
-/// The grid of placed tiles. It starts small and grows as tiles near its
-/// edge, so its size follows the board, not the tile set.
+/// The grid of placed tiles. It covers the board's bounding box plus a
+/// margin and grows along each axis separately, so its size follows the
+/// board, not the tile set.
 #[derive(Clone, Debug)]
 pub struct Board {
-    half: i32,
-    side: i32,
+    /// Coordinates of the grid's first cell.
+    x0: i64,
+    y0: i64,
+    width: i64,
+    height: i64,
     /// 0: empty; `FRONTIER`: empty next to a tile; else index + 1 into `placed`.
     cells: Vec<u16>,
     pub placed: Vec<PlacedTile>,
@@ -71,40 +75,51 @@ pub struct Board {
 impl Board {
     /// An empty board.
     pub fn new() -> Board {
-        let half = START_HALF;
-        let side = 2 * half + 1;
+        let half = START_SIDE / 2;
         Board {
-            half,
-            side,
-            cells: vec![EMPTY; (side * side) as usize],
+            x0: -half,
+            y0: -half,
+            width: START_SIDE,
+            height: START_SIDE,
+            cells: vec![EMPTY; (START_SIDE * START_SIDE) as usize],
             placed: Vec::new(),
             frontier: Vec::new(),
         }
     }
 
-    /// Grows the grid until `pos` and its neighbours lie inside it.
+    /// Grows the grid until `pos` and its four neighbours lie inside it.
     fn make_room(&mut self, (x, y): Pos) {
-        let need = x.unsigned_abs().max(y.unsigned_abs()) as i32 + 1;
-        if need < self.half {
+        let (x, y) = (i64::from(x), i64::from(y));
+        let (mut x0, mut y0, mut width, mut height) = (self.x0, self.y0, self.width, self.height);
+        while x - 1 < x0 {
+            x0 -= width;
+            width *= 2;
+        }
+        while x + 1 >= x0 + width {
+            width *= 2;
+        }
+        while y - 1 < y0 {
+            y0 -= height;
+            height *= 2;
+        }
+        while y + 1 >= y0 + height {
+            height *= 2;
+        }
+        if (x0, y0, width, height) == (self.x0, self.y0, self.width, self.height) {
             return;
         }
-        let mut half = self.half;
-        while need >= half {
-            half *= 2;
+        let mut cells = vec![EMPTY; (width * height) as usize];
+        for row in 0..self.height {
+            let from = (row * self.width) as usize;
+            let to = ((row + self.y0 - y0) * width + (self.x0 - x0)) as usize;
+            cells[to..to + self.width as usize].copy_from_slice(&self.cells[from..from + self.width as usize]);
         }
-        let side = 2 * half + 1;
-        let mut cells = vec![EMPTY; (side * side) as usize];
-        for row in 0..self.side {
-            let from = (row * self.side) as usize;
-            let to = ((row + half - self.half) * side + (half - self.half)) as usize;
-            cells[to..to + self.side as usize].copy_from_slice(&self.cells[from..from + self.side as usize]);
-        }
-        (self.half, self.side, self.cells) = (half, side, cells);
+        (self.x0, self.y0, self.width, self.height, self.cells) = (x0, y0, width, height, cells);
     }
 
     fn index(&self, (x, y): Pos) -> Option<usize> {
-        let (cx, cy) = (x + self.half, y + self.half);
-        (cx >= 0 && cy >= 0 && cx < self.side && cy < self.side).then(|| (cy * self.side + cx) as usize)
+        let (cx, cy) = (i64::from(x) - self.x0, i64::from(y) - self.y0);
+        (cx >= 0 && cy >= 0 && cx < self.width && cy < self.height).then(|| (cy * self.width + cx) as usize)
     }
 
     /// The placed tile at `pos`, by index into `placed`.

@@ -518,7 +518,7 @@ impl Game {
             Refusal::Complete => format!("the {} is already complete", kind(seg)),
             Refusal::Occupied => format!("the {} already has a figure on it", kind(seg)),
             Refusal::Neutral(f) => format!("{} is not a player's figure", fig(f)),
-            Refusal::CannotStand(f) => format!("a {} cannot go on a {}", fig(f), kind(seg)),
+            Refusal::CannotStand(f) => format!("{} cannot go on a {}", with_article(fig(f)), kind(seg)),
             Refusal::NoneLeft(f) => format!("no {} is left in the supply", fig(f)),
         })
     }
@@ -698,9 +698,20 @@ impl Game {
         let pack = &self.rules.pack;
         let name = &pack.tiles[tile as usize].name;
         let here = format!("tile {name} at ({}, {}) rot {}", pos.0, pos.1, u32::from(rot) * 90);
+        let kind_name = |k: u16| {
+            if k == 0 {
+                "nothing".to_string()
+            } else {
+                pack.kinds[k as usize - 1].name.clone()
+            }
+        };
         let what = |sig: u16| match sig {
-            0 => "field".to_string(),
-            k => pack.kinds[k as usize - 1].name.clone(),
+            0 => "nothing".to_string(),
+            s if s & super::rules::HALVES != 0 => match super::rules::half_kinds(s) {
+                (a, b) if a == b => kind_name(a),
+                (a, b) => format!("{} and {}", kind_name(a), kind_name(b)),
+            },
+            k => kind_name(k),
         };
         match misfit {
             Misfit::Occupied => {
@@ -793,7 +804,11 @@ impl Game {
             for h in [2 * edge, 2 * edge + 1] {
                 let facing = crate::ir::geometry::facing_half_edge(h as u8) as usize;
                 let (a, b) = (rotated.half_seg[h], theirs.half_seg[facing]);
-                if a != super::rules::NONE && b != super::rules::NONE {
+                let same_kind = || {
+                    pack.tiles[tile as usize].segments[a as usize].kind
+                        == pack.tiles[n.tile as usize].segments[b as usize].kind
+                };
+                if a != super::rules::NONE && b != super::rules::NONE && same_kind() {
                     self.features.connect(
                         first_node + u32::from(a),
                         n.first_node + u32::from(b),
@@ -859,4 +874,12 @@ enum Refusal {
     Neutral(FigureId),
     CannotStand(FigureId),
     NoneLeft(FigureId),
+}
+
+/// "a follower", "an abbot".
+pub fn with_article(word: &str) -> String {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
+        _ => format!("a {word}"),
+    }
 }

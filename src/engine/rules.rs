@@ -8,11 +8,24 @@ use crate::ir::{RulePack, TileId};
 /// No segment: the value in [`Rotated::edge_seg`] and [`Rotated::half_seg`].
 pub const NONE: u8 = u8::MAX;
 
+/// Marks an edge signature made of half-edge kinds.
+pub const HALVES: u16 = 0x8000;
+
+/// The half-edges of each board edge, west before east and north before south.
+const HALVES_IN_ORDER: [(usize, usize); 4] = [(0, 1), (2, 3), (5, 4), (7, 6)];
+
+/// The kinds (+1, 0 for none) of a half-edge signature's two halves.
+pub fn half_kinds(sig: u16) -> (u16, u16) {
+    ((sig >> 7) & 0x7f, sig & 0x7f)
+}
+
 /// A tile type turned by some quarter turns, in board directions.
 #[derive(Clone, Debug)]
 pub struct Rotated {
-    /// What each board edge shows, for matching neighbours: 0 for a field
-    /// edge, `kind + 1` for an edge a city or road reaches.
+    /// What each board edge shows, for matching neighbours: `kind + 1` for
+    /// an edge a city or road reaches; otherwise [`HALVES`] with the kinds
+    /// (+1) of its two halves, west before east and north before south, so
+    /// facing edges of matching tiles carry equal signatures.
     pub sig: [u16; 4],
     /// `sig` packed into one word, edge `e` in bits `16e..16e+16`.
     pub packed: u64,
@@ -141,6 +154,19 @@ fn rotate(pack: &RulePack, tile: TileId, quarters: u8) -> Rotated {
         r.seg_edges.push(edges);
         r.seg_halves.push(halves);
     }
+    for (e, (first, second)) in HALVES_IN_ORDER.iter().enumerate() {
+        if r.edge_seg[e] != NONE {
+            continue;
+        }
+        let kind = |h: usize| match r.half_seg[h] {
+            NONE => 0,
+            s => t.segments[s as usize].kind + 1,
+        };
+        let (a, b) = (kind(*first), kind(*second));
+        if (a, b) != (0, 0) {
+            r.sig[e] = HALVES | (a << 7) | b;
+        }
+    }
     r.packed = r.sig.iter().enumerate().map(|(e, s)| u64::from(*s) << (16 * e)).sum();
     r
 }
@@ -198,6 +224,31 @@ mod tests {
         assert_eq!(n("H"), 2); // two opposite cities
         assert_eq!(n("D"), 4);
         assert_eq!(n("V"), 4);
+    }
+
+    #[test]
+    fn fields_and_lakes_do_not_match() {
+        let text = "pack lakes\nrequires base\nfeature lake connects half_edges { score final = tiles }\n\
+                    tile LAKE x1 { lake N E S W }\ntile FF x1 { field N E S W }\n";
+        let pack = load(&[PackRef::Text {
+            name: "lakes.rules".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let rules = Rules::new(pack);
+        let (l, f, u) = (
+            rules.pack.tile("LAKE").unwrap(),
+            rules.pack.tile("FF").unwrap(),
+            rules.pack.tile("U").unwrap(),
+        );
+        // Any rotation: a lake edge never shows what a field edge shows.
+        for q in 0..4 {
+            for e in 0..4 {
+                assert_ne!(rules.rotated[l as usize][q].sig[e], rules.rotated[f as usize][0].sig[e]);
+            }
+        }
+        // A straight road's field edges (N and S) look like a field tile's.
+        assert_eq!(rules.rotated[u as usize][0].sig[0], rules.rotated[f as usize][0].sig[2]);
     }
 
     #[test]

@@ -16,6 +16,11 @@ struct RulesParser;
 /// input can exhaust the stack.
 pub const MAX_NESTING: usize = 64;
 
+/// Most operators (and `.member` steps) one expression may hold. The tree of
+/// an expression is at most this deep plus its bracket depth, so checking,
+/// evaluating and dropping it cannot exhaust the stack.
+pub const MAX_OPERATORS: usize = 256;
+
 /// The largest number a rules file may write.
 const MAX_NUMBER: u32 = 1_000_000;
 
@@ -25,6 +30,7 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
     pest::set_error_detail(true);
     let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
     let root = pairs.next().expect("the grammar's `file` rule always yields one pair");
+    check_expression_sizes(file, root.clone())?;
     let cx = Cx { file };
     Ok(cx.file(root))
 }
@@ -44,6 +50,43 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
             }
         } else {
             depth = depth.saturating_sub(1);
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an expression with more than [`MAX_OPERATORS`] operators. pest's
+/// token stream is flat, so this walk does not recurse.
+fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnostic> {
+    let mut outermost: Option<(usize, usize)> = None;
+    let mut operators = 0usize;
+    for pair in root.into_inner().flatten() {
+        let span = pair.as_span();
+        match pair.as_rule() {
+            Rule::expr if outermost.is_none_or(|(_, end)| span.start() >= end) => {
+                outermost = Some((span.start(), span.end()));
+                operators = 0;
+            }
+            Rule::op_or
+            | Rule::op_and
+            | Rule::op_not
+            | Rule::op_neg
+            | Rule::cmp_op
+            | Rule::add_op
+            | Rule::mul_op
+            | Rule::member => {
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Err(Diagnostic::new(Code::TooDeep, "expression too long")
+                        .at(
+                            Span::new(file, span.start()..span.end()),
+                            format!("operator number {operators} of this expression"),
+                        )
+                        .note(format!("an expression may hold at most {MAX_OPERATORS} operators"))
+                        .note("split it with `let` or a function (`fn name(...) = ...`)"));
+                }
+            }
+            _ => {}
         }
     }
     Ok(())
