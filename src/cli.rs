@@ -77,6 +77,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         record_dir: Option<PathBuf>,
     },
+    /// Print the language reference's tables (events, windows, built-ins) as Markdown.
+    Reference,
     /// Explain a diagnostic code such as E0011, or list all codes.
     Explain {
         #[arg(value_name = "CODE")]
@@ -91,6 +93,10 @@ pub fn main() -> ExitCode {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs } => tiles(&packs),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Reference => {
+            emit(&crate::ir::reference::tables());
+            ExitCode::SUCCESS
+        }
         Command::Replay { record, board, json } => replay(&record, board, json),
         Command::Sim {
             rules,

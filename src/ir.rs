@@ -4,6 +4,7 @@
 pub mod expr;
 pub mod geometry;
 pub mod program;
+pub mod reference;
 
 use crate::source::{FileId, Sources, Span};
 pub use crate::syntax::ast::{Ownership, Posture, Topology};

@@ -1,7 +1,22 @@
 //! Every `rules` block of docs/language.md loads as documented: clean, or
 //! failing with the code in `rules,fails=E00NN`.
 
-use meeple::{load, PackRef};
+use meeple::agents::{play, Agent, RandomAgent};
+use meeple::engine::{Game, Rules};
+use meeple::{load, PackRef, RulePack};
+use std::sync::Arc;
+
+/// Every example that loads also runs: a few random games to the end.
+fn play_a_few_games(pack: RulePack, block: usize) {
+    let rules = Arc::new(Rules::new(pack));
+    for seed in 0..3 {
+        let mut game = Game::new(rules.clone(), 2, seed).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> =
+            vec![Box::new(RandomAgent::new(seed)), Box::new(RandomAgent::new(seed + 7))];
+        play(&mut game, &mut agents).unwrap_or_else(|e| panic!("block {block}, seed {seed}: {e}"));
+        assert!(game.is_over());
+    }
+}
 
 #[test]
 fn language_reference_examples_hold() {
@@ -21,7 +36,7 @@ fn language_reference_examples_hold() {
             text: text.clone(),
         }]);
         match (result, expected_code) {
-            (Ok(_), None) => {}
+            (Ok(pack), None) => play_a_few_games(pack, blocks),
             (Err(e), None) => panic!("block {blocks} should load:\n{text}\n{}", e.render()),
             (Ok(_), Some(code)) => panic!("block {blocks} should fail with {code}:\n{text}"),
             (Err(e), Some(code)) => {
@@ -35,4 +50,23 @@ fn language_reference_examples_hold() {
         }
     }
     assert!(blocks >= 8, "only {blocks} examples found");
+}
+
+#[test]
+fn reference_tables_match_the_language() {
+    use meeple::ir::reference::{tables, BEGIN, END};
+    let path = "docs/language.md";
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (head, rest) = doc.split_once(BEGIN).expect("docs/language.md has the begin marker");
+    let (current, tail) = rest.split_once(END).expect("docs/language.md has the end marker");
+    let wanted = format!("\n{}", tables());
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, format!("{head}{BEGIN}{wanted}{END}{tail}")).unwrap();
+        return;
+    }
+    let stale = "docs/language.md's tables are stale: run UPDATE_GOLDEN=1 cargo test --test language_docs";
+    if let Some((now, want)) = current.lines().zip(wanted.lines()).find(|(a, b)| a != b) {
+        panic!("{stale}\n  doc:   {now}\n  table: {want}");
+    }
+    assert_eq!(current.lines().count(), wanted.lines().count(), "{stale}");
 }

@@ -876,7 +876,7 @@ enum Refusal {
     NoneLeft(FigureId),
 }
 
-/// "a follower", "an abbot".
+/// "a follower", "an eagle".
 pub fn with_article(word: &str) -> String {
     match word.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),

@@ -297,7 +297,7 @@ builtins! {
         "score 3 to current_player reason \"bonus\"";
     NextPlayer Global "next_player" () -> Player []
         "The player after the current one."
-        "score 1 to next_player reason \"gift\"";
+        "score 1 to next_player reason \"kindness\"";
     Players Global "players" () -> Players []
         "Every player, in turn order from the first."
         "count(p in players where p.score > 10)";
