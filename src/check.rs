@@ -355,25 +355,14 @@ impl Checker {
         let topology = self.topologies();
         for item in &file.items {
             let Item::Var(v) = item else { continue };
-            let Some(id) = self
-                .var_names
-                .get(&v.name.name)
-                .filter(|e| e.span == v.name.span)
-                .map(|e| e.id)
-            else {
+            let Some(id) = self.var_names.declared(&v.name) else {
                 continue;
             };
             let mut diags = std::mem::take(&mut self.diags);
             if let Some((scope, ty, merge)) = program::var_shape(v, &mut diags) {
                 let init = v.init.as_ref().and_then(|e| {
                     let names = names!(self, &topology);
-                    let es = ExprScope {
-                        subject: None,
-                        in_complete: false,
-                        unit: u,
-                        names: &names,
-                        vis: &self.vis,
-                    };
+                    let es = ExprScope::plain(u, &names, &self.vis);
                     let typed = check_expr(
                         &es,
                         &mut Locals::default(),
@@ -404,25 +393,14 @@ impl Checker {
         let topology = self.topologies();
         for item in &file.items {
             let Item::Fn(f) = item else { continue };
-            let Some(id) = self
-                .fn_names
-                .get(&f.name.name)
-                .filter(|e| e.span == f.name.span)
-                .map(|e| e.id)
-            else {
+            let Some(id) = self.fn_names.declared(&f.name) else {
                 continue;
             };
             let mut diags = std::mem::take(&mut self.diags);
             let mut locals = Locals::default();
             let checked = program::fn_params(f, &mut locals, &mut diags).and_then(|params| {
                 let names = names!(self, &topology);
-                let es = ExprScope {
-                    subject: None,
-                    in_complete: false,
-                    unit: u,
-                    names: &names,
-                    vis: &self.vis,
-                };
+                let es = ExprScope::plain(u, &names, &self.vis);
                 let (body, result) = match &f.body {
                     ast::FnBody::Expr(e) => {
                         let t = infer(&es, &mut locals, e, &mut diags)?;
@@ -474,13 +452,7 @@ impl Checker {
                     };
                     if program::bind_event_params(event, &h.names, &mut locals, &mut diags) {
                         let names = names!(self, &topology);
-                        let es = ExprScope {
-                            subject: None,
-                            in_complete: false,
-                            unit: u,
-                            names: &names,
-                            vis: &self.vis,
-                        };
+                        let es = ExprScope::plain(u, &names, &self.vis);
                         let when = h
                             .when
                             .as_ref()
@@ -509,13 +481,7 @@ impl Checker {
                 Item::Action(a) => {
                     let window = program::window(&a.window, &mut diags);
                     let names = names!(self, &topology);
-                    let es = ExprScope {
-                        subject: None,
-                        in_complete: false,
-                        unit: u,
-                        names: &names,
-                        vis: &self.vis,
-                    };
+                    let es = ExprScope::plain(u, &names, &self.vis);
                     let scope = program::StmtScope {
                         expr: es,
                         figures: &self.figures,
@@ -650,12 +616,7 @@ impl Checker {
     fn resolve_markers(&mut self, u: usize, file: &ast::File) {
         for item in &file.items {
             let Item::Marker(m) = item else { continue };
-            let Some(id) = self
-                .marker_names
-                .get(&m.name.name)
-                .filter(|e| e.span == m.name.span)
-                .map(|e| e.id)
-            else {
+            let Some(id) = self.marker_names.declared(&m.name) else {
                 continue;
             };
             let on: Vec<u16> =
@@ -672,12 +633,7 @@ impl Checker {
             if f.count.value > MAX_COUNT {
                 self.diags.push(too_big(&f.count, "figure count"));
             }
-            let Some(id) = self
-                .figure_names
-                .get(&f.name.name)
-                .filter(|e| e.span == f.name.span)
-                .map(|e| e.id)
-            else {
+            let Some(id) = self.figure_names.declared(&f.name) else {
                 continue;
             };
             let mut places = Vec::new();
@@ -783,12 +739,7 @@ impl Checker {
         let mut diags = std::mem::take(&mut self.diags);
         match decl.mode {
             TileMode::Define => {
-                let Some(id) = self
-                    .tile_names
-                    .get(&decl.name.name)
-                    .filter(|e| e.span == decl.name.span)
-                    .map(|e| e.id)
-                else {
+                let Some(id) = self.tile_names.declared(&decl.name) else {
                     self.diags = diags;
                     return;
                 };

@@ -60,6 +60,39 @@ pub struct ExprScope<'a> {
     pub vis: &'a Visibility,
 }
 
+impl<'a> ExprScope<'a> {
+    /// The scope of rules outside feature kinds: no implicit subject.
+    pub fn plain(unit: usize, names: &'a Names<'a>, vis: &'a Visibility) -> ExprScope<'a> {
+        ExprScope {
+            subject: None,
+            in_complete: false,
+            unit,
+            names,
+            vis,
+        }
+    }
+
+    /// A function's id and signature; an error when it is declared after the use.
+    pub fn function(&self, func: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<(u16, FnSig)> {
+        let id = self.names.fns.lookup(func, self.unit, self.vis, diags)?;
+        match self.names.fn_sigs.get(id as usize).cloned().flatten() {
+            Some(sig) => Some((id, sig)),
+            None => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::FnOrder,
+                        format!("function `{}` is used before its declaration", func.name),
+                    )
+                    .at(func.span, "used here")
+                    .also(self.names.fns.entries[id as usize].span, "declared here")
+                    .note("a function may only call functions declared before it, so rules cannot recurse"),
+                );
+                None
+            }
+        }
+    }
+}
+
 /// Local variables in scope, with their slots.
 #[derive(Default, Debug)]
 pub struct Locals {
@@ -296,19 +329,7 @@ impl Cx<'_, '_, '_> {
             }
         }
         if s.names.fns.get(&func.name).is_some() {
-            let id = s.names.fns.lookup(func, s.unit, s.vis, self.diags)?;
-            let Some(sig) = s.names.fn_sigs.get(id as usize).cloned().flatten() else {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::FnOrder,
-                        format!("function `{}` is used before its declaration", func.name),
-                    )
-                    .at(func.span, "used here")
-                    .also(s.names.fns.entries[id as usize].span, "declared here")
-                    .note("a function may only call functions declared before it, so rules cannot recurse"),
-                );
-                return None;
-            };
+            let (id, sig) = s.function(func, self.diags)?;
             let Some(result) = sig.result else {
                 self.diags.push(
                     Diagnostic::new(

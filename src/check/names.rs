@@ -55,6 +55,11 @@ impl Namespace {
         self.index.get(name).map(|i| &self.entries[*i])
     }
 
+    /// The id given to the declaration `ident` (not to an earlier one of the same name).
+    pub fn declared(&self, ident: &Ident) -> Option<u16> {
+        self.get(&ident.name).filter(|e| e.span == ident.span).map(|e| e.id)
+    }
+
     /// Declares a name; a second declaration is reported and ignored.
     pub fn declare(&mut self, ident: &Ident, unit: usize, id: u16, diags: &mut Vec<Diagnostic>) -> bool {
         if let Some(first) = self.get(&ident.name) {

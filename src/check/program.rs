@@ -435,19 +435,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             })
         }
         ast::Stmt::Call { func, args, span } => {
-            let id = es.names.fns.lookup(func, es.unit, es.vis, out.diags)?;
-            let Some(sig) = es.names.fn_sigs.get(id as usize).cloned().flatten() else {
-                out.diags.push(
-                    Diagnostic::new(
-                        Code::FnOrder,
-                        format!("function `{}` is used before its declaration", func.name),
-                    )
-                    .at(func.span, "used here")
-                    .also(es.names.fns.entries[id as usize].span, "declared here")
-                    .note("a function may only call functions declared before it, so rules cannot recurse"),
-                );
-                return None;
-            };
+            let (id, sig) = es.function(func, out.diags)?;
             if sig.result.is_some() {
                 out.diags.push(
                     Diagnostic::new(
