@@ -12,6 +12,13 @@ pub trait Agent {
 
     /// The agent's name, for statistics.
     fn name(&self) -> &str;
+
+    /// Whether the agent looks at the game. [`play`] then hands it the game
+    /// as its player may see it ([`Game::view_for`]): other players' cards
+    /// face down and a fresh RNG. An agent that never looks skips the copy.
+    fn looks(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly at random (seeded).
@@ -34,6 +41,10 @@ impl Agent for RandomAgent {
 
     fn name(&self) -> &str {
         "random"
+    }
+
+    fn looks(&self) -> bool {
+        false
     }
 }
 
@@ -91,7 +102,12 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     while game.decision().is_some() {
         game.options_into(&mut options);
         let player = game.deciding_player().unwrap_or(0);
-        let choice = agents[player % agents.len()].choose(game, &options)?;
+        let agent = &mut agents[player % agents.len()];
+        let choice = if agent.looks() && game.has_hidden_information() {
+            agent.choose(&game.view_for(player), &options)?
+        } else {
+            agent.choose(game, &options)?
+        };
         game.apply(choice)?;
     }
     Ok(())

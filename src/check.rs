@@ -72,6 +72,8 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
         icon_names: Namespace::new("icon"),
         tile_names: Namespace::new("tile"),
         var_names: Namespace::new("variable"),
+        deck_names: Namespace::new("deck"),
+        card_names: Namespace::new("card"),
         fn_names: Namespace::new("function"),
         action_names: Namespace::new("action"),
         kinds: Vec::new(),
@@ -191,6 +193,8 @@ struct Checker {
     icon_names: Namespace,
     tile_names: Namespace,
     var_names: Namespace,
+    deck_names: Namespace,
+    card_names: Namespace,
     fn_names: Namespace,
     action_names: Namespace,
     kinds: Vec<FeatureKind>,
@@ -214,6 +218,8 @@ macro_rules! names {
             icons: &$c.icon_names,
             figures: &$c.figure_names,
             vars: &$c.var_names,
+            decks: &$c.deck_names,
+            cards: &$c.card_names,
             fns: &$c.fn_names,
             var_decls: &$c.vars,
             fn_sigs: &$c.fn_sigs,
@@ -342,6 +348,38 @@ impl Checker {
                     let id = self.action_names.entries.len() as u16;
                     self.action_names.declare(&a.name, u, id, d);
                 }
+                Item::Deck(deck) => {
+                    let id = self.program.decks.len() as u16;
+                    if self.deck_names.declare(&deck.name, u, id, d) {
+                        self.program.decks.push(crate::ir::program::Deck {
+                            name: deck.name.name.clone(),
+                            reshuffle: deck.reshuffle,
+                            span: deck.name.span,
+                        });
+                    }
+                }
+                Item::Card(card) => {
+                    let id = self.program.cards.len() as u16;
+                    if self.card_names.declare(&card.name, u, id, d) {
+                        self.program.cards.push(crate::ir::program::Card {
+                            name: card.name.name.clone(),
+                            deck: 0,
+                            count: card.count.value,
+                            on_draw: None,
+                            play: None,
+                            at_end: None,
+                            span: card.name.span,
+                        });
+                    }
+                }
+                Item::HandLimit(n) => match self.program.hand_limit {
+                    Some(_) => d.push(
+                        Diagnostic::new(Code::RepeatedClause, "the hand limit is given twice")
+                            .at(n.span, "given again here")
+                            .note("keep one `hand limit`"),
+                    ),
+                    None => self.program.hand_limit = Some(n.value),
+                },
                 Item::Tile(_) | Item::Start(_) | Item::Handler(_) => {}
             }
         }
@@ -479,44 +517,107 @@ impl Checker {
                     }
                 }
                 Item::Action(a) => {
-                    let window = program::window(&a.window, &mut diags);
-                    let names = names!(self, &topology);
-                    let es = ExprScope::plain(u, &names, &self.vis);
-                    let scope = program::StmtScope {
-                        expr: es,
-                        figures: &self.figures,
-                    };
-                    let domain = match &a.domain {
-                        Some(clause) => program::action_domain(&scope, &mut locals, clause, &mut diags).map(Some),
-                        None => Some(None),
-                    };
-                    let when = match &a.when {
-                        Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", &mut diags)
-                            .map(|t| Some(t.expr)),
-                        None => Some(None),
-                    };
-                    let mut out = program::Out {
-                        blocks: &mut self.program.blocks,
-                        reasons: &mut self.reasons,
-                        diags: &mut diags,
-                    };
-                    let body = program::block(&scope, &mut locals, &a.body, &mut out);
-                    if let (Some(window), Some(domain), Some(when)) = (window, domain, when) {
-                        self.program.actions.push(Action {
-                            name: a.name.name.clone(),
-                            window,
-                            domain,
-                            when,
-                            slots: locals.slots(),
-                            body,
-                            span: a.span,
-                        });
-                    }
+                    self.action(u, a, None, &topology, &mut diags);
                 }
+                Item::Card(c) => self.card(u, c, &topology, &mut diags),
                 _ => {}
             }
             self.diags = diags;
         }
+    }
+
+    /// Checks an action (or a card's `play`); returns its id.
+    fn action(
+        &mut self,
+        u: usize,
+        a: &ast::ActionDecl,
+        card: Option<u16>,
+        topology: &[Topology],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<u16> {
+        let mut locals = Locals::default();
+        let window = program::window(&a.window, diags);
+        let names = names!(self, topology);
+        let es = ExprScope::plain(u, &names, &self.vis);
+        let scope = program::StmtScope {
+            expr: es,
+            figures: &self.figures,
+        };
+        let domain = match &a.domain {
+            Some(clause) => program::action_domain(&scope, &mut locals, clause, diags).map(Some),
+            None => Some(None),
+        };
+        let when = match &a.when {
+            Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", diags).map(|t| Some(t.expr)),
+            None => Some(None),
+        };
+        let mut out = program::Out {
+            blocks: &mut self.program.blocks,
+            reasons: &mut self.reasons,
+            diags,
+        };
+        let body = program::block(&scope, &mut locals, &a.body, &mut out);
+        let (window, domain, when) = (window?, domain?, when?);
+        self.program.actions.push(Action {
+            name: a.name.name.clone(),
+            window,
+            domain,
+            when,
+            slots: locals.slots(),
+            body,
+            card,
+            span: a.span,
+        });
+        Some((self.program.actions.len() - 1) as u16)
+    }
+
+    /// A block of statements with no parameters; returns it with its frame size.
+    fn rule_block(
+        &mut self,
+        u: usize,
+        b: &ast::Block,
+        topology: &[Topology],
+        diags: &mut Vec<Diagnostic>,
+    ) -> (u32, u16) {
+        let mut locals = Locals::default();
+        let names = names!(self, topology);
+        let scope = program::StmtScope {
+            expr: ExprScope::plain(u, &names, &self.vis),
+            figures: &self.figures,
+        };
+        let mut out = program::Out {
+            blocks: &mut self.program.blocks,
+            reasons: &mut self.reasons,
+            diags,
+        };
+        let block = program::block(&scope, &mut locals, b, &mut out);
+        (block, locals.slots())
+    }
+
+    fn card(&mut self, u: usize, c: &ast::CardDecl, topology: &[Topology], diags: &mut Vec<Diagnostic>) {
+        let Some(id) = self.card_names.declared(&c.name) else {
+            return;
+        };
+        if c.count.value > MAX_COUNT {
+            diags.push(too_big(&c.count, "card count"));
+        }
+        let deck = self.deck_names.lookup(&c.deck, u, &self.vis, diags);
+        let on_draw = c.on_draw.as_ref().map(|b| self.rule_block(u, b, topology, diags));
+        let at_end = c.at_end.as_ref().map(|b| self.rule_block(u, b, topology, diags));
+        let play = c
+            .play
+            .as_ref()
+            .and_then(|a| self.action(u, a, Some(id), topology, diags));
+        if c.on_draw.is_none() && c.play.is_none() && c.at_end.is_none() {
+            diags.push(
+                Diagnostic::new(Code::CardDoesNothing, format!("card `{}` does nothing", c.name.name))
+                    .at(c.name.span, "no `on draw`, `play in` or `at game_end`")
+                    .note("say when the card acts: `on draw { ... }` (at once), `play in WINDOW { ... }` (from the hand) or `at game_end { ... }`"),
+            );
+        }
+        let card = &mut self.program.cards[id as usize];
+        card.deck = deck.unwrap_or(0);
+        (card.on_draw, card.play, card.at_end) = (on_draw, play, at_end);
     }
 
     fn resolve_kinds(&mut self, u: usize, file: &ast::File) {

@@ -42,6 +42,13 @@ pub enum Step {
         deploy: Option<Deploy>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         choices: Vec<Pick>,
+        /// Every tile drawn this turn, in order, when a rule drew more than
+        /// one (`tile` is the one placed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        draws: Option<Vec<String>>,
+        /// Cards drawn from decks during this turn, in order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cards: Vec<String>,
     },
     /// The drawn tile fit nowhere and left the game.
     Discard { tile: String },
@@ -67,6 +74,8 @@ pub enum Pick {
     },
     /// A player, by number (0 is the first).
     Player(usize),
+    /// A card in the choosing player's hand, by name.
+    Card(String),
     /// Decline an optional choice.
     Decline,
     /// Take an action, on a target when the action has one.
@@ -175,11 +184,22 @@ impl Record {
         ron::ser::to_string_pretty(self, config).unwrap_or_default()
     }
 
-    /// Every tile the record draws, in order (placed and discarded alike).
+    /// Every tile the record draws, in order (placed, extra and discarded alike).
     pub fn draw_names(&self) -> impl Iterator<Item = &str> {
-        self.turns.iter().filter_map(|s| match s {
-            Step::Turn { tile, .. } | Step::Discard { tile } => Some(tile.as_str()),
-            Step::Check(_) => None,
+        self.turns.iter().flat_map(|s| -> Vec<&str> {
+            match s {
+                Step::Turn { draws: Some(d), .. } => d.iter().map(String::as_str).collect(),
+                Step::Turn { tile, .. } | Step::Discard { tile } => vec![tile.as_str()],
+                Step::Check(_) => Vec::new(),
+            }
+        })
+    }
+
+    /// Every card the record draws, in order.
+    pub fn card_names(&self) -> impl Iterator<Item = &str> {
+        self.turns.iter().flat_map(|s| match s {
+            Step::Turn { cards, .. } => cards.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
         })
     }
 
@@ -205,8 +225,33 @@ impl Record {
         // choice made before the first placement; every other choice belongs
         // to the latest Turn.
         let mut early: Vec<Pick> = Vec::new();
+        let mut early_cards: Vec<String> = Vec::new();
+        let mut turn_draws: Vec<String> = Vec::new();
+        // From a before-place action until the placement, choices belong to
+        // the coming Turn.
+        let mut placing = false;
         for event in game.log() {
             let pick = match event {
+                Event::Drew { tile, .. } => {
+                    turn_draws = vec![pack.tiles[*tile as usize].name.clone()];
+                    placing = false;
+                    None
+                }
+                Event::DrewExtra { tile, .. } => {
+                    turn_draws.push(pack.tiles[*tile as usize].name.clone());
+                    None
+                }
+                Event::CardDrawn { card, .. } => {
+                    let name = pack.program.cards[*card as usize].name.clone();
+                    match turns.iter_mut().rev().find_map(|s| match s {
+                        Step::Turn { cards, .. } => Some(cards),
+                        _ => None,
+                    }) {
+                        Some(cards) => cards.push(name),
+                        None => early_cards.push(name),
+                    }
+                    None
+                }
                 Event::Discarded { tile, .. } => {
                     turns.push(Step::Discard {
                         tile: pack.tiles[*tile as usize].name.clone(),
@@ -220,7 +265,10 @@ impl Record {
                         rot: u32::from(*rot) * 90,
                         deploy: None,
                         choices: std::mem::take(&mut early),
+                        draws: (turn_draws.len() > 1).then(|| std::mem::take(&mut turn_draws)),
+                        cards: std::mem::take(&mut early_cards),
                     });
+                    placing = false;
                     None
                 }
                 Event::Deployed {
@@ -245,8 +293,12 @@ impl Record {
                 _ => None,
             };
             let Some(pick) = pick else { continue };
-            let before_placing = matches!(event, Event::Acted { action, .. }
-                if pack.program.actions[*action as usize].window == Window::BeforePlace);
+            if matches!(event, Event::Acted { action, .. }
+                if pack.program.actions[*action as usize].window == Window::BeforePlace)
+            {
+                placing = true;
+            }
+            let before_placing = placing;
             let latest = turns.iter_mut().rev().find_map(|s| match s {
                 Step::Turn { choices, .. } => Some(choices),
                 _ => None,
@@ -281,6 +333,7 @@ fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick>
         },
         (Target::Tile(t), _) => Pick::Tile { at: at(t) },
         (Target::Player(p), _) => Pick::Player(p as usize),
+        (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
         _ => return None,
     })
 }
@@ -338,7 +391,7 @@ impl Script {
 
     fn answer(&mut self, game: &Game) -> Result<Choice, String> {
         match game.decision() {
-            Some(Decision::Place { tile, .. }) => {
+            Some(Decision::Place { .. }) => {
                 if self.placed {
                     (self.turn, self.next_choice, self.placed) = (self.turn + 1, 0, false);
                 }
@@ -346,11 +399,13 @@ impl Script {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
                 let turn = self.turns.get(self.turn).ok_or("the script has no more turns")?;
-                let drawn = &game.rules().pack.tiles[tile as usize].name;
-                if &turn.tile != drawn {
-                    return Err(format!("the script places {}, but {drawn} was drawn", turn.tile));
-                }
+                let tile = game
+                    .rules()
+                    .pack
+                    .tile(&turn.tile)
+                    .ok_or_else(|| format!("unknown tile `{}`", turn.tile))?;
                 let choice = Choice::Place {
+                    tile,
                     pos: turn.at,
                     rot: (turn.rot / 90 % 4) as u8,
                 };
@@ -397,6 +452,7 @@ impl ScriptedAgent {
                     rot,
                     deploy,
                     choices,
+                    ..
                 } => Some(ScriptTurn {
                     tile: tile.clone(),
                     at: *at,
@@ -426,6 +482,10 @@ impl crate::agents::Agent for ScriptedAgent {
 
     fn name(&self) -> &str {
         "scripted"
+    }
+
+    fn looks(&self) -> bool {
+        false
     }
 }
 
@@ -464,39 +524,57 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         }
     }
     let mut draws = Vec::new();
+    let mut cards = Vec::new();
     for (index, step) in record.turns.iter().enumerate() {
-        if let Step::Turn { tile, .. } | Step::Discard { tile } = step {
-            let id = tile_id(tile).map_err(|message| ReplayError::Step { index, message })?;
-            if left[id as usize] == 0 {
-                let whence = if record.tiles.is_some() {
-                    "the record's `tiles`"
-                } else {
-                    "the tile set"
-                };
-                let never = match &stack {
-                    Some(s) => !s.contains(&id),
-                    None => rules.pack.tiles[id as usize].count == 0,
-                };
-                return Err(ReplayError::Step {
-                    index,
-                    message: if never {
-                        format!("tile {tile} cannot be drawn: {whence} holds none")
-                    } else {
-                        format!("tile {tile} cannot be drawn: every copy in {whence} was drawn before")
-                    },
-                });
-            }
-            left[id as usize] -= 1;
-            draws.push(id);
+        let fail = |message: String| ReplayError::Step { index, message };
+        let (placed, extra): (&String, &[String]) = match step {
+            Step::Turn {
+                tile, draws: Some(d), ..
+            } => (tile, d.as_slice()),
+            Step::Turn { tile, .. } | Step::Discard { tile } => (tile, std::slice::from_ref(tile)),
+            Step::Check(_) => continue,
+        };
+        if !extra.contains(placed) {
+            return Err(fail(format!("tile {placed} is not among this turn's draws")));
         }
+        for name in extra {
+            draws.push(tile_id(name).map_err(fail)?);
+        }
+        if let Step::Turn { cards: names, .. } = step {
+            for name in names {
+                let id = rules.pack.program.cards.iter().position(|c| &c.name == name);
+                cards.push(id.ok_or_else(|| fail(format!("unknown card `{name}`")))? as u16);
+            }
+        }
+        // Tiles drawn beside the placed one may go back into the stack, so
+        // only the placed (or discarded) tile is counted off here.
+        let id = tile_id(placed).map_err(fail)?;
+        if left[id as usize] == 0 {
+            let whence = if record.tiles.is_some() {
+                "the record's `tiles`"
+            } else {
+                "the tile set"
+            };
+            let never = match &stack {
+                Some(s) => !s.contains(&id),
+                None => rules.pack.tiles[id as usize].count == 0,
+            };
+            return Err(fail(if never {
+                format!("tile {placed} cannot be drawn: {whence} holds none")
+            } else {
+                format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
+            }));
+        }
+        left[id as usize] -= 1;
     }
-    let mut game = Game::replaying(rules.clone(), record.players.len(), stack, draws).map_err(|e| match e {
-        GameError::Setup(m) => ReplayError::Setup(m),
-        other => ReplayError::Step {
-            index: 0,
-            message: other.to_string(),
-        },
-    })?;
+    let mut game =
+        Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| match e {
+            GameError::Setup(m) => ReplayError::Setup(m),
+            other => ReplayError::Step {
+                index: 0,
+                message: other.to_string(),
+            },
+        })?;
     let mut draws_seen = 0;
     for (index, step) in record.turns.iter().enumerate() {
         let fail = |message: String| ReplayError::Step { index, message };
@@ -525,6 +603,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                 rot,
                 deploy,
                 choices,
+                ..
             } => {
                 let mut choices = choices.iter();
                 // Choices pending before the draw (at the very start of a game).
@@ -539,16 +618,25 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                         "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
                     )));
                 }
-                // Actions taken before placing.
-                while matches!(game.decision(), Some(Decision::Place { .. }))
-                    && action_window(&game, choices.clone().next()) == Some(Window::BeforePlace)
-                {
+                // Actions taken before placing, and the choices they ask.
+                loop {
+                    match game.decision() {
+                        Some(Decision::Place { .. })
+                            if action_window(&game, choices.clone().next()) == Some(Window::BeforePlace) => {}
+                        Some(Decision::Choose { .. }) => {}
+                        _ => break,
+                    }
                     answer(&mut game, choices.next(), index)?;
                 }
                 if rot % 90 != 0 || *rot >= 360 {
                     return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
                 }
+                let placed_tile = rules
+                    .pack
+                    .tile(tile)
+                    .ok_or_else(|| fail(format!("unknown tile `{tile}`")))?;
                 game.apply(Choice::Place {
+                    tile: placed_tile,
                     pos: *at,
                     rot: (rot / 90) as u8,
                 })
@@ -633,6 +721,7 @@ fn describe_decision(game: &Game) -> String {
                 Domain::Figures(Some(f)) => format!("a {}", game.rules().pack.figures[f as usize].name),
                 Domain::Features(None) => "a feature".to_string(),
                 Domain::Features(Some(k)) => format!("a {}", game.rules().pack.kinds[k as usize].name),
+                Domain::Cards => "a card from their hand".to_string(),
             };
             let may = if optional { " (or Decline)" } else { "" };
             format!("the game asks player {player} to choose {what}{may}")
@@ -663,6 +752,15 @@ fn target_of(game: &Game, pick: &Pick) -> Result<Target, String> {
         }
         Pick::Tile { at } => Target::Tile(tile_at(*at)?),
         Pick::Player(p) => Target::Player(u8::try_from(*p).map_err(|_| format!("no player {p}"))?),
+        Pick::Card(name) => Target::Card(
+            game.rules()
+                .pack
+                .program
+                .cards
+                .iter()
+                .position(|c| &c.name == name)
+                .ok_or_else(|| format!("unknown card `{name}`"))? as u16,
+        ),
         Pick::Decline | Pick::Action { .. } => Target::None,
     })
 }

@@ -62,7 +62,11 @@ fn assert_fast_fit_agrees(game: &Game, tile: u16, options: &[Choice]) {
     let rules = game.rules();
     for slot in &game.board().frontier {
         for &rot in &rules.distinct_rotations[tile as usize] {
-            let listed = options.contains(&Choice::Place { pos: slot.pos, rot });
+            let listed = options.contains(&Choice::Place {
+                tile,
+                pos: slot.pos,
+                rot,
+            });
             let fits = game.board().fits(rules, tile, slot.pos, rot).is_ok();
             assert_eq!(listed, fits, "tile {tile} at {:?} rot {rot}", slot.pos);
         }

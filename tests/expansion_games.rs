@@ -16,6 +16,8 @@ const COMBINATIONS: &[&[&str]] = &[
     &["winter"],
     &["winter", "gingerbread_man"],
     &["winter", "gingerbread_man", "abbot", "wind_roses"],
+    &["base", "the_gifts"],
+    &["winter", "gingerbread_man", "abbot", "wind_roses", "the_gifts"],
 ];
 
 fn rules(packs: &[&str]) -> Arc<Rules> {
@@ -102,4 +104,76 @@ fn scripted_agents_replay_expansion_games() {
     let mut scripted = meeple::record::ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut scripted).unwrap();
     assert_eq!(again.log(), game.log());
+}
+
+/// Every hand each seat was shown: (seat, hands by player).
+type Seen = std::rc::Rc<std::cell::RefCell<Vec<(usize, Vec<Vec<u16>>)>>>;
+
+/// An agent that remembers every hand it was shown.
+struct Spy {
+    seat: usize,
+    seen: Seen,
+    inner: Box<dyn Agent>,
+}
+
+impl Agent for Spy {
+    fn choose(
+        &mut self,
+        game: &Game,
+        options: &[meeple::engine::Choice],
+    ) -> Result<meeple::engine::Choice, meeple::engine::GameError> {
+        let hands = (0..game.players()).map(|p| game.hand(p).to_vec()).collect();
+        self.seen.borrow_mut().push((self.seat, hands));
+        self.inner.choose(game, options)
+    }
+
+    fn name(&self) -> &str {
+        "spy"
+    }
+}
+
+#[test]
+fn agents_never_see_other_players_cards() {
+    use meeple::ir::program::HIDDEN;
+    let rules = rules(&["base", "the_gifts"]);
+    for seed in 0..6u64 {
+        let mut game = Game::new(rules.clone(), 3, seed).unwrap();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut agents: Vec<Box<dyn Agent>> = (0..3)
+            .map(|p| {
+                Box::new(Spy {
+                    seat: p,
+                    seen: seen.clone(),
+                    inner: agent_by_name("greedy", seed + p as u64).unwrap(),
+                }) as Box<dyn Agent>
+            })
+            .collect();
+        play(&mut game, &mut agents).unwrap();
+        let seen = seen.borrow();
+        assert!(
+            seen.iter().any(|(_, hands)| hands.iter().any(|h| !h.is_empty())),
+            "seed {seed}: nobody held a gift"
+        );
+        for (seat, hands) in seen.iter() {
+            for (p, hand) in hands.iter().enumerate() {
+                if p == *seat {
+                    assert!(hand.iter().all(|c| *c < HIDDEN), "a player sees their own cards");
+                } else {
+                    assert!(
+                        hand.iter().all(|c| *c >= HIDDEN),
+                        "seat {seat} saw player {p}'s cards: {hand:?}"
+                    );
+                }
+            }
+        }
+    }
+    // The view keeps counts (card backs are public) and hides the draw pile too.
+    let mut game = Game::new(rules.clone(), 2, 3).unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = (0..2).map(|p| agent_by_name("random", p).unwrap()).collect();
+    play(&mut game, &mut agents).unwrap();
+    let view = game.view_for(0);
+    assert_eq!(view.hand(1).len(), game.hand(1).len());
+    for d in 0..rules.pack.program.decks.len() as u16 {
+        assert_eq!(view.deck_sizes(d), game.deck_sizes(d));
+    }
 }

@@ -42,6 +42,8 @@ pub struct Names<'a> {
     pub icons: &'a Namespace,
     pub figures: &'a Namespace,
     pub vars: &'a Namespace,
+    pub decks: &'a Namespace,
+    pub cards: &'a Namespace,
     pub fns: &'a Namespace,
     pub var_decls: &'a [Var],
     /// Signatures of functions checked so far, by function id.
@@ -271,6 +273,14 @@ impl Cx<'_, '_, '_> {
             let f = n.figures.lookup(id, s.unit, s.vis, self.diags)?;
             return Some(Typed::new(Expr::FigureType(f), Type::FigureType));
         }
+        if n.cards.get(&id.name).is_some() {
+            let c = n.cards.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Card(c), Type::Card));
+        }
+        if n.decks.get(&id.name).is_some() {
+            let d = n.decks.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Deck(d), Type::Deck));
+        }
         if let Some(e) = n.vars.get(&id.name) {
             let var = &n.var_decls[e.id as usize];
             if var.scope == VarScope::Game {
@@ -301,7 +311,7 @@ impl Cx<'_, '_, '_> {
         if s.subject.is_some() {
             candidates.extend(Builtin::names(Receiver::Feature).map(String::from));
         }
-        for ns in [n.kinds, n.markers, n.icons, n.figures, n.vars] {
+        for ns in [n.kinds, n.markers, n.icons, n.figures, n.vars, n.cards, n.decks] {
             candidates.extend(ns.visible_names(s.unit, s.vis).map(String::from));
         }
         let what = if s.subject.is_some() {

@@ -147,6 +147,7 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
         "figure" => (Domain::Figures(None), Type::Figure, None),
         "feature" => (Domain::Features(None), Type::Feature, None),
         "tile" => (Domain::Tiles, Type::Tile, None),
+        "card" => (Domain::Cards, Type::Card, None),
         name if n.kinds.get(name).is_some() => {
             let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
             (Domain::Features(Some(k)), Type::Feature, Some(k))
@@ -156,14 +157,14 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
             (Domain::Figures(Some(f)), Type::Figure, None)
         }
         _ => {
-            let mut words = vec!["player", "figure", "feature", "tile"];
+            let mut words = vec!["player", "figure", "feature", "tile", "card"];
             words.extend(n.kinds.visible_names(s.unit, s.vis));
             words.extend(n.figures.visible_names(s.unit, s.vis));
             diags.push(
                 Diagnostic::new(Code::UnknownName, format!("unknown domain `{}`", id.name))
                     .at(id.span, "not something to range over")
                     .maybe_note(did_you_mean(&id.name, words))
-                    .note("a domain is `player`, `figure`, `feature`, `tile`, a feature kind or a figure type"),
+                    .note("a domain is `player`, `figure`, `feature`, `tile`, `card`, a feature kind or a figure type"),
             );
             return None;
         }
@@ -305,9 +306,13 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 on: target.expr,
             })
         }
-        ast::Stmt::Move { figure, to, .. } => {
+        ast::Stmt::Move { figure, to, at, .. } => {
             let f = infer(es, locals, figure, out.diags);
             let t = check_expr(es, locals, to, Type::Feature, "`move ... to`", out.diags)?;
+            let at = match at {
+                Some(a) => Some(check_expr(es, locals, a, Type::Tile, "`move ... at`", out.diags)?.expr),
+                None => None,
+            };
             let f = f?;
             if !matches!(f.ty, Type::Figure | Type::FigureType) {
                 out.diags.push(
@@ -326,7 +331,25 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             Some(Stmt::Move {
                 figure: f.expr,
                 to: t.expr,
+                at,
             })
+        }
+        ast::Stmt::DrawCard { deck, player, .. } => {
+            let d = es.names.decks.lookup(deck, es.unit, es.vis, out.diags);
+            let p = match player {
+                Some(p) => check_expr(es, locals, p, Type::Player, "`draw card ... for`", out.diags)?.expr,
+                None => Expr::Query {
+                    builtin: Builtin::CurrentPlayer,
+                    of: None,
+                    args: Vec::new(),
+                },
+            };
+            Some(Stmt::DrawCard { deck: d?, player: p })
+        }
+        ast::Stmt::ExtraTile { keep, .. } => Some(Stmt::ExtraTile { keep: *keep }),
+        ast::Stmt::Discard { card, .. } => {
+            let c = check_expr(es, locals, card, Type::Card, "`discard`", out.diags)?;
+            Some(Stmt::Discard { card: c.expr })
         }
         ast::Stmt::Return { figure, .. } => {
             let f = infer(es, locals, figure, out.diags)?;

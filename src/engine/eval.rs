@@ -31,6 +31,8 @@ pub enum Value {
     Figures(Vec<u32>),
     Tile(u16),
     Direction(u8),
+    Card(u16),
+    Deck(u16),
 }
 
 impl Value {
@@ -56,6 +58,8 @@ pub enum EvalError {
     DivisionByZero,
     /// Functions or completion checks nested too deeply.
     TooDeep,
+    /// A replay forced something the game cannot do (a card not in its pile).
+    Illegal(String),
 }
 
 impl std::fmt::Display for EvalError {
@@ -64,6 +68,7 @@ impl std::fmt::Display for EvalError {
             EvalError::Overflow => "arithmetic overflow",
             EvalError::DivisionByZero => "division by zero",
             EvalError::TooDeep => "rules nested too deeply (a completion check or function that depends on itself?)",
+            EvalError::Illegal(m) => m,
         })
     }
 }
@@ -87,6 +92,8 @@ impl Game {
             Expr::Icon(i) => Value::Icon(*i),
             Expr::FigureType(f) => Value::FigureType(*f),
             Expr::Direction(d) => Value::Direction(*d),
+            Expr::Card(c) => Value::Card(*c),
+            Expr::Deck(d) => Value::Deck(*d),
             Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
             Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
             Expr::GameVar(v) => self.game_vars[*v as usize].clone(),
@@ -380,6 +387,50 @@ impl Game {
                     .find(|m| m.figure == t)
                     .map_or(Value::None, |m| Value::Feature(self.feature_of(m.placed, m.seg))),
                 _ => Value::None,
+            },
+            Builtin::TileFeatures => match of {
+                Value::Tile(t) => {
+                    let placed = &self.board.placed[t as usize];
+                    let mut roots: Vec<u32> = Vec::new();
+                    for s in 0..pack.tiles[placed.tile as usize].segments.len() {
+                        let root = self.feature_of(t, s as u8);
+                        if !roots.contains(&root) {
+                            roots.push(root);
+                        }
+                    }
+                    Value::Features(roots)
+                }
+                _ => Value::Features(Vec::new()),
+            },
+            Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
+                let kind = pack.tiles[self.board.placed[m.placed as usize].tile as usize].segments[m.seg as usize].kind;
+                Value::Bool(pack.figures[m.figure as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
+            }),
+            Builtin::LiesOn | Builtin::StandsOn => match (of, args.first()) {
+                (Value::FigureType(f), Some(Value::Kind(k))) => {
+                    let want = if builtin == Builtin::LiesOn {
+                        crate::ir::Posture::Lying
+                    } else {
+                        crate::ir::Posture::Standing
+                    };
+                    Value::Bool(pack.figures[f as usize].posture_on(*k) == Some(want))
+                }
+                _ => Value::Bool(false),
+            },
+            Builtin::Cards => match (player(&of), args.first()) {
+                (Some(p), Some(Value::Deck(d))) => {
+                    int(self.hands[p].iter().filter(|c| pack.program.deck_of(**c) == *d).count())
+                }
+                _ => Value::Int(0),
+            },
+            Builtin::HandSize => player(&of).map_or(Value::Int(0), |p| int(self.hands[p].len())),
+            Builtin::Holds => match (player(&of), args.first()) {
+                (Some(p), Some(Value::Card(c))) => Value::Bool(self.hands[p].contains(c)),
+                _ => Value::Bool(false),
+            },
+            Builtin::Left => match of {
+                Value::Deck(d) => int(self.piles[d as usize].len()),
+                _ => Value::Int(0),
             },
             Builtin::CurrentPlayer => Value::Player(self.current as u8),
             Builtin::NextPlayer => Value::Player(((self.current + 1) % self.players) as u8),

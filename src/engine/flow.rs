@@ -8,7 +8,7 @@ use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
 use super::game::{Event, Game, GameError, Meeple, Phase, Target};
 use crate::ir::expr::Expr;
-use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt};
+use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, HIDDEN};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
 use crate::source::Span;
 
@@ -34,7 +34,15 @@ pub(super) enum Task {
     },
     ReturnAll(FeatureId),
     EndTurn,
+    /// Make a player discard down to the hand limit.
+    Trim(u8),
     NextTurn,
+    /// The stack is empty: game-end event, cards, final scoring.
+    GameEnd,
+    /// Resolve the game-end cards of players from this one on, in turn order.
+    EndCards(u8),
+    /// A card resolved on drawing goes to its discard pile.
+    ToDiscard(u16),
     FinalScoring,
     Finish,
     /// Run the handlers of an event, from handler `next` on.
@@ -82,6 +90,8 @@ pub(super) struct Pending {
     pub slot: u16,
     pub body: BlockId,
     pub otherwise: Option<BlockId>,
+    /// The engine asks the player to discard down to the hand limit.
+    pub trim: bool,
 }
 
 fn target_value(t: Target) -> Value {
@@ -91,6 +101,7 @@ fn target_value(t: Target) -> Value {
         Target::Feature(f) => Value::Feature(f),
         Target::Figure(id) => Value::Figure(id),
         Target::Tile(t) => Value::Tile(t),
+        Target::Card(c) => Value::Card(c),
     }
 }
 
@@ -100,6 +111,7 @@ fn value_target(v: &Value) -> Target {
         Value::Feature(f) => Target::Feature(*f),
         Value::Figure(id) => Target::Figure(*id),
         Value::Tile(t) => Target::Tile(*t),
+        Value::Card(c) => Target::Card(*c),
         _ => Target::None,
     }
 }
@@ -177,6 +189,9 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return Vec::new();
         };
+        if a.card.is_some_and(|c| !self.hands[self.current].contains(&c)) {
+            return Vec::new();
+        }
         let mut locals = vec![Value::None; a.slots as usize];
         let mut env = Env {
             locals: &mut locals,
@@ -191,7 +206,7 @@ impl Game {
         match &a.domain {
             None => vec![Target::None],
             Some((domain, filter)) => self
-                .domain_items(*domain, None, &mut env)
+                .domain_items(*domain, None, self.current, &mut env)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|item| {
@@ -227,6 +242,13 @@ impl Game {
     }
 
     pub(super) fn resume_pick(&mut self, p: &Pending, target: Target) {
+        if p.trim {
+            if let Target::Card(c) = target {
+                self.discard_card(p.player as usize, c);
+            }
+            self.tasks.push(Task::Trim(p.player));
+            return;
+        }
         self.frames[p.frame as usize].locals[p.slot as usize] = target_value(target);
         self.tasks.push(Task::Run {
             frame: p.frame,
@@ -263,7 +285,7 @@ impl Game {
                     self.fire(EventKind::TurnStart, vec![Value::Player(self.current as u8)], 0);
                 }
                 Task::Draw => match self.draw()? {
-                    None => self.tasks.push(Task::FinalScoring),
+                    None => self.tasks.push(Task::GameEnd),
                     Some(tile) => {
                         let player = self.current;
                         self.emit(Event::Drew { player, tile });
@@ -332,10 +354,77 @@ impl Game {
                     }
                 }
                 Task::EndTurn => {
-                    self.tasks.push(Task::NextTurn);
+                    self.then([Task::Trim(self.current as u8), Task::NextTurn]);
                     self.fire(EventKind::TurnEnd, vec![Value::Player(self.current as u8)], 0);
                 }
+                Task::Trim(player) => {
+                    let hand = &self.hands[player as usize];
+                    if self
+                        .rules
+                        .pack
+                        .program
+                        .hand_limit
+                        .is_some_and(|limit| hand.len() > limit as usize)
+                    {
+                        let mut options: Vec<Target> = Vec::new();
+                        for c in hand {
+                            if !options.contains(&Target::Card(*c)) {
+                                options.push(Target::Card(*c));
+                            }
+                        }
+                        self.phase = Phase::Choose(Box::new(Pending {
+                            player,
+                            domain: Domain::Cards,
+                            optional: false,
+                            options,
+                            frame: 0,
+                            slot: 0,
+                            body: 0,
+                            otherwise: None,
+                            trim: true,
+                        }));
+                        return Ok(());
+                    }
+                }
+                Task::GameEnd => {
+                    self.then([Task::EndCards(0), Task::FinalScoring]);
+                    self.fire(EventKind::GameEnd, Vec::new(), 0);
+                }
+                Task::EndCards(player) => {
+                    if (player as usize) < self.players {
+                        self.tasks.push(Task::EndCards(player + 1));
+                        self.current = player as usize;
+                        let program = &self.rules.clone().pack.program;
+                        let cards: Vec<u16> = self.hands[player as usize]
+                            .iter()
+                            .copied()
+                            .filter(|c| program.cards.get(*c as usize).is_some_and(|k| k.at_end.is_some()))
+                            .collect();
+                        for card in cards.into_iter().rev() {
+                            let (block, slots) = program.cards[card as usize].at_end.expect("filtered above");
+                            self.discard_card(player as usize, card);
+                            self.push_frame(
+                                vec![Value::None; slots as usize],
+                                program.cards[card as usize].span,
+                                block,
+                            );
+                        }
+                    }
+                }
+                Task::ToDiscard(card) => {
+                    let deck = self.rules.pack.program.deck_of(card);
+                    self.discards[deck as usize].push(card);
+                }
                 Task::NextTurn => {
+                    // Extra tiles drawn after this turn's placement go where their rule said.
+                    for (tile, keep) in std::mem::take(&mut self.extras) {
+                        if keep {
+                            self.stack.push(tile);
+                        } else {
+                            self.discarded += 1;
+                        }
+                        self.emit(Event::TileSetAside { tile, kept: keep });
+                    }
                     self.current = (self.current + 1) % self.players;
                     self.placed_tile = None;
                     self.tasks.push(Task::StartTurn);
@@ -367,7 +456,6 @@ impl Game {
                         })
                         .collect();
                     self.then(scoring);
-                    self.fire(EventKind::GameEnd, Vec::new(), 0);
                 }
                 Task::Finish => {
                     self.phase = Phase::Over;
@@ -440,7 +528,11 @@ impl Game {
                         });
                     }
                     last = Some(stmt.span);
-                    if self.exec(frame, &stmt.stmt).map_err(|e| self.located(e, stmt.span))? {
+                    let stopped = self.exec(frame, &stmt.stmt).map_err(|e| match e {
+                        EvalError::Illegal(message) => GameError::Illegal(message),
+                        e => self.located(e, stmt.span),
+                    })?;
+                    if stopped {
                         return Ok(());
                     }
                 }
@@ -539,10 +631,36 @@ impl Game {
                     self.put_figure(*figure, owner, f);
                 }
             }
-            Stmt::Move { figure, to } => {
+            Stmt::Move { figure, to, at } => {
                 let who = self.eval(figure, &mut env)?;
+                let at = match at {
+                    Some(t) => match self.eval(t, &mut env)? {
+                        Value::Tile(t) => Some(t),
+                        _ => return Ok(false),
+                    },
+                    None => None,
+                };
                 if let Value::Feature(f) = self.eval(to, &mut env)? {
-                    self.move_figure(&who, f);
+                    self.move_figure(&who, f, at);
+                }
+            }
+            Stmt::DrawCard { deck, player } => {
+                if let Value::Player(p) = self.eval(player, &mut env)? {
+                    self.draw_card(*deck, p as usize)?;
+                }
+            }
+            Stmt::ExtraTile { keep } => {
+                if let Some(tile) = self.draw().map_err(|e| EvalError::Illegal(e.to_string()))? {
+                    self.extras.push((tile, *keep));
+                    self.emit(Event::DrewExtra {
+                        player: self.current,
+                        tile,
+                    });
+                }
+            }
+            Stmt::Discard { card } => {
+                if let Value::Card(c) = self.eval(card, &mut env)? {
+                    self.discard_card(self.current, c);
                 }
             }
             Stmt::Return { figure } => {
@@ -596,7 +714,7 @@ impl Game {
                 filter,
                 body,
             } => {
-                let items = self.domain_items(*domain, list.as_ref(), &mut env)?;
+                let items = self.domain_items(*domain, list.as_ref(), self.current, &mut env)?;
                 self.tasks.push(Task::Each {
                     frame,
                     slot: *slot,
@@ -619,7 +737,7 @@ impl Game {
                     return Ok(false);
                 };
                 let mut options = Vec::new();
-                for item in self.domain_items(*domain, list.as_ref(), &mut env)? {
+                for item in self.domain_items(*domain, list.as_ref(), player as usize, &mut env)? {
                     env.locals[*slot as usize] = item.clone();
                     let keep = match filter {
                         Some(f) => self.eval(f, &mut env)? == Value::Bool(true),
@@ -648,6 +766,7 @@ impl Game {
                     slot: *slot,
                     body: *body,
                     otherwise: *otherwise,
+                    trim: false,
                 }));
                 return Ok(true);
             }
@@ -669,8 +788,15 @@ impl Game {
         Ok(false)
     }
 
-    /// The values a domain (or a list in it) ranges over, in a stable order.
-    fn domain_items(&self, domain: Domain, list: Option<&Expr>, env: &mut Env) -> Result<Vec<Value>, EvalError> {
+    /// The values a domain (or a list in it) ranges over, in a stable order;
+    /// `player`'s hand for cards.
+    fn domain_items(
+        &self,
+        domain: Domain,
+        list: Option<&Expr>,
+        player: usize,
+        env: &mut Env,
+    ) -> Result<Vec<Value>, EvalError> {
         if let Some(l) = list {
             return Ok(self.eval(l, env)?.items());
         }
@@ -683,6 +809,12 @@ impl Game {
                 .map(|m| Value::Figure(m.id))
                 .collect(),
             Domain::Tiles => (0..self.board.placed.len() as u16).map(Value::Tile).collect(),
+            Domain::Cards => {
+                let mut kinds: Vec<u16> = self.hands[player].iter().copied().filter(|c| *c < HIDDEN).collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds.into_iter().map(Value::Card).collect()
+            }
             Domain::Features(kind) => {
                 let mut roots: Vec<u32> = (0..self.features.len() as u32)
                     .filter(|n| self.features.find(*n) == *n)
@@ -726,7 +858,50 @@ impl Game {
             .is_some()
     }
 
-    fn move_figure(&mut self, who: &Value, f: FeatureId) {
+    /// Draws the top card of a deck for a player: resolved at once if it
+    /// says so, else into the hand. An empty deck reshuffles its discard pile
+    /// when it may; otherwise nothing is drawn.
+    fn draw_card(&mut self, deck: u16, player: usize) -> Result<(), EvalError> {
+        let d = deck as usize;
+        if self.piles[d].is_empty() && self.rules.pack.program.decks[d].reshuffle {
+            self.piles[d] = std::mem::take(&mut self.discards[d]);
+        }
+        if self.piles[d].is_empty() {
+            return Ok(());
+        }
+        let i = match self.forced_cards.pop_front() {
+            Some(card) => self.piles[d].iter().position(|c| *c == card).ok_or_else(|| {
+                let name = self
+                    .rules
+                    .pack
+                    .program
+                    .cards
+                    .get(card as usize)
+                    .map_or("?", |c| c.name.as_str());
+                EvalError::Illegal(format!("card {name} is not in its deck's draw pile"))
+            })?,
+            None => self.rng.below(self.piles[d].len()),
+        };
+        let card = self.piles[d].swap_remove(i);
+        self.emit(Event::CardDrawn { player, card });
+        match self
+            .rules
+            .pack
+            .program
+            .cards
+            .get(card as usize)
+            .and_then(|c| c.on_draw.map(|b| (b, c.span)))
+        {
+            Some(((block, slots), origin)) => {
+                self.tasks.push(Task::ToDiscard(card));
+                self.push_frame(vec![Value::None; slots as usize], origin, block);
+            }
+            None => self.hands[player].push(card),
+        }
+        Ok(())
+    }
+
+    fn move_figure(&mut self, who: &Value, f: FeatureId, at: Option<u16>) {
         let id = match who {
             Value::Figure(id) => Some(*id),
             Value::FigureType(t) => match self.meeples.iter().find(|m| m.figure == *t) {
@@ -742,7 +917,8 @@ impl Game {
             _ => None,
         };
         let Some(id) = id else { return };
-        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else {
+        let root = self.features.find(f);
+        let Some((placed, seg)) = self.features.members(root).find(|(p, _)| at.is_none_or(|t| *p == t)) else {
             return;
         };
         let Some(i) = self.meeples.iter().position(|m| m.id == id) else {

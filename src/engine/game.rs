@@ -10,7 +10,7 @@ use super::flow::{Frame, Pending, Task};
 use super::rng::Rng;
 use super::rules::Rules;
 use crate::ir::geometry::EDGE_NAMES;
-use crate::ir::program::{ActionId, Domain, Window};
+use crate::ir::program::{ActionId, CardId, Domain, Window, HIDDEN};
 use crate::ir::{FigureId, Ownership, ReasonId, TileId, Topology};
 use std::sync::Arc;
 
@@ -43,13 +43,16 @@ pub enum Target {
     Figure(u32),
     /// A placed tile, by index.
     Tile(u16),
+    /// A card (kind) in the choosing player's hand.
+    Card(u16),
 }
 
 /// One answer to a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Choice {
-    /// Put the drawn tile at `pos`, turned `rot` quarter turns clockwise.
-    Place { pos: Pos, rot: u8 },
+    /// Put `tile` (the drawn one, or an extra one) at `pos`, turned `rot`
+    /// quarter turns clockwise.
+    Place { tile: TileId, pos: Pos, rot: u8 },
     /// Deploy a figure from supply onto a segment of the tile just placed.
     Deploy { figure: FigureId, seg: u8 },
     /// Deploy nothing.
@@ -117,6 +120,26 @@ pub enum Event {
     },
     Declined {
         player: usize,
+    },
+    /// A card came from a deck into the player's hand (or was resolved at once).
+    CardDrawn {
+        player: usize,
+        card: CardId,
+    },
+    /// A card left a hand for its discard pile.
+    CardDiscarded {
+        player: usize,
+        card: CardId,
+    },
+    /// A rule drew another tile to choose from.
+    DrewExtra {
+        player: usize,
+        tile: TileId,
+    },
+    /// A tile drawn but not placed went back into the stack (`kept`) or left the game.
+    TileSetAside {
+        tile: TileId,
+        kept: bool,
     },
     Scored {
         player: usize,
@@ -203,6 +226,15 @@ pub struct Game {
     pub(super) game_vars: Vec<Value>,
     /// `player_vars[player * stride + k]`.
     pub(super) player_vars: Vec<i64>,
+    /// Draw and discard piles, by deck.
+    pub(super) piles: Vec<Vec<CardId>>,
+    pub(super) discards: Vec<Vec<CardId>>,
+    /// Each player's hand.
+    pub(super) hands: Vec<Vec<CardId>>,
+    /// Card draws fixed in advance (a replay), next first.
+    pub(super) forced_cards: std::collections::VecDeque<CardId>,
+    /// Extra tiles drawn this turn, with whether they go back into the stack.
+    pub(super) extras: Vec<(TileId, bool)>,
     pub(super) tasks: Vec<Task>,
     pub(super) frames: Vec<Frame>,
     pub(super) log: Vec<Event>,
@@ -231,9 +263,21 @@ impl Game {
         stack: Option<Vec<TileId>>,
         draws: Vec<TileId>,
     ) -> Result<Game, GameError> {
+        Game::replaying_with_cards(rules, players, stack, draws, Vec::new())
+    }
+
+    /// A replay whose card draws are fixed too.
+    pub fn replaying_with_cards(
+        rules: Arc<Rules>,
+        players: usize,
+        stack: Option<Vec<TileId>>,
+        draws: Vec<TileId>,
+        cards: Vec<CardId>,
+    ) -> Result<Game, GameError> {
         let stack = stack.unwrap_or_else(|| full_stack(&rules));
         let mut game = Game::setup(rules, players, 0, stack)?;
         game.forced.extend(draws);
+        game.forced_cards.extend(cards);
         game.begin()?;
         Ok(game)
     }
@@ -257,7 +301,17 @@ impl Game {
         }
         let reasons = pack.reasons.len();
         let start = pack.start;
+        let program = &pack.program;
+        let mut piles = vec![Vec::new(); program.decks.len()];
+        for (c, card) in program.cards.iter().enumerate() {
+            piles[card.deck as usize].extend(std::iter::repeat_n(c as CardId, card.count as usize));
+        }
         let mut game = Game {
+            discards: vec![Vec::new(); piles.len()],
+            piles,
+            hands: vec![Vec::new(); players],
+            forced_cards: Default::default(),
+            extras: Vec::new(),
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len()),
             player_vars: (0..players)
@@ -313,6 +367,11 @@ impl Game {
             rng: self.rng.clone(),
             game_vars: self.game_vars.clone(),
             player_vars: self.player_vars.clone(),
+            piles: self.piles.clone(),
+            discards: self.discards.clone(),
+            hands: self.hands.clone(),
+            forced_cards: self.forced_cards.clone(),
+            extras: self.extras.clone(),
             tasks: self.tasks.clone(),
             frames: self.frames.clone(),
             ..*self
@@ -420,6 +479,41 @@ impl Game {
         &self.log
     }
 
+    /// The cards in a player's hand, by kind (as the game knows them: in a
+    /// view for another player, face-down ids from [`HIDDEN`] on).
+    pub fn hand(&self, player: usize) -> &[CardId] {
+        &self.hands[player]
+    }
+
+    /// Cards left in a deck's draw pile, and in its discard pile.
+    pub fn deck_sizes(&self, deck: u16) -> (usize, usize) {
+        (self.piles[deck as usize].len(), self.discards[deck as usize].len())
+    }
+
+    /// The game as `player` may see it: other players' hands and every
+    /// draw pile face down, forced draws forgotten, and a fresh RNG, so an
+    /// agent that searches this copy learns nothing hidden.
+    pub fn view_for(&self, player: usize) -> Game {
+        let mut view = self.search_clone();
+        let program = &self.rules.pack.program;
+        let face_down = |c: &mut CardId| *c = HIDDEN + program.deck_of(*c);
+        for (p, hand) in view.hands.iter_mut().enumerate() {
+            if p != player {
+                hand.iter_mut().for_each(face_down);
+            }
+        }
+        view.piles.iter_mut().flatten().for_each(face_down);
+        view.forced.clear();
+        view.forced_cards.clear();
+        view.rng = Rng::new(0x5eed ^ player as u64 ^ (self.board.placed.len() as u64) << 8);
+        view
+    }
+
+    /// Whether anything in this game is hidden from some player (cards).
+    pub fn has_hidden_information(&self) -> bool {
+        !self.rules.pack.program.cards.is_empty()
+    }
+
     /// The tile placed this turn.
     pub fn placed_tile(&self) -> Option<u16> {
         self.placed_tile
@@ -447,12 +541,18 @@ impl Game {
     pub fn options_into(&self, out: &mut Vec<Choice>) {
         out.clear();
         match &self.phase {
-            Phase::Place(tile) => {
+            Phase::Place(drawn) => {
                 let rules = &*self.rules;
-                for slot in &self.board.frontier {
-                    for &rot in &rules.distinct_rotations[*tile as usize] {
-                        if slot.accepts(rules.rotated[*tile as usize][rot as usize].packed) {
-                            out.push(Choice::Place { pos: slot.pos, rot });
+                for tile in std::iter::once(*drawn).chain(self.extras.iter().map(|(t, _)| *t)) {
+                    for slot in &self.board.frontier {
+                        for &rot in &rules.distinct_rotations[tile as usize] {
+                            if slot.accepts(rules.rotated[tile as usize][rot as usize].packed) {
+                                out.push(Choice::Place {
+                                    tile,
+                                    pos: slot.pos,
+                                    rot,
+                                });
+                            }
                         }
                     }
                 }
@@ -560,8 +660,16 @@ impl Game {
     pub fn apply(&mut self, choice: Choice) -> Result<(), GameError> {
         let player = self.current;
         match (&self.phase, choice) {
-            (Phase::Place(tile), Choice::Place { pos, rot }) => {
-                let tile = *tile;
+            (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => {
+                let drawn = *drawn;
+                if tile != drawn && !self.extras.iter().any(|(t, _)| *t == tile) {
+                    let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
+                    return Err(GameError::Illegal(format!(
+                        "tile {} was not drawn; the drawn tile is {}",
+                        name(tile),
+                        name(drawn)
+                    )));
+                }
                 if rot > 3 {
                     return Err(GameError::Illegal(format!(
                         "rotation must be 0 to 3 quarter turns, not {rot}"
@@ -573,6 +681,7 @@ impl Game {
                 let placed = self.put_tile(tile, pos, rot);
                 self.placed_tile = Some(placed);
                 self.emit(Event::Placed { player, tile, pos, rot });
+                self.set_aside_unplaced(drawn, tile);
                 self.after_place(placed);
             }
             (Phase::Deploy(placed), Choice::Pass) => {
@@ -621,6 +730,9 @@ impl Game {
                     target,
                     spot,
                 });
+                if let Some(card) = self.rules.pack.program.actions[action as usize].card {
+                    self.discard_card(player, card);
+                }
                 let after = match self.phase {
                     Phase::Place(tile) => Task::AwaitPlace(tile),
                     Phase::Deploy(placed) => Task::Scoring(placed),
@@ -683,7 +795,7 @@ impl Game {
             Target::Feature(node) => self.features.members(node).next().map(|_| self.node_spot(node)),
             Target::Figure(id) => self.meeple(id).map(|m| (m.placed, m.seg)),
             Target::Tile(t) => Some((t, 0)),
-            Target::None | Target::Player(_) => None,
+            Target::None | Target::Player(_) | Target::Card(_) => None,
         }
     }
 
@@ -735,6 +847,34 @@ impl Game {
                     what(theirs)
                 )
             }
+        }
+    }
+
+    /// Moves a card from a player's hand to its deck's discard pile.
+    pub(super) fn discard_card(&mut self, player: usize, card: CardId) {
+        if let Some(i) = self.hands[player].iter().position(|c| *c == card) {
+            self.hands[player].remove(i);
+            let deck = self.rules.pack.program.deck_of(card);
+            self.discards[deck as usize].push(card);
+            self.emit(Event::CardDiscarded { player, card });
+        }
+    }
+
+    /// After a placement, the tiles drawn but not placed go back into the
+    /// stack or leave the game, as the rule that drew the extra one said.
+    fn set_aside_unplaced(&mut self, drawn: TileId, placed: TileId) {
+        let mut unplaced: Vec<(TileId, bool)> = std::mem::take(&mut self.extras);
+        if let Some(i) = unplaced.iter().position(|(t, _)| *t == placed) {
+            let (_, keep) = unplaced.remove(i);
+            unplaced.insert(0, (drawn, keep));
+        }
+        for (tile, keep) in unplaced {
+            if keep {
+                self.stack.push(tile);
+            } else {
+                self.discarded += 1;
+            }
+            self.emit(Event::TileSetAside { tile, kept: keep });
         }
     }
 

@@ -33,6 +33,9 @@ pub enum Type {
     Icon,
     /// A compass direction.
     Direction,
+    /// A kind of card.
+    Card,
+    Deck,
     /// The type of `none`, which any player, figure, feature or tile may be.
     Nothing,
 }
@@ -55,6 +58,8 @@ impl Type {
             Type::Tile => "tile",
             Type::Icon => "icon",
             Type::Direction => "direction",
+            Type::Card => "card",
+            Type::Deck => "deck",
             Type::Nothing => "none",
         }
     }
@@ -121,6 +126,7 @@ pub enum Receiver {
     Tile,
     Player,
     FigureType,
+    Deck,
 }
 
 impl Receiver {
@@ -132,6 +138,7 @@ impl Receiver {
             Type::Tile => Receiver::Tile,
             Type::Player => Receiver::Player,
             Type::FigureType => Receiver::FigureType,
+            Type::Deck => Receiver::Deck,
             _ => return None,
         })
     }
@@ -175,6 +182,14 @@ pub enum Builtin {
     StartTile,
     Turn,
     Toward,
+    TileFeatures,
+    Lying,
+    LiesOn,
+    StandsOn,
+    Cards,
+    HandSize,
+    Holds,
+    Left,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -310,6 +325,30 @@ builtins! {
     Turn Global "turn" (Direction, Int) -> Direction []
         "The direction turned clockwise by the given degrees (a multiple of 45)."
         "turn(t.icon(arrow), reference.rotation)";
+    TileFeatures Tile "features" () -> Features []
+        "Every feature with a segment on the tile, each once."
+        "count(f in t.features where f.kind == road)";
+    Lying Figure "lying" () -> Bool []
+        "Whether the figure lies (as a farmer does) rather than stands."
+        "x.lying";
+    LiesOn FigureType "lies_on" (Kind) -> Bool []
+        "Whether this figure type lies (rather than stands) on features of that kind."
+        "follower.lies_on(field)";
+        StandsOn FigureType "stands_on" (Kind) -> Bool []
+        "Whether this figure type stands (rather than lies) on features of that kind."
+        "follower.stands_on(road)";
+    Cards Player "cards" (Deck) -> Int []
+        "How many cards of that deck the player holds."
+        "score 2 * p.cards(presents) to p reason \"kept presents\"";
+    HandSize Player "hand_size" () -> Int []
+        "How many cards the player holds, of all decks."
+        "p.hand_size < 5";
+    Holds Player "holds" (Card) -> Bool []
+        "Whether the player holds a card of that kind."
+        "p.holds(shield)";
+    Left Deck "left" () -> Int []
+        "Cards left in the deck's draw pile."
+        "presents.left > 0";
     Toward Global "toward" (Tile, Tile, Direction) -> Bool []
         "Whether the second tile lies in that direction from the first: for N, E, S, W the closed half-plane (the first tile's row or column counts), for NE, SE, SW, NW the closed quadrant."
         "toward(reference, t, NE)";
@@ -347,6 +386,8 @@ pub enum Expr {
     FigureType(FigureId),
     /// A compass direction (0 = N, clockwise).
     Direction(u8),
+    Card(u16),
+    Deck(u16),
     /// The feature a feature kind's clause is about.
     Subject,
     /// A local variable: parameter, `let`, loop or `count` variable.

@@ -190,6 +190,50 @@ pub struct Var {
     pub span: Span,
 }
 
+/// Index into [`Program::decks`].
+pub type DeckId = u16;
+/// Index into [`Program::cards`].
+pub type CardId = u16;
+
+/// Card ids from here on stand for a face-down card of deck `id - HIDDEN`
+/// (in another player's hand, or in a draw pile): its back shows the deck.
+pub const HIDDEN: CardId = 0xF000;
+
+impl Program {
+    /// The deck a card (or a face-down card) belongs to.
+    pub fn deck_of(&self, card: CardId) -> DeckId {
+        if card >= HIDDEN {
+            card - HIDDEN
+        } else {
+            self.cards.get(card as usize).map_or(0, |c| c.deck)
+        }
+    }
+}
+
+/// A deck of cards.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    pub name: String,
+    /// When the draw pile runs out, the discard pile becomes the new draw pile.
+    pub reshuffle: bool,
+    pub span: Span,
+}
+
+/// A kind of card, with its copies in its deck and what it does.
+#[derive(Clone, Debug)]
+pub struct Card {
+    pub name: String,
+    pub deck: DeckId,
+    pub count: u32,
+    /// Resolved at once when drawn (then discarded): a block and its frame size.
+    pub on_draw: Option<(BlockId, u16)>,
+    /// Kept in hand and played as this action.
+    pub play: Option<ActionId>,
+    /// Resolved at game end while in hand.
+    pub at_end: Option<(BlockId, u16)>,
+    pub span: Span,
+}
+
 /// Index into [`Program::blocks`].
 pub type BlockId = u32;
 /// Index into [`Program::functions`].
@@ -209,6 +253,8 @@ pub enum Domain {
     Features(Option<KindId>),
     /// Placed tiles.
     Tiles,
+    /// Cards in the choosing player's hand (each kind once).
+    Cards,
 }
 
 /// An effect.
@@ -227,6 +273,20 @@ pub enum Stmt {
     Move {
         figure: Expr,
         to: Expr,
+        /// The tile of the feature to stand on (else its first segment).
+        at: Option<Expr>,
+    },
+    DrawCard {
+        deck: DeckId,
+        player: Expr,
+    },
+    /// Draw another tile to choose from; the one not placed goes back into
+    /// the stack (`keep`) or leaves the game.
+    ExtraTile {
+        keep: bool,
+    },
+    Discard {
+        card: Expr,
     },
     Return {
         figure: Expr,
@@ -297,6 +357,8 @@ pub struct Action {
     pub when: Option<Expr>,
     pub slots: u16,
     pub body: BlockId,
+    /// A card the player must hold; playing the action discards it.
+    pub card: Option<CardId>,
     pub span: Span,
 }
 
@@ -327,6 +389,10 @@ pub struct Program {
     pub actions: Vec<Action>,
     pub functions: Vec<Function>,
     pub blocks: Vec<Vec<StmtAt>>,
+    pub decks: Vec<Deck>,
+    pub cards: Vec<Card>,
+    /// Cards a player may keep at the end of their turn.
+    pub hand_limit: Option<u32>,
 }
 
 impl Program {

@@ -33,6 +33,7 @@ pub fn tables() -> String {
         (Receiver::Tile, "Tiles (`t.NAME`)"),
         (Receiver::Player, "Players (`p.NAME`)"),
         (Receiver::FigureType, "Figure types (`follower.NAME`)"),
+        (Receiver::Deck, "Decks (`presents.NAME`)"),
     ] {
         let _ = write!(
             out,

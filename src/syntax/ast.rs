@@ -45,6 +45,31 @@ pub enum Item {
     Handler(HandlerDecl),
     Action(ActionDecl),
     Fn(FnDecl),
+    Deck(DeckDecl),
+    HandLimit(Number),
+    Card(CardDecl),
+}
+
+/// `deck NAME [reshuffle]`.
+#[derive(Clone, Debug)]
+pub struct DeckDecl {
+    pub name: Ident,
+    pub reshuffle: bool,
+}
+
+/// `card NAME xN in DECK { parts }`.
+#[derive(Clone, Debug)]
+pub struct CardDecl {
+    pub name: Ident,
+    pub count: Number,
+    pub deck: Ident,
+    /// `on draw { ... }`: resolved at once when drawn, then discarded.
+    pub on_draw: Option<Block>,
+    /// `play in WINDOW ... { ... }`: kept in hand, played as an action.
+    pub play: Option<ActionDecl>,
+    /// `at game_end { ... }`: resolved at game end if still in hand.
+    pub at_end: Option<Block>,
+    pub span: Span,
 }
 
 /// `var SCOPE NAME: TYPE [= INIT] [merge POLICY]`.
@@ -129,8 +154,23 @@ pub enum Stmt {
         on: Expr,
         span: Span,
     },
-    /// `move FIGURE to FEATURE`
-    Move { figure: Expr, to: Expr, span: Span },
+    /// `move FIGURE to FEATURE [at TILE]`
+    Move {
+        figure: Expr,
+        to: Expr,
+        at: Option<Expr>,
+        span: Span,
+    },
+    /// `draw card from DECK [for PLAYER]`
+    DrawCard {
+        deck: Ident,
+        player: Option<Expr>,
+        span: Span,
+    },
+    /// `draw tile then return|remove`: a second tile to choose from.
+    ExtraTile { keep: bool, span: Span },
+    /// `discard CARD`
+    Discard { card: Expr, span: Span },
     /// `return FIGURE`
     Return { figure: Expr, span: Span },
     /// `set NAME = EXPR` / `set THING.NAME = EXPR`
@@ -182,6 +222,9 @@ impl Stmt {
             Stmt::Score { span, .. }
             | Stmt::Place { span, .. }
             | Stmt::Move { span, .. }
+            | Stmt::DrawCard { span, .. }
+            | Stmt::ExtraTile { span, .. }
+            | Stmt::Discard { span, .. }
             | Stmt::Return { span, .. }
             | Stmt::Set { span, .. }
             | Stmt::Let { span, .. }

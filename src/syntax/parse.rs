@@ -405,6 +405,22 @@ impl Cx {
             Rule::handler_decl => Item::Handler(self.handler(pair)),
             Rule::action_decl => Item::Action(self.action(pair)),
             Rule::fn_decl => Item::Fn(self.function(pair)),
+            Rule::deck_decl => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let name = self.ident(inner.next().expect("deck has a name"));
+                Item::Deck(DeckDecl {
+                    name,
+                    reshuffle: inner.next().is_some(),
+                })
+            }
+            Rule::hand_decl => {
+                let n = pair
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::integer)
+                    .expect("hand limit has a number");
+                Item::HandLimit(self.number(n))
+            }
+            Rule::card_decl => Item::Card(self.card(pair)),
             Rule::start_decl => {
                 let span = self.span(&pair);
                 let mut inner = pair.into_inner();
@@ -494,19 +510,81 @@ impl Cx {
         };
         for part in inner {
             match part.as_rule() {
-                Rule::action_for => {
-                    let mut p = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                    let domain = self.ident(p.next().expect("for names a domain"));
-                    let var = self.ident(p.next().expect("for names a variable"));
-                    let filter = p.next().map(|e| self.expr(e));
-                    decl.domain = Some(DomainClause { domain, var, filter });
-                }
+                Rule::action_for => decl.domain = Some(self.domain_clause(part)),
                 Rule::expr => decl.when = Some(self.expr(part)),
                 Rule::block => decl.body = self.block(part),
                 rule => unreachable!("action part {rule:?}"),
             }
         }
         decl
+    }
+
+    fn card(&self, pair: Pair<Rule>) -> CardDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let name = self.ident(inner.next().expect("card has a name"));
+        let count = self.number(inner.next().expect("card has a count"));
+        let deck = self.ident(inner.next().expect("card names its deck"));
+        let mut decl = CardDecl {
+            name,
+            count,
+            deck,
+            on_draw: None,
+            play: None,
+            at_end: None,
+            span,
+        };
+        for part in inner {
+            match part.as_rule() {
+                Rule::card_draw => {
+                    decl.on_draw = part
+                        .into_inner()
+                        .find(|p| p.as_rule() == Rule::block)
+                        .map(|b| self.block(b))
+                }
+                Rule::card_end => {
+                    decl.at_end = part
+                        .into_inner()
+                        .find(|p| p.as_rule() == Rule::block)
+                        .map(|b| self.block(b))
+                }
+                Rule::card_play => {
+                    let play_span = self.span(&part);
+                    let mut p = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let window = self.ident(p.next().expect("play names a window"));
+                    let mut action = ActionDecl {
+                        name: decl.name.clone(),
+                        window,
+                        domain: None,
+                        when: None,
+                        body: Block {
+                            stmts: Vec::new(),
+                            span: play_span,
+                        },
+                        span: play_span,
+                    };
+                    for q in p {
+                        match q.as_rule() {
+                            Rule::action_for => action.domain = Some(self.domain_clause(q)),
+                            Rule::expr => action.when = Some(self.expr(q)),
+                            Rule::block => action.body = self.block(q),
+                            rule => unreachable!("card play part {rule:?}"),
+                        }
+                    }
+                    decl.play = Some(action);
+                }
+                rule => unreachable!("card part {rule:?}"),
+            }
+        }
+        decl
+    }
+
+    fn domain_clause(&self, pair: Pair<Rule>) -> DomainClause {
+        let mut p = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let domain = self.ident(p.next().expect("for names a domain"));
+        let var = self.ident(p.next().expect("for names a variable"));
+        let filter = p.next().map(|e| self.expr(e));
+        DomainClause { domain, var, filter }
     }
 
     fn function(&self, pair: Pair<Rule>) -> FnDecl {
@@ -584,6 +662,23 @@ impl Cx {
             Rule::move_stmt => Stmt::Move {
                 figure: self.expr(next()),
                 to: self.expr(next()),
+                at: inner.next().map(|e| self.expr(e)),
+                span,
+            },
+            Rule::draw_card_stmt => Stmt::DrawCard {
+                deck: self.ident(next()),
+                player: inner.next().map(|e| self.expr(e)),
+                span,
+            },
+            Rule::extra_tile_stmt => {
+                let policy = next().into_inner().next().map(|p| p.as_rule());
+                Stmt::ExtraTile {
+                    keep: policy == Some(Rule::kw_return),
+                    span,
+                }
+            }
+            Rule::discard_stmt => Stmt::Discard {
+                card: self.expr(next()),
                 span,
             },
             Rule::return_stmt => Stmt::Return {
