@@ -608,11 +608,11 @@ impl Checker {
             .play
             .as_ref()
             .and_then(|a| self.action(u, a, Some(id), topology, diags));
-        if c.on_draw.is_none() && c.play.is_none() && c.at_end.is_none() {
+        if c.on_draw.is_none() && c.play.is_none() && c.at_end.is_none() && !c.kept {
             diags.push(
                 Diagnostic::new(Code::CardDoesNothing, format!("card `{}` does nothing", c.name.name))
-                    .at(c.name.span, "no `on draw`, `play in` or `at game_end`")
-                    .note("say when the card acts: `on draw { ... }` (at once), `play in WINDOW { ... }` (from the hand) or `at game_end { ... }`"),
+                                        .at(c.name.span, "no `on draw`, `play in`, `at game_end` or `kept`")
+                                        .note("say when the card acts: `on draw { ... }` (at once), `play in WINDOW { ... }` (from the hand), `at game_end { ... }`, or `kept` (held until a rule uses it)"),
             );
         }
         let card = &mut self.program.cards[id as usize];

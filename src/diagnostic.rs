@@ -107,7 +107,7 @@ codes! {
     BadVar = 36, "bad variable declaration",
         "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be int, bool, feature, player, figure, tile or direction; player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
     CardDoesNothing = 38, "card does nothing",
-        "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand.";
+                "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
 }

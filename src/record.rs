@@ -64,10 +64,15 @@ pub enum Pick {
         at: Pos,
         on: String,
     },
-    /// A figure, named by the tile and segment it stands on.
+    /// A figure, named by the tile and segment it stands on, and when
+    /// several stand there, by its type and owner.
     Figure {
         at: Pos,
         on: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<usize>,
     },
     Tile {
         at: Pos,
@@ -76,6 +81,10 @@ pub enum Pick {
     Player(usize),
     /// A card in the choosing player's hand, by name.
     Card(String),
+    /// A square of the board.
+    Square {
+        at: Pos,
+    },
     /// Decline an optional choice.
     Decline,
     /// Take an action, on a target when the action has one.
@@ -327,11 +336,17 @@ fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick>
             at: at(placed),
             on: segment_name(game, placed, seg),
         },
-        (Target::Figure(_), Some((placed, seg))) => Pick::Figure {
-            at: at(placed),
-            on: segment_name(game, placed, seg),
-        },
+        (Target::Figure(id), Some((placed, seg))) => {
+            let m = game.figure_by_id(id)?;
+            Pick::Figure {
+                at: at(placed),
+                on: segment_name(game, placed, seg),
+                figure: Some(game.rules().pack.figures[m.figure as usize].name.clone()),
+                player: m.owner.map(usize::from),
+            }
+        }
         (Target::Tile(t), _) => Pick::Tile { at: at(t) },
+        (Target::Square(x, y), _) => Pick::Square { at: (x, y) },
         (Target::Player(p), _) => Pick::Player(p as usize),
         (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
         _ => return None,
@@ -641,6 +656,10 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                     rot: (rot / 90) as u8,
                 })
                 .map_err(|e| fail(e.to_string()))?;
+                // Choices the placement raises (before the deploy phase).
+                while let Some(Decision::Choose { .. }) = game.decision() {
+                    answer(&mut game, choices.next(), index)?;
+                }
                 let Some(Decision::Deploy { placed, .. }) = game.decision() else {
                     return Err(fail("the game did not ask for a deployment after the placement".into()));
                 };
@@ -722,6 +741,7 @@ fn describe_decision(game: &Game) -> String {
                 Domain::Features(None) => "a feature".to_string(),
                 Domain::Features(Some(k)) => format!("a {}", game.rules().pack.kinds[k as usize].name),
                 Domain::Cards => "a card from their hand".to_string(),
+                Domain::Squares => "a square next to the board".to_string(),
             };
             let may = if optional { " (or Decline)" } else { "" };
             format!("the game asks player {player} to choose {what}{may}")
@@ -732,25 +752,33 @@ fn describe_decision(game: &Game) -> String {
     }
 }
 
-/// The target a pick names on the board now.
-fn target_of(game: &Game, pick: &Pick) -> Result<Target, String> {
+/// The targets a pick may mean on the board now (several figures can share a spot).
+fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, String> {
     let tile_at = |at: Pos| game.board().at(at).ok_or_else(|| format!("no tile at {at:?}"));
-    Ok(match pick {
+    Ok(vec![match pick {
         Pick::Feature { at, on } => {
             let placed = tile_at(*at)?;
             Target::Feature(game.feature_of(placed, segment_at(game, placed, on)?))
         }
-        Pick::Figure { at, on } => {
+        Pick::Figure { at, on, figure, player } => {
             let placed = tile_at(*at)?;
             let seg = segment_at(game, placed, on)?;
-            let m = game
+            let kind = figure.as_deref().map(|n| figure_id(game, n)).transpose()?;
+            let found: Vec<Target> = game
                 .meeples()
                 .iter()
-                .find(|m| m.placed == placed && m.seg == seg)
-                .ok_or_else(|| format!("no figure at {at:?} on {on}"))?;
-            Target::Figure(m.id)
+                .filter(|m| m.placed == placed && m.seg == seg)
+                .filter(|m| kind.is_none_or(|k| m.figure == k))
+                .filter(|m| player.is_none_or(|p| m.owner.map(usize::from) == Some(p)))
+                .map(|m| Target::Figure(m.id))
+                .collect();
+            if found.is_empty() {
+                return Err(format!("no such figure at {at:?} on {on}"));
+            }
+            return Ok(found);
         }
         Pick::Tile { at } => Target::Tile(tile_at(*at)?),
+        Pick::Square { at } => Target::Square(at.0, at.1),
         Pick::Player(p) => Target::Player(u8::try_from(*p).map_err(|_| format!("no player {p}"))?),
         Pick::Card(name) => Target::Card(
             game.rules()
@@ -762,7 +790,7 @@ fn target_of(game: &Game, pick: &Pick) -> Result<Target, String> {
                 .ok_or_else(|| format!("unknown card `{name}`"))? as u16,
         ),
         Pick::Decline | Pick::Action { .. } => Target::None,
-    })
+    }])
 }
 
 /// The option of the pending decision that a pick means.
@@ -788,13 +816,16 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
                 .iter()
                 .position(|a| &a.name == name)
                 .ok_or_else(|| format!("unknown action `{name}`"))?;
-            let target = match target {
+            let targets = match target {
                 Some(t) => target_of(game, t)?,
-                None => Target::None,
+                None => vec![Target::None],
             };
             return options
                 .iter()
-                .find(|c| matches!(c, Choice::Action { action: a, target: t } if *a as usize == action && same(*t, target)))
+                .find(|c| {
+                    matches!(c, Choice::Action { action: a, target: t }
+                    if *a as usize == action && targets.iter().any(|w| same(*t, *w)))
+                })
                 .copied()
                 .ok_or_else(|| format!("the action `{name}` is not available on that now"));
         }
@@ -802,7 +833,7 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
     };
     options
         .iter()
-        .find(|c| matches!(c, Choice::Pick(t) if same(*t, wanted)))
+        .find(|c| matches!(c, Choice::Pick(t) if wanted.iter().any(|w| same(*t, *w))))
         .copied()
         .ok_or_else(|| "that is not one of the options".to_string())
 }

@@ -17,7 +17,15 @@ const COMBINATIONS: &[&[&str]] = &[
     &["winter", "gingerbread_man"],
     &["winter", "gingerbread_man", "abbot", "wind_roses"],
     &["base", "the_gifts"],
-    &["winter", "gingerbread_man", "abbot", "wind_roses", "the_gifts"],
+    &["base", "christmas_present"],
+    &[
+        "winter",
+        "gingerbread_man",
+        "abbot",
+        "wind_roses",
+        "the_gifts",
+        "christmas_present",
+    ],
 ];
 
 fn rules(packs: &[&str]) -> Arc<Rules> {

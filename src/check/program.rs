@@ -148,6 +148,7 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
         "feature" => (Domain::Features(None), Type::Feature, None),
         "tile" => (Domain::Tiles, Type::Tile, None),
         "card" => (Domain::Cards, Type::Card, None),
+        "square" => (Domain::Squares, Type::Square, None),
         name if n.kinds.get(name).is_some() => {
             let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
             (Domain::Features(Some(k)), Type::Feature, Some(k))
@@ -157,7 +158,7 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
             (Domain::Figures(Some(f)), Type::Figure, None)
         }
         _ => {
-            let mut words = vec!["player", "figure", "feature", "tile", "card"];
+            let mut words = vec!["player", "figure", "feature", "tile", "card", "square"];
             words.extend(n.kinds.visible_names(s.unit, s.vis));
             words.extend(n.figures.visible_names(s.unit, s.vis));
             diags.push(
@@ -347,9 +348,85 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             Some(Stmt::DrawCard { deck: d?, player: p })
         }
         ast::Stmt::ExtraTile { keep, .. } => Some(Stmt::ExtraTile { keep: *keep }),
-        ast::Stmt::Discard { card, .. } => {
+        ast::Stmt::Discard { card, player, .. } => {
             let c = check_expr(es, locals, card, Type::Card, "`discard`", out.diags)?;
-            Some(Stmt::Discard { card: c.expr })
+            let p = match player {
+                Some(p) => Some(check_expr(es, locals, p, Type::Player, "`discard ... of`", out.diags)?.expr),
+                None => None,
+            };
+            Some(Stmt::Discard {
+                card: c.expr,
+                player: p,
+            })
+        }
+        ast::Stmt::Strengthen {
+            player, feature, by, ..
+        } => {
+            let p = check_expr(es, locals, player, Type::Player, "`strengthen`", out.diags);
+            let f = check_expr(es, locals, feature, Type::Feature, "`strengthen ... on`", out.diags);
+            let by = match by {
+                Some(b) => check_expr(es, locals, b, Type::Int, "`strengthen ... by`", out.diags)?.expr,
+                None => Expr::Int(1),
+            };
+            Some(Stmt::Strengthen {
+                player: p?.expr,
+                feature: f?.expr,
+                by,
+            })
+        }
+        ast::Stmt::Adjust {
+            feature,
+            replace,
+            amount,
+            ..
+        } => {
+            let f = check_expr(es, locals, feature, Type::Feature, "`adjust scoring of`", out.diags);
+            let a = check_expr(es, locals, amount, Type::Int, "`adjust scoring`", out.diags);
+            Some(Stmt::Adjust {
+                feature: f?.expr,
+                replace: *replace,
+                amount: a?.expr,
+            })
+        }
+        ast::Stmt::Delay { feature, .. } => {
+            let f = check_expr(es, locals, feature, Type::Feature, "`delay scoring of`", out.diags)?;
+            Some(Stmt::Delay { feature: f.expr })
+        }
+        ast::Stmt::Swap { a, b, .. } => {
+            let x = check_expr(es, locals, a, Type::Figure, "`swap`", out.diags);
+            let y = check_expr(es, locals, b, Type::Figure, "`swap ... with`", out.diags);
+            Some(Stmt::Swap { a: x?.expr, b: y?.expr })
+        }
+        ast::Stmt::May { body, .. } => {
+            // A yes/no question: an optional choice of the current player,
+            // among just the current player.
+            let current = Expr::Query {
+                builtin: Builtin::CurrentPlayer,
+                of: None,
+                args: Vec::new(),
+            };
+            let depth = locals.depth();
+            let slot = locals.bind("#may", Type::Player, None);
+            let b = block(scope, locals, body, out);
+            locals.truncate(depth);
+            Some(Stmt::Choose {
+                optional: true,
+                by: current.clone(),
+                slot,
+                domain: Domain::Players,
+                list: None,
+                filter: Some(Expr::Binary(
+                    crate::syntax::ast::BinOp::Eq,
+                    Box::new(Expr::Local(slot)),
+                    Box::new(current),
+                )),
+                body: b,
+                otherwise: None,
+            })
+        }
+        ast::Stmt::Steer { square, .. } => {
+            let s = check_expr(es, locals, square, Type::Square, "`steer next placement to`", out.diags)?;
+            Some(Stmt::Steer { square: s.expr })
         }
         ast::Stmt::Return { figure, .. } => {
             let f = infer(es, locals, figure, out.diags)?;

@@ -33,6 +33,7 @@ pub enum Value {
     Direction(u8),
     Card(u16),
     Deck(u16),
+    Square(i32, i32),
 }
 
 impl Value {
@@ -432,6 +433,42 @@ impl Game {
                 Value::Deck(d) => int(self.piles[d as usize].len()),
                 _ => Value::Int(0),
             },
+            Builtin::AllFeatures => {
+                let mut roots: Vec<u32> = (0..self.features.len() as u32)
+                    .filter(|n| self.features.find(*n) == *n)
+                    .collect();
+                roots.sort_unstable();
+                Value::Features(roots)
+            }
+            Builtin::Ends => feature(&of).map_or(Value::Int(0), |f| {
+                let ends = self
+                    .features
+                    .members(f)
+                    .filter(|(placed, seg)| {
+                        let p = &self.board.placed[*placed as usize];
+                        self.rules.rotated[p.tile as usize][p.rot as usize].seg_edges[*seg as usize].len() == 1
+                    })
+                    .count();
+                int(ends)
+            }),
+            Builtin::FeatureTile => feature(&of)
+                .and_then(|f| self.features.members(f).next())
+                .map_or(Value::None, |(t, _)| Value::Tile(t)),
+            Builtin::Distance => match (
+                tile(args.first().unwrap_or(&Value::None)),
+                tile(args.get(1).unwrap_or(&Value::None)),
+            ) {
+                (Some(a), Some(b)) => {
+                    let dx = (i64::from(a.pos.0) - i64::from(b.pos.0)).abs();
+                    let dy = (i64::from(a.pos.1) - i64::from(b.pos.1)).abs();
+                    Value::Int(dx.max(dy))
+                }
+                _ => Value::Int(0),
+            },
+            Builtin::SquareX | Builtin::SquareY => match of {
+                Value::Square(x, y) => Value::Int(i64::from(if builtin == Builtin::SquareX { x } else { y })),
+                _ => Value::Int(0),
+            },
             Builtin::CurrentPlayer => Value::Player(self.current as u8),
             Builtin::NextPlayer => Value::Player(((self.current + 1) % self.players) as u8),
             Builtin::Players => Value::Players((0..self.players as u8).collect()),
@@ -456,19 +493,35 @@ impl Game {
 
     /// The players with the most figures on a feature (all tied ones); empty if none.
     pub fn majority(&self, f: FeatureId) -> Vec<usize> {
-        let mut counts = vec![0u32; self.players];
+        let mut counts = vec![0i64; self.players];
+        let mut present = vec![false; self.players];
         for m in self.meeples_on(f) {
             if let Some(owner) = m.owner {
                 if self.rules.pack.figures[m.figure as usize].ownership == Ownership::PerPlayer {
                     counts[owner as usize] += 1;
+                    present[owner as usize] = true;
                 }
             }
         }
-        let best = counts.iter().copied().max().unwrap_or(0);
-        if best == 0 {
+        // Majority bonuses count only for players with a figure there.
+        for (p, count) in counts.iter_mut().enumerate() {
+            if present[p] {
+                *count += self.features.strength(f, p);
+            }
+        }
+        let best = counts
+            .iter()
+            .zip(&present)
+            .filter(|(_, here)| **here)
+            .map(|(c, _)| *c)
+            .max()
+            .unwrap_or(0);
+        if !present.iter().any(|h| *h) {
             return Vec::new();
         }
-        (0..self.players).filter(|p| counts[*p] == best).collect()
+        (0..self.players)
+            .filter(|p| present[*p] && counts[*p] == best)
+            .collect()
     }
 
     /// The features named by the `touches` lists of this feature's segments, each once.

@@ -34,20 +34,44 @@ pub struct Features {
     /// Feature variables: `vars[node * stride + k]`, meaningful at roots.
     vars: Vec<i64>,
     stride: usize,
+    /// Majority bonuses: `strength[node * players + p]`, meaningful at roots.
+    strength: Vec<i16>,
+    players: usize,
 }
 
 impl Features {
-    /// A graph whose features carry `init.len()` variables with these start values.
-    pub fn with_vars(stride: usize) -> Features {
+    /// A graph whose features carry `stride` variables and a majority bonus
+    /// for each of `players` players.
+    pub fn with_vars(stride: usize, players: usize) -> Features {
         Features {
             stride,
+            players,
             ..Features::default()
+        }
+    }
+
+    /// A player's majority bonus on a feature.
+    pub fn strength(&self, f: FeatureId, player: usize) -> i64 {
+        i64::from(
+            self.strength
+                .get(self.find(f) as usize * self.players + player)
+                .copied()
+                .unwrap_or(0),
+        )
+    }
+
+    /// Adds to a player's majority bonus on a feature.
+    pub fn strengthen(&mut self, f: FeatureId, player: usize, by: i64) {
+        let i = self.find(f) as usize * self.players + player;
+        if let Some(s) = self.strength.get_mut(i) {
+            *s = (i64::from(*s) + by).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
         }
     }
 
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
     pub fn add(&mut self, placed: u16, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
         self.vars.extend_from_slice(&init[..self.stride]);
+        self.strength.extend(std::iter::repeat_n(0, self.players));
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             parent: id,
@@ -130,6 +154,10 @@ impl Features {
         let r = &mut self.nodes[root as usize];
         r.open = open;
         r.done = done;
+        for p in 0..self.players {
+            let (r, c) = (root as usize * self.players + p, child as usize * self.players + p);
+            self.strength[r] = self.strength[r].saturating_add(self.strength[c]);
+        }
         for (k, merge) in merges.iter().enumerate() {
             let (x, y) = (
                 self.vars[root as usize * self.stride + k],
@@ -219,7 +247,7 @@ mod tests {
 
     #[test]
     fn variables_merge_by_policy() {
-        let mut f = Features::with_vars(2);
+        let mut f = Features::with_vars(2, 0);
         let a = f.add(0, 0, 0, 1, &[1, 3]);
         let b = f.add(1, 0, 0, 1, &[0, 4]);
         f.connect(a, b, &[Merge::Any, Merge::Sum]);

@@ -102,6 +102,7 @@ fn target_value(t: Target) -> Value {
         Target::Figure(id) => Value::Figure(id),
         Target::Tile(t) => Value::Tile(t),
         Target::Card(c) => Value::Card(c),
+        Target::Square(x, y) => Value::Square(x, y),
     }
 }
 
@@ -112,6 +113,7 @@ fn value_target(v: &Value) -> Target {
         Value::Figure(id) => Target::Figure(*id),
         Value::Tile(t) => Target::Tile(*t),
         Value::Card(c) => Target::Card(*c),
+        Value::Square(x, y) => Target::Square(*x, *y),
         _ => Target::None,
     }
 }
@@ -347,6 +349,7 @@ impl Game {
                     }
                 }
                 Task::Score { feature, completed } => self.score_feature(feature, completed)?,
+                Task::ReturnAll(f) if self.delayed.contains(&self.features.find(f)) => {}
                 Task::ReturnAll(f) => {
                     let players: Vec<Meeple> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
                     for m in players.into_iter().rev() {
@@ -430,6 +433,9 @@ impl Game {
                     self.tasks.push(Task::StartTurn);
                 }
                 Task::FinalScoring => {
+                    for (player, points, reason) in std::mem::take(&mut self.owed) {
+                        self.award(player, points, reason);
+                    }
                     let mut roots: Vec<FeatureId> =
                         self.meeples.iter().map(|m| self.feature_of(m.placed, m.seg)).collect();
                     roots.sort_unstable();
@@ -658,9 +664,78 @@ impl Game {
                     });
                 }
             }
-            Stmt::Discard { card } => {
+            Stmt::Discard { card, player } => {
+                let p = match player {
+                    Some(p) => match self.eval(p, &mut env)? {
+                        Value::Player(p) => p as usize,
+                        _ => return Ok(false),
+                    },
+                    None => self.current,
+                };
                 if let Value::Card(c) = self.eval(card, &mut env)? {
-                    self.discard_card(self.current, c);
+                    self.discard_card(p, c);
+                }
+            }
+            Stmt::Strengthen { player, feature, by } => {
+                if let (Value::Player(p), Value::Feature(f), Value::Int(n)) = (
+                    self.eval(player, &mut env)?,
+                    self.eval(feature, &mut env)?,
+                    self.eval(by, &mut env)?,
+                ) {
+                    self.features.strengthen(f, p as usize, n);
+                }
+            }
+            Stmt::Adjust {
+                feature,
+                replace,
+                amount,
+            } => {
+                if let (Value::Feature(f), Value::Int(n)) =
+                    (self.eval(feature, &mut env)?, self.eval(amount, &mut env)?)
+                {
+                    let root = self.features.find(f);
+                    let i = match self.adjustments.iter().position(|(r, ..)| *r == root) {
+                        Some(i) => i,
+                        None => {
+                            self.adjustments.push((root, None, 0));
+                            self.adjustments.len() - 1
+                        }
+                    };
+                    let entry = &mut self.adjustments[i];
+                    if *replace {
+                        (entry.1, entry.2) = (Some(n), 0);
+                    } else {
+                        entry.2 = entry.2.saturating_add(n);
+                    }
+                }
+            }
+            Stmt::Delay { feature } => {
+                if let Value::Feature(f) = self.eval(feature, &mut env)? {
+                    let root = self.features.find(f);
+                    if !self.delayed.contains(&root) {
+                        self.delayed.push(root);
+                    }
+                }
+            }
+            Stmt::Swap { a, b } => {
+                if let (Value::Figure(x), Value::Figure(y)) = (self.eval(a, &mut env)?, self.eval(b, &mut env)?) {
+                    let (i, j) = (
+                        self.meeples.iter().position(|m| m.id == x),
+                        self.meeples.iter().position(|m| m.id == y),
+                    );
+                    if let (Some(i), Some(j)) = (i, j) {
+                        let (pi, si) = (self.meeples[i].placed, self.meeples[i].seg);
+                        (self.meeples[i].placed, self.meeples[i].seg) = (self.meeples[j].placed, self.meeples[j].seg);
+                        (self.meeples[j].placed, self.meeples[j].seg) = (pi, si);
+                        let (mi, mj) = (self.meeples[i], self.meeples[j]);
+                        self.emit(Event::FigureSet { meeple: mi });
+                        self.emit(Event::FigureSet { meeple: mj });
+                    }
+                }
+            }
+            Stmt::Steer { square } => {
+                if let Value::Square(x, y) = self.eval(square, &mut env)? {
+                    self.steer = Some(((x, y), (self.current + 1) % self.players));
                 }
             }
             Stmt::Return { figure } => {
@@ -809,6 +884,11 @@ impl Game {
                 .map(|m| Value::Figure(m.id))
                 .collect(),
             Domain::Tiles => (0..self.board.placed.len() as u16).map(Value::Tile).collect(),
+            Domain::Squares => {
+                let mut squares: Vec<(i32, i32)> = self.board.frontier.iter().map(|s| s.pos).collect();
+                squares.sort_unstable();
+                squares.into_iter().map(|(x, y)| Value::Square(x, y)).collect()
+            }
             Domain::Cards => {
                 let mut kinds: Vec<u16> = self.hands[player].iter().copied().filter(|c| *c < HIDDEN).collect();
                 kinds.sort_unstable();
@@ -990,14 +1070,29 @@ impl Game {
         } else {
             (&kind.score_final, "score final")
         };
-        let Some(formula) = formula else { return Ok(()) };
+        let root = self.features.find(f);
+        let adjustment = self
+            .adjustments
+            .iter()
+            .position(|(r, ..)| *r == root)
+            .map(|i| self.adjustments.remove(i));
         let owners = self.majority(f);
         if owners.is_empty() {
             return Ok(());
         }
-        let value = self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?;
+        let base = match (adjustment, formula) {
+            (Some((_, Some(replace), _)), _) => replace,
+            (_, Some(formula)) => self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?,
+            (_, None) => return Ok(()),
+        };
+        let value = base.saturating_add(adjustment.map_or(0, |(_, _, add)| add));
+        let later = completed && self.delayed.contains(&root);
         for player in owners {
-            self.award(player, value, kind_id);
+            if later {
+                self.owed.push((player, value, kind_id));
+            } else {
+                self.award(player, value, kind_id);
+            }
         }
         Ok(())
     }

@@ -45,6 +45,8 @@ pub enum Target {
     Tile(u16),
     /// A card (kind) in the choosing player's hand.
     Card(u16),
+    /// A square of the board.
+    Square(i32, i32),
 }
 
 /// One answer to a decision.
@@ -235,6 +237,14 @@ pub struct Game {
     pub(super) forced_cards: std::collections::VecDeque<CardId>,
     /// Extra tiles drawn this turn, with whether they go back into the stack.
     pub(super) extras: Vec<(TileId, bool)>,
+    /// Scorings changed by rules before they are paid: (feature, new value, bonus).
+    pub(super) adjustments: Vec<(FeatureId, Option<i64>, i64)>,
+    /// Completed features whose points wait for game end, figures staying.
+    pub(super) delayed: Vec<FeatureId>,
+    /// Points owed at game end: (player, points, reason).
+    pub(super) owed: Vec<(usize, i64, ReasonId)>,
+    /// A square the given player's next placement must use, if the tile fits there.
+    pub(super) steer: Option<(Pos, usize)>,
     pub(super) tasks: Vec<Task>,
     pub(super) frames: Vec<Frame>,
     pub(super) log: Vec<Event>,
@@ -312,8 +322,12 @@ impl Game {
             hands: vec![Vec::new(); players],
             forced_cards: Default::default(),
             extras: Vec::new(),
+            adjustments: Vec::new(),
+            delayed: Vec::new(),
+            owed: Vec::new(),
+            steer: None,
             board: Board::new(),
-            features: Features::with_vars(rules.feature_merges.len()),
+            features: Features::with_vars(rules.feature_merges.len(), players),
             player_vars: (0..players)
                 .flat_map(|_| rules.player_var_init.iter().copied())
                 .collect(),
@@ -372,6 +386,9 @@ impl Game {
             hands: self.hands.clone(),
             forced_cards: self.forced_cards.clone(),
             extras: self.extras.clone(),
+            adjustments: self.adjustments.clone(),
+            delayed: self.delayed.clone(),
+            owed: self.owed.clone(),
             tasks: self.tasks.clone(),
             frames: self.frames.clone(),
             ..*self
@@ -452,6 +469,11 @@ impl Game {
     /// A figure on the board by id.
     pub fn meeple(&self, id: u32) -> Option<&Meeple> {
         self.meeples.iter().find(|m| m.id == id)
+    }
+
+    /// A figure by id, on the board or gone from it.
+    pub fn figure_by_id(&self, id: u32) -> Option<&Meeple> {
+        self.meeple(id).or_else(|| self.gone.iter().rev().find(|m| m.id == id))
     }
 
     /// Copies of `figure` in the player's supply.
@@ -554,6 +576,12 @@ impl Game {
                                 });
                             }
                         }
+                    }
+                }
+                if let Some((square, who)) = self.steer {
+                    let there = |c: &Choice| matches!(c, Choice::Place { pos, .. } if *pos == square);
+                    if who == self.current && out.iter().any(there) {
+                        out.retain(|c| there(c) || !matches!(c, Choice::Place { .. }));
                     }
                 }
                 self.action_options(Window::BeforePlace, out);
@@ -678,6 +706,16 @@ impl Game {
                 if let Err(misfit) = self.board.fits(&self.rules, tile, pos, rot) {
                     return Err(GameError::Illegal(self.describe_misfit(tile, pos, rot, misfit)));
                 }
+                if let Some((square, who)) = self.steer.filter(|(s, who)| *who == player && *s != pos) {
+                    let fits_there = (0..4).any(|r| self.board.fits(&self.rules, tile, square, r).is_ok());
+                    if fits_there && who == player {
+                        return Err(GameError::Illegal(format!(
+                            "the tile must go on square ({}, {}), where it fits",
+                            square.0, square.1
+                        )));
+                    }
+                }
+                self.steer = None;
                 let placed = self.put_tile(tile, pos, rot);
                 self.placed_tile = Some(placed);
                 self.emit(Event::Placed { player, tile, pos, rot });
@@ -795,7 +833,7 @@ impl Game {
             Target::Feature(node) => self.features.members(node).next().map(|_| self.node_spot(node)),
             Target::Figure(id) => self.meeple(id).map(|m| (m.placed, m.seg)),
             Target::Tile(t) => Some((t, 0)),
-            Target::None | Target::Player(_) | Target::Card(_) => None,
+            Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) => None,
         }
     }
 

@@ -36,6 +36,8 @@ pub enum Type {
     /// A kind of card.
     Card,
     Deck,
+    /// A square of the board (empty or not).
+    Square,
     /// The type of `none`, which any player, figure, feature or tile may be.
     Nothing,
 }
@@ -60,6 +62,7 @@ impl Type {
             Type::Direction => "direction",
             Type::Card => "card",
             Type::Deck => "deck",
+            Type::Square => "square",
             Type::Nothing => "none",
         }
     }
@@ -96,7 +99,7 @@ impl Type {
     pub fn nullable(self) -> bool {
         matches!(
             self,
-            Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Nothing
+            Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Square | Type::Nothing
         )
     }
 
@@ -127,6 +130,7 @@ pub enum Receiver {
     Player,
     FigureType,
     Deck,
+    Square,
 }
 
 impl Receiver {
@@ -139,6 +143,7 @@ impl Receiver {
             Type::Player => Receiver::Player,
             Type::FigureType => Receiver::FigureType,
             Type::Deck => Receiver::Deck,
+            Type::Square => Receiver::Square,
             _ => return None,
         })
     }
@@ -190,6 +195,12 @@ pub enum Builtin {
     HandSize,
     Holds,
     Left,
+    AllFeatures,
+    Ends,
+    FeatureTile,
+    Distance,
+    SquareX,
+    SquareY,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -349,6 +360,24 @@ builtins! {
     Left Deck "left" () -> Int []
         "Cards left in the deck's draw pile."
         "presents.left > 0";
+        AllFeatures Global "features" () -> Features []
+        "Every feature on the board, each once."
+        "count(m in features where m.kind == monastery and not m.completed)";
+        Ends Feature "ends" () -> Int [Edges]
+        "Number of the feature's segments that reach a single edge: a road's dead ends (at junctions, cities, monasteries). A road with none is a closed loop."
+        "r.completed and r.ends == 0";
+    FeatureTile Feature "tile" () -> Tile []
+        "A tile the feature covers (for an area feature, its own tile)."
+        "distance(m.tile, t) == 1";
+    Distance Global "distance" (Tile, Tile) -> Int []
+        "How many squares apart two tiles are, diagonals counting 1 (so the 8 around a tile are at 1)."
+        "distance(m.tile, placed_tile) <= 1";
+    SquareX Square "x" () -> Int []
+        "The square's column."
+        "s.x == 0";
+    SquareY Square "y" () -> Int []
+        "The square's row."
+        "s.y < 0";
     Toward Global "toward" (Tile, Tile, Direction) -> Bool []
         "Whether the second tile lies in that direction from the first: for N, E, S, W the closed half-plane (the first tile's row or column counts), for NE, SE, SW, NW the closed quadrant."
         "toward(reference, t, NE)";

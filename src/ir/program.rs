@@ -255,6 +255,8 @@ pub enum Domain {
     Tiles,
     /// Cards in the choosing player's hand (each kind once).
     Cards,
+    /// Empty squares next to the board.
+    Squares,
 }
 
 /// An effect.
@@ -285,8 +287,36 @@ pub enum Stmt {
     ExtraTile {
         keep: bool,
     },
+    /// A card from a player's hand (the current player's by default) to its discard pile.
     Discard {
         card: Expr,
+        player: Option<Expr>,
+    },
+    /// A player counts as `by` more figures on the feature for majorities.
+    Strengthen {
+        player: Expr,
+        feature: Expr,
+        by: Expr,
+    },
+    /// The feature's next scoring pays `amount` (`replace`) or `amount` more.
+    Adjust {
+        feature: Expr,
+        replace: bool,
+        amount: Expr,
+    },
+    /// The feature's completion scoring is paid at game end, and its figures
+    /// stay on it until then.
+    Delay {
+        feature: Expr,
+    },
+    /// Two figures exchange places.
+    Swap {
+        a: Expr,
+        b: Expr,
+    },
+    /// The next player's tile must go on this square if it can.
+    Steer {
+        square: Expr,
     },
     Return {
         figure: Expr,

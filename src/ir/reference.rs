@@ -34,6 +34,7 @@ pub fn tables() -> String {
         (Receiver::Player, "Players (`p.NAME`)"),
         (Receiver::FigureType, "Figure types (`follower.NAME`)"),
         (Receiver::Deck, "Decks (`presents.NAME`)"),
+        (Receiver::Square, "Squares (`s.NAME`)"),
     ] {
         let _ = write!(
             out,

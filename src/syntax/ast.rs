@@ -47,7 +47,7 @@ pub enum Item {
     Fn(FnDecl),
     Deck(DeckDecl),
     HandLimit(Number),
-    Card(CardDecl),
+    Card(Box<CardDecl>),
 }
 
 /// `deck NAME [reshuffle]`.
@@ -69,6 +69,8 @@ pub struct CardDecl {
     pub play: Option<ActionDecl>,
     /// `at game_end { ... }`: resolved at game end if still in hand.
     pub at_end: Option<Block>,
+    /// `kept`: held in the hand until a rule uses it.
+    pub kept: bool,
     pub span: Span,
 }
 
@@ -169,8 +171,34 @@ pub enum Stmt {
     },
     /// `draw tile then return|remove`: a second tile to choose from.
     ExtraTile { keep: bool, span: Span },
-    /// `discard CARD`
-    Discard { card: Expr, span: Span },
+    /// `discard CARD [of PLAYER]`
+    Discard {
+        card: Expr,
+        player: Option<Expr>,
+        span: Span,
+    },
+    /// `strengthen PLAYER on FEATURE [by N]`: counts for the majority.
+    Strengthen {
+        player: Expr,
+        feature: Expr,
+        by: Option<Expr>,
+        span: Span,
+    },
+    /// `adjust scoring of FEATURE to|by N`
+    Adjust {
+        feature: Expr,
+        replace: bool,
+        amount: Expr,
+        span: Span,
+    },
+    /// `delay scoring of FEATURE`
+    Delay { feature: Expr, span: Span },
+    /// `swap FIGURE with FIGURE`
+    Swap { a: Expr, b: Expr, span: Span },
+    /// `steer next placement to SQUARE`
+    Steer { square: Expr, span: Span },
+    /// `may { ... }`: the current player says yes or no.
+    May { body: Block, span: Span },
     /// `return FIGURE`
     Return { figure: Expr, span: Span },
     /// `set NAME = EXPR` / `set THING.NAME = EXPR`
@@ -225,6 +253,12 @@ impl Stmt {
             | Stmt::DrawCard { span, .. }
             | Stmt::ExtraTile { span, .. }
             | Stmt::Discard { span, .. }
+            | Stmt::Strengthen { span, .. }
+            | Stmt::Adjust { span, .. }
+            | Stmt::Delay { span, .. }
+            | Stmt::Swap { span, .. }
+            | Stmt::Steer { span, .. }
+            | Stmt::May { span, .. }
             | Stmt::Return { span, .. }
             | Stmt::Set { span, .. }
             | Stmt::Let { span, .. }

@@ -420,7 +420,7 @@ impl Cx {
                     .expect("hand limit has a number");
                 Item::HandLimit(self.number(n))
             }
-            Rule::card_decl => Item::Card(self.card(pair)),
+            Rule::card_decl => Item::Card(Box::new(self.card(pair))),
             Rule::start_decl => {
                 let span = self.span(&pair);
                 let mut inner = pair.into_inner();
@@ -532,6 +532,7 @@ impl Cx {
             on_draw: None,
             play: None,
             at_end: None,
+            kept: false,
             span,
         };
         for part in inner {
@@ -542,6 +543,7 @@ impl Cx {
                         .find(|p| p.as_rule() == Rule::block)
                         .map(|b| self.block(b))
                 }
+                Rule::card_kept => decl.kept = true,
                 Rule::card_end => {
                     decl.at_end = part
                         .into_inner()
@@ -679,6 +681,40 @@ impl Cx {
             }
             Rule::discard_stmt => Stmt::Discard {
                 card: self.expr(next()),
+                player: inner.next().map(|e| self.expr(e)),
+                span,
+            },
+            Rule::strengthen_stmt => Stmt::Strengthen {
+                player: self.expr(next()),
+                feature: self.expr(next()),
+                by: inner.next().map(|e| self.expr(e)),
+                span,
+            },
+            Rule::adjust_stmt => {
+                let feature = self.expr(next());
+                let how = next().into_inner().next().map(|p| p.as_rule());
+                Stmt::Adjust {
+                    feature,
+                    replace: how == Some(Rule::kw_to),
+                    amount: self.expr(next()),
+                    span,
+                }
+            }
+            Rule::delay_stmt => Stmt::Delay {
+                feature: self.expr(next()),
+                span,
+            },
+            Rule::swap_stmt => Stmt::Swap {
+                a: self.expr(next()),
+                b: self.expr(next()),
+                span,
+            },
+            Rule::steer_stmt => Stmt::Steer {
+                square: self.expr(next()),
+                span,
+            },
+            Rule::may_stmt => Stmt::May {
+                body: self.block(next()),
                 span,
             },
             Rule::return_stmt => Stmt::Return {
