@@ -252,12 +252,13 @@ impl Record {
                 }
                 Event::CardDrawn { card, .. } => {
                     let name = pack.program.cards[*card as usize].name.clone();
-                    match turns.iter_mut().rev().find_map(|s| match s {
+                    let latest = turns.iter_mut().rev().find_map(|s| match s {
                         Step::Turn { cards, .. } => Some(cards),
                         _ => None,
-                    }) {
-                        Some(cards) => cards.push(name),
-                        None => early_cards.push(name),
+                    });
+                    match latest {
+                        Some(cards) if !placing => cards.push(name),
+                        _ => early_cards.push(name),
                     }
                     None
                 }
@@ -591,113 +592,141 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             },
         })?;
     let mut draws_seen = 0;
+    // Events before the first step (setup) count with the first step.
+    let mut log_seen = 0;
     for (index, step) in record.turns.iter().enumerate() {
         let fail = |message: String| ReplayError::Step { index, message };
-        match step {
-            Step::Check(expects) => {
-                for e in expects {
-                    check(&game, e).map_err(|message| ReplayError::Expect {
-                        index: Some(index),
-                        message,
-                    })?;
-                }
-            }
-            Step::Discard { tile } => {
-                let (_, discarded) = nth_draw(&game, draws_seen)
-                    .ok_or_else(|| fail("no tile is drawn here; the game is over".to_string()))?;
-                draws_seen += 1;
-                if !discarded {
-                    return Err(fail(format!(
-                        "tile {tile} fits on the board, so it cannot be discarded"
-                    )));
-                }
-            }
-            Step::Turn {
-                tile,
-                at,
-                rot,
-                deploy,
-                choices,
-                ..
-            } => {
-                let mut choices = choices.iter();
-                // Choices pending before the draw (at the very start of a game).
-                while let Some(Decision::Choose { .. }) = game.decision() {
-                    answer(&mut game, choices.next(), index)?;
-                }
-                let (_, discarded) =
-                    nth_draw(&game, draws_seen).ok_or_else(|| fail("the game is already over".into()))?;
-                draws_seen += 1;
-                if discarded {
-                    return Err(fail(format!(
-                        "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
-                    )));
-                }
-                // Actions taken before placing, and the choices they ask.
-                loop {
-                    match game.decision() {
-                        Some(Decision::Place { .. })
-                            if action_window(&game, choices.clone().next()) == Some(Window::BeforePlace) => {}
-                        Some(Decision::Choose { .. }) => {}
-                        _ => break,
-                    }
-                    answer(&mut game, choices.next(), index)?;
-                }
-                if rot % 90 != 0 || *rot >= 360 {
-                    return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
-                }
-                let placed_tile = rules
-                    .pack
-                    .tile(tile)
-                    .ok_or_else(|| fail(format!("unknown tile `{tile}`")))?;
-                game.apply(Choice::Place {
-                    tile: placed_tile,
-                    pos: *at,
-                    rot: (rot / 90) as u8,
-                })
-                .map_err(|e| fail(e.to_string()))?;
-                // Choices the placement raises (before the deploy phase).
-                while let Some(Decision::Choose { .. }) = game.decision() {
-                    answer(&mut game, choices.next(), index)?;
-                }
-                let Some(Decision::Deploy { placed, .. }) = game.decision() else {
-                    return Err(fail("the game did not ask for a deployment after the placement".into()));
-                };
-                if let Some(Pick::Action { .. }) = choices.clone().next() {
-                    if deploy.is_some() {
-                        return Err(fail("a turn takes an action or deploys a figure, not both".into()));
-                    }
-                    answer(&mut game, choices.next(), index)?;
-                } else {
-                    let choice = match deploy {
-                        None => Choice::Pass,
-                        Some(d) => deploy_choice(&game, placed, d).map_err(|why| {
-                            let figure = d.figure.as_deref().unwrap_or("a figure");
-                            fail(format!(
-                                "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
-                                d.on
-                            ))
-                        })?,
-                    };
-                    game.apply(choice).map_err(|e| fail(e.to_string()))?;
-                }
-                // Every choice until the next placement.
-                while let Some(Decision::Choose { .. }) = game.decision() {
-                    answer(&mut game, choices.next(), index)?;
-                }
-                let unused = choices.count();
-                if unused > 0 {
-                    return Err(fail(format!(
-                        "{unused} choice(s) left over: the game asked for no more in this turn"
-                    )));
-                }
-            }
+        if index > 0 {
+            log_seen = game.log().len();
+        }
+        replay_step(&mut game, step, index, &mut draws_seen)?;
+        let drawn: Vec<&str> = game.log()[log_seen..]
+            .iter()
+            .filter_map(|e| match e {
+                Event::CardDrawn { card, .. } => rules.pack.program.cards.get(*card as usize).map(|c| c.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let listed: Vec<&str> = match step {
+            Step::Turn { cards, .. } => cards.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if drawn != listed {
+            return Err(fail(format!(
+                "the cards drawn in this step were {drawn:?}, but the record lists {listed:?} (a step's `cards` are the cards drawn while it is played)"
+            )));
         }
     }
     for e in &record.expect {
         check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
     }
     Ok(game)
+}
+
+/// Plays one step of a record.
+fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usize) -> Result<(), ReplayError> {
+    let rules = game.rules().clone();
+    let fail = |message: String| ReplayError::Step { index, message };
+    match step {
+        Step::Check(expects) => {
+            for e in expects {
+                check(game, e).map_err(|message| ReplayError::Expect {
+                    index: Some(index),
+                    message,
+                })?;
+            }
+        }
+        Step::Discard { tile } => {
+            let (_, discarded) = nth_draw(game, *draws_seen)
+                .ok_or_else(|| fail("no tile is drawn here; the game is over".to_string()))?;
+            *draws_seen += 1;
+            if !discarded {
+                return Err(fail(format!(
+                    "tile {tile} fits on the board, so it cannot be discarded"
+                )));
+            }
+        }
+        Step::Turn {
+            tile,
+            at,
+            rot,
+            deploy,
+            choices,
+            ..
+        } => {
+            let mut choices = choices.iter();
+            // Choices pending before the draw (at the very start of a game).
+            while let Some(Decision::Choose { .. }) = game.decision() {
+                answer(game, choices.next(), index)?;
+            }
+            let (_, discarded) = nth_draw(game, *draws_seen).ok_or_else(|| fail("the game is already over".into()))?;
+            *draws_seen += 1;
+            if discarded {
+                return Err(fail(format!(
+                    "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
+                )));
+            }
+            // Actions taken before placing, and the choices they ask.
+            loop {
+                match game.decision() {
+                    Some(Decision::Place { .. })
+                        if action_window(game, choices.clone().next()) == Some(Window::BeforePlace) => {}
+                    Some(Decision::Choose { .. }) => {}
+                    _ => break,
+                }
+                answer(game, choices.next(), index)?;
+            }
+            if rot % 90 != 0 || *rot >= 360 {
+                return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
+            }
+            let placed_tile = rules
+                .pack
+                .tile(tile)
+                .ok_or_else(|| fail(format!("unknown tile `{tile}`")))?;
+            game.apply(Choice::Place {
+                tile: placed_tile,
+                pos: *at,
+                rot: (rot / 90) as u8,
+            })
+            .map_err(|e| fail(e.to_string()))?;
+            // Choices the placement raises (before the deploy phase).
+            while let Some(Decision::Choose { .. }) = game.decision() {
+                answer(game, choices.next(), index)?;
+            }
+            let Some(Decision::Deploy { placed, .. }) = game.decision() else {
+                return Err(fail("the game did not ask for a deployment after the placement".into()));
+            };
+            if let Some(Pick::Action { .. }) = choices.clone().next() {
+                if deploy.is_some() {
+                    return Err(fail("a turn takes an action or deploys a figure, not both".into()));
+                }
+                answer(game, choices.next(), index)?;
+            } else {
+                let choice = match deploy {
+                    None => Choice::Pass,
+                    Some(d) => deploy_choice(game, placed, d).map_err(|why| {
+                        let figure = d.figure.as_deref().unwrap_or("a figure");
+                        fail(format!(
+                            "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
+                            d.on
+                        ))
+                    })?,
+                };
+                game.apply(choice).map_err(|e| fail(e.to_string()))?;
+            }
+            // Every choice until the next placement.
+            while let Some(Decision::Choose { .. }) = game.decision() {
+                answer(game, choices.next(), index)?;
+            }
+            let unused = choices.count();
+            if unused > 0 {
+                return Err(fail(format!(
+                    "{unused} choice(s) left over: the game asked for no more in this turn"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The window of the action a pick takes, if it is an action.

@@ -11,8 +11,24 @@ use crate::syntax::ast;
 
 /// The statement keywords, for messages.
 const STATEMENTS: &[&str] = &[
-    "score", "place", "move", "return", "set", "let", "if", "for each", "choose", "may", "draw card", "draw tile",
-    "discard", "strengthen", "adjust scoring", "delay scoring", "swap", "steer next placement",
+    "score",
+    "place",
+    "move",
+    "return",
+    "set",
+    "let",
+    "if",
+    "for each",
+    "choose",
+    "may",
+    "draw card",
+    "draw tile",
+    "discard",
+    "strengthen",
+    "adjust scoring",
+    "delay scoring",
+    "swap",
+    "steer next placement",
 ];
 
 /// What statement checking writes to.
@@ -540,13 +556,16 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 otherwise: o,
             })
         }
-                ast::Stmt::Call { func, .. } if es.names.fns.get(&func.name).is_none() => {
+        ast::Stmt::Call { func, .. } if es.names.fns.get(&func.name).is_none() => {
             let fns: Vec<&str> = es.names.fns.visible_names(es.unit, es.vis).collect();
             out.diags.push(
                 Diagnostic::new(Code::UnknownName, format!("unknown effect `{}`", func.name))
                     .at(func.span, "not a statement or a function of the rules")
                     .maybe_note(did_you_mean(&func.name, fns))
-                    .note(format!("effects are the statements {} and the functions declared with `fn`", STATEMENTS.join(", "))),
+                    .note(format!(
+                        "effects are the statements {} and the functions declared with `fn`",
+                        STATEMENTS.join(", ")
+                    )),
             );
             None
         }

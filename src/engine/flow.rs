@@ -949,6 +949,12 @@ impl Game {
         if self.piles[d].is_empty() {
             return Ok(());
         }
+        if self.replay && self.forced_cards.is_empty() {
+            let deck_name = &self.rules.pack.program.decks[d].name;
+            return Err(EvalError::Illegal(format!(
+                "a card is drawn from {deck_name} here, but the record names no more cards; add it to this turn's `cards`"
+            )));
+        }
         let i = match self.forced_cards.pop_front() {
             Some(card) => self.piles[d].iter().position(|c| *c == card).ok_or_else(|| {
                 let name = self

@@ -235,6 +235,8 @@ pub struct Game {
     pub(super) hands: Vec<Vec<CardId>>,
     /// Card draws fixed in advance (a replay), next first.
     pub(super) forced_cards: std::collections::VecDeque<CardId>,
+    /// In a replay every card draw must be one of the forced ones.
+    pub(super) replay: bool,
     /// Extra tiles drawn this turn, with whether they go back into the stack.
     pub(super) extras: Vec<(TileId, bool)>,
     /// Scorings changed by rules before they are paid: (feature, new value, bonus).
@@ -288,6 +290,7 @@ impl Game {
         let mut game = Game::setup(rules, players, 0, stack)?;
         game.forced.extend(draws);
         game.forced_cards.extend(cards);
+        game.replay = true;
         game.begin()?;
         Ok(game)
     }
@@ -321,6 +324,7 @@ impl Game {
             piles,
             hands: vec![Vec::new(); players],
             forced_cards: Default::default(),
+            replay: false,
             extras: Vec::new(),
             adjustments: Vec::new(),
             delayed: Vec::new(),
@@ -527,6 +531,7 @@ impl Game {
         view.piles.iter_mut().flatten().for_each(face_down);
         view.forced.clear();
         view.forced_cards.clear();
+        view.replay = false;
         view.rng = Rng::new(0x5eed ^ player as u64 ^ (self.board.placed.len() as u64) << 8);
         view
     }

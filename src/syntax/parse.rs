@@ -27,8 +27,21 @@ const MAX_NUMBER: u32 = 1_000_000;
 /// Parses one file. On failure returns the syntax diagnostic.
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
     check_nesting(file, text)?;
-    pest::set_error_detail(true);
-    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    // pest's error detail (every token it tried at the furthest position)
+    // halves parsing speed, so it is only switched on to explain a failure,
+    // and then left on: switching it off could race with another thread.
+    let mut pairs = match RulesParser::parse(Rule::file, text) {
+        Ok(pairs) => pairs,
+        Err(first) => {
+            let detailed = if first.parse_attempts().is_some() {
+                first
+            } else {
+                pest::set_error_detail(true);
+                RulesParser::parse(Rule::file, text).err().unwrap_or(first)
+            };
+            return Err(syntax_error(file, text, detailed));
+        }
+    };
     let root = pairs.next().expect("the grammar's `file` rule always yields one pair");
     check_expression_sizes(file, root.clone())?;
     let cx = Cx { file };
