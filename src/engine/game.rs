@@ -720,7 +720,10 @@ impl Game {
                         )));
                     }
                 }
-                self.steer = None;
+                // The steer binds one placement: the steered player's.
+                if self.steer.is_some_and(|(_, who)| who == player) {
+                    self.steer = None;
+                }
                 let placed = self.put_tile(tile, pos, rot);
                 self.placed_tile = Some(placed);
                 self.emit(Event::Placed { player, tile, pos, rot });
