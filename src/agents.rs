@@ -64,14 +64,14 @@ impl GreedyAgent {
     /// Points the current player gains by `choice` (and, after a placement,
     /// by the best deployment that follows).
     fn gain(game: &Game, choice: Choice) -> i64 {
-        let player = game.current_player();
+        let player = game.deciding_player().unwrap_or_else(|| game.current_player());
         let before = game.scores()[player];
         let mut next = game.search_clone();
         if next.apply(choice).is_err() {
             return i64::MIN;
         }
         let mut best = next.scores()[player] - before;
-        if matches!(choice, Choice::Place { .. }) && next.current_player() == player && !next.is_over() {
+        if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
             for deploy in next.options() {
                 let mut after = next.search_clone();
                 if after.apply(deploy).is_ok() {

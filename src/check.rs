@@ -360,7 +360,11 @@ impl Checker {
                 }
                 Item::Card(card) => {
                     let id = self.program.cards.len() as u16;
-                    if self.card_names.declare(&card.name, u, id, d) {
+                    // A played card is an action of the same name: the two share names.
+                    let action = self.action_names.entries.len() as u16;
+                    if self.action_names.declare(&card.name, u, action, d)
+                        && self.card_names.declare(&card.name, u, id, d)
+                    {
                         self.program.cards.push(crate::ir::program::Card {
                             name: card.name.name.clone(),
                             deck: 0,
@@ -372,14 +376,7 @@ impl Checker {
                         });
                     }
                 }
-                Item::HandLimit(n) => match self.program.hand_limit {
-                    Some(_) => d.push(
-                        Diagnostic::new(Code::RepeatedClause, "the hand limit is given twice")
-                            .at(n.span, "given again here")
-                            .note("keep one `hand limit`"),
-                    ),
-                    None => self.program.hand_limit = Some(n.value),
-                },
+                Item::HandLimit(..) => {}
                 Item::Tile(_) | Item::Start(_) | Item::Handler(_) => {}
             }
         }
@@ -459,6 +456,7 @@ impl Checker {
                 };
                 Some((params, body, result))
             });
+            let checked = checked.filter(|_| program::check_frame(&locals, f.name.span, &mut diags));
             if let Some((params, body, result)) = checked {
                 self.fn_sigs[id as usize] = Some(FnSig {
                     params: params.clone(),
@@ -505,7 +503,18 @@ impl Checker {
                             diags: &mut diags,
                         };
                         let body = program::block(&scope, &mut locals, &h.body, &mut out);
-                        if let Some(when) = when.map_or(Some(None), |w| w.map(|t| Some(t.expr))) {
+                        let fits = program::check_frame(&locals, h.event.span, &mut diags);
+                        let room = self.program.handlers.len() < names::MAX_NAMES;
+                        if !room {
+                            diags.push(
+                                Diagnostic::new(Code::NumberOutOfRange, "too many handlers")
+                                    .at(h.event.span, format!("handler number {}", names::MAX_NAMES + 1))
+                                    .note(format!("a load may declare at most {} handlers", names::MAX_NAMES)),
+                            );
+                        }
+                        if let (true, true, Some(when)) =
+                            (fits, room, when.map_or(Some(None), |w| w.map(|t| Some(t.expr))))
+                        {
                             self.program.handlers.push(Handler {
                                 event,
                                 slots: locals.slots(),
@@ -520,6 +529,7 @@ impl Checker {
                     self.action(u, a, None, &topology, &mut diags);
                 }
                 Item::Card(c) => self.card(u, c, &topology, &mut diags),
+                Item::HandLimit(n, decks) => self.hand_limit(u, n, decks, &mut diags),
                 _ => {}
             }
             self.diags = diags;
@@ -557,6 +567,9 @@ impl Checker {
             diags,
         };
         let body = program::block(&scope, &mut locals, &a.body, &mut out);
+        if !program::check_frame(&locals, a.name.span, out.diags) {
+            return None;
+        }
         let (window, domain, when) = (window?, domain?, when?);
         self.program.actions.push(Action {
             name: a.name.name.clone(),
@@ -576,6 +589,7 @@ impl Checker {
         &mut self,
         u: usize,
         b: &ast::Block,
+        owner: Span,
         topology: &[Topology],
         diags: &mut Vec<Diagnostic>,
     ) -> (u32, u16) {
@@ -591,7 +605,37 @@ impl Checker {
             diags,
         };
         let block = program::block(&scope, &mut locals, b, &mut out);
+        program::check_frame(&locals, owner, out.diags);
         (block, locals.slots())
+    }
+
+    fn hand_limit(&mut self, u: usize, n: &ast::Number, decks: &[ast::Ident], diags: &mut Vec<Diagnostic>) {
+        let ids: Vec<u16> = decks
+            .iter()
+            .filter_map(|d| self.deck_names.lookup(d, u, &self.vis, diags))
+            .collect();
+        if ids.len() != decks.len() {
+            return;
+        }
+        let overlaps = self
+            .program
+            .hand_limits
+            .iter()
+            .find(|h| h.decks.is_empty() || ids.is_empty() || h.decks.iter().any(|d| ids.contains(d)));
+        if let Some(first) = overlaps {
+            diags.push(
+                Diagnostic::new(Code::RepeatedClause, "two hand limits count the same deck")
+                    .at(n.span, "given again here")
+                    .also(first.span, "first given here")
+                    .note("give each deck at most one hand limit"),
+            );
+            return;
+        }
+        self.program.hand_limits.push(crate::ir::program::HandLimit {
+            limit: n.value,
+            decks: ids,
+            span: n.span,
+        });
     }
 
     fn card(&mut self, u: usize, c: &ast::CardDecl, topology: &[Topology], diags: &mut Vec<Diagnostic>) {
@@ -602,8 +646,14 @@ impl Checker {
             diags.push(too_big(&c.count, "card count"));
         }
         let deck = self.deck_names.lookup(&c.deck, u, &self.vis, diags);
-        let on_draw = c.on_draw.as_ref().map(|b| self.rule_block(u, b, topology, diags));
-        let at_end = c.at_end.as_ref().map(|b| self.rule_block(u, b, topology, diags));
+        let on_draw = c
+            .on_draw
+            .as_ref()
+            .map(|b| self.rule_block(u, b, c.name.span, topology, diags));
+        let at_end = c
+            .at_end
+            .as_ref()
+            .map(|b| self.rule_block(u, b, c.name.span, topology, diags));
         let play = c
             .play
             .as_ref()

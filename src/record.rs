@@ -247,7 +247,14 @@ impl Record {
                     None
                 }
                 Event::DrewExtra { tile, .. } => {
-                    turn_draws.push(pack.tiles[*tile as usize].name.clone());
+                    let name = pack.tiles[*tile as usize].name.clone();
+                    match turns.last_mut() {
+                        // Drawn after this turn's placement: it follows the turn's draws.
+                        Some(Step::Turn {
+                            tile: placed, draws, ..
+                        }) if turn_draws.is_empty() => draws.get_or_insert_with(|| vec![placed.clone()]).push(name),
+                        _ => turn_draws.push(name),
+                    }
                     None
                 }
                 Event::CardDrawn { card, .. } => {
@@ -275,9 +282,10 @@ impl Record {
                         rot: u32::from(*rot) * 90,
                         deploy: None,
                         choices: std::mem::take(&mut early),
-                        draws: (turn_draws.len() > 1).then(|| std::mem::take(&mut turn_draws)),
+                        draws: (turn_draws.len() > 1).then(|| turn_draws.clone()),
                         cards: std::mem::take(&mut early_cards),
                     });
+                    turn_draws.clear();
                     placing = false;
                     None
                 }
@@ -892,6 +900,12 @@ fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
         Some(Location::Edge(e)) => Some(rotated.edge_seg[e as usize]).filter(|s| *s != u8::MAX),
         Some(Location::HalfEdge(h)) => Some(rotated.half_seg[h as usize]).filter(|s| *s != u8::MAX),
         None => {
+            // "field 2": the second segment of that kind on the tile.
+            let (kind_name, nth) = match on.rsplit_once(' ') {
+                Some((k, n)) if n.parse::<usize>().is_ok_and(|n| n >= 1) => (k, n.parse::<usize>().ok()),
+                _ => (on, None),
+            };
+            let on = kind_name;
             let Some(kind) = pack.kind(on) else {
                 return Err(format!(
                     "`{on}` is not a location: use an edge ({}), a half-edge ({}) or a feature kind",
@@ -902,12 +916,13 @@ fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
             let matching: Vec<u8> = (0..tile.segments.len() as u8)
                 .filter(|s| tile.segments[*s as usize].kind == kind)
                 .collect();
-            match matching.as_slice() {
-                [one] => Some(*one),
-                [] => None,
-                _ => {
+            match (nth, matching.as_slice()) {
+                (Some(n), segments) => segments.get(n - 1).copied(),
+                (None, [one]) => Some(*one),
+                (None, []) => None,
+                (None, _) => {
                     return Err(format!(
-                        "tile {} has several {on} segments; name one by its edge",
+                        "tile {} has several {on} segments; name one by its edge, or as `{on} 2` (the second)",
                         tile.name
                     ))
                 }

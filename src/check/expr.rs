@@ -10,6 +10,10 @@ use crate::ir::program::{Var, VarScope};
 use crate::ir::{KindId, Topology};
 use crate::syntax::ast::{self, BinOp, UnOp};
 
+/// Most local variables (parameters, `let`, loop and `count` variables) one
+/// handler, action, card or function may bind.
+pub const MAX_LOCALS: usize = 4096;
+
 /// Largest integer literal accepted in an expression.
 const MAX_LITERAL: u32 = 1_000_000;
 
@@ -103,10 +107,11 @@ pub struct Locals {
 }
 
 impl Locals {
-    /// Binds a name to a fresh slot.
+    /// Binds a name to a fresh slot (slots beyond [`MAX_LOCALS`] are
+    /// refused by the checker through [`Locals::overflowed`]).
     pub fn bind(&mut self, name: &str, ty: Type, kind: Option<KindId>) -> u16 {
         let slot = self.next;
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         self.vars.push((name.to_string(), ty, kind, slot));
         slot
     }
@@ -124,6 +129,11 @@ impl Locals {
     /// Slots used so far: the frame size a handler or function needs.
     pub fn slots(&self) -> u16 {
         self.next
+    }
+
+    /// Whether more variables were bound than a frame may hold.
+    pub fn overflowed(&self) -> bool {
+        usize::from(self.next) > MAX_LOCALS
     }
 
     fn find(&self, name: &str) -> Option<&(String, Type, Option<KindId>, u16)> {

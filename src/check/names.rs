@@ -70,10 +70,14 @@ impl Namespace {
                 )
                 .at(ident.span, "defined again here")
                 .also(first.span, "first defined here")
-                .note(format!(
-                    "rename one of them; to change a tile of another pack use `extend tile {}` or `replace tile {}`",
-                    ident.name, ident.name
-                )),
+                .note(match self.what {
+                    "tile" => format!(
+                        "rename one of them; to change a tile of another pack use `extend tile {}` or `replace tile {}`",
+                        ident.name, ident.name
+                    ),
+                    "action" => "rename one of them; a card played from the hand is an action of the card's name".into(),
+                    _ => "rename one of them".into(),
+                }),
             );
             return false;
         }

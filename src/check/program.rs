@@ -45,14 +45,38 @@ pub struct StmtScope<'a> {
 }
 
 /// The reason id for a `reason "..."`, adding it when new.
-fn reason_id(reasons: &mut Vec<String>, name: &str) -> u16 {
+fn reason_id(reasons: &mut Vec<String>, name: &str, span: Span, diags: &mut Vec<Diagnostic>) -> Option<u16> {
     match reasons.iter().position(|r| r == name) {
-        Some(i) => i as u16,
+        Some(i) => Some(i as u16),
+        None if reasons.len() >= super::names::MAX_NAMES => {
+            diags.push(
+                Diagnostic::new(Code::NumberOutOfRange, "too many scoring reasons")
+                    .at(span, format!("reason number {}", super::names::MAX_NAMES + 1))
+                    .note(format!("rules may name at most {} reasons", super::names::MAX_NAMES)),
+            );
+            None
+        }
         None => {
             reasons.push(name.to_string());
-            (reasons.len() - 1) as u16
+            Some((reasons.len() - 1) as u16)
         }
     }
+}
+
+/// Reports a rule that binds more local variables than a frame may hold.
+pub fn check_frame(locals: &Locals, span: Span, diags: &mut Vec<Diagnostic>) -> bool {
+    if locals.overflowed() {
+        diags.push(
+            Diagnostic::new(Code::NumberOutOfRange, "too many local variables")
+                .at(
+                    span,
+                    format!("more than {} variables in this rule", super::expr::MAX_LOCALS),
+                )
+                .note("split the rule into functions"),
+        );
+        return false;
+    }
+    true
 }
 
 /// Parses an event name.
@@ -292,14 +316,20 @@ fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic
 fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Out) -> Option<Stmt> {
     let es = &scope.expr;
     match s {
-        ast::Stmt::Score { amount, to, reason, .. } => {
+        ast::Stmt::Score {
+            amount,
+            to,
+            reason,
+            reason_span,
+            ..
+        } => {
             let a = check_expr(es, locals, amount, Type::Int, "`score`", out.diags);
             let p = check_expr(es, locals, to, Type::Player, "`score ... to`", out.diags);
-            let reason = reason_id(out.reasons, reason);
+            let reason = reason_id(out.reasons, reason, *reason_span, out.diags);
             Some(Stmt::Score {
                 amount: a?.expr,
                 to: p?.expr,
-                reason,
+                reason: reason?,
             })
         }
         ast::Stmt::Place { figure, owner, on, .. } => {

@@ -471,6 +471,11 @@ impl Game {
             },
             Builtin::CurrentPlayer => Value::Player(self.current as u8),
             Builtin::NextPlayer => Value::Player(((self.current + 1) % self.players) as u8),
+            Builtin::Opponents => Value::Players(
+                (1..self.players)
+                    .map(|i| ((self.current + i) % self.players) as u8)
+                    .collect(),
+            ),
             Builtin::Players => Value::Players((0..self.players as u8).collect()),
             Builtin::PlacedTile => self.placed_tile.map_or(Value::None, Value::Tile),
             Builtin::StartTile => Value::Tile(0),

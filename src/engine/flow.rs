@@ -39,8 +39,12 @@ pub(super) enum Task {
     NextTurn,
     /// The stack is empty: game-end event, cards, final scoring.
     GameEnd,
-    /// Resolve the game-end cards of players from this one on, in turn order.
-    EndCards(u8),
+    /// Resolve the game-end cards of players from `next` on, in turn order,
+    /// each as the current player; then the current player is `saved` again.
+    EndCards {
+        next: u8,
+        saved: u8,
+    },
     /// A card resolved on drawing goes to its discard pile.
     ToDiscard(u16),
     FinalScoring,
@@ -362,15 +366,14 @@ impl Game {
                 }
                 Task::Trim(player) => {
                     let hand = &self.hands[player as usize];
-                    if self
-                        .rules
-                        .pack
-                        .program
-                        .hand_limit
-                        .is_some_and(|limit| hand.len() > limit as usize)
-                    {
+                    let program = &self.rules.pack.program;
+                    let over = program
+                        .hand_limits
+                        .iter()
+                        .find(|h| hand.iter().filter(|c| h.covers(program.deck_of(**c))).count() > h.limit as usize);
+                    if let Some(limit) = over {
                         let mut options: Vec<Target> = Vec::new();
-                        for c in hand {
+                        for c in hand.iter().filter(|c| limit.covers(program.deck_of(**c))) {
                             if !options.contains(&Target::Card(*c)) {
                                 options.push(Target::Card(*c));
                             }
@@ -390,12 +393,23 @@ impl Game {
                     }
                 }
                 Task::GameEnd => {
-                    self.then([Task::EndCards(0), Task::FinalScoring]);
+                    self.then([
+                        Task::EndCards {
+                            next: 0,
+                            saved: self.current as u8,
+                        },
+                        Task::FinalScoring,
+                    ]);
                     self.fire(EventKind::GameEnd, Vec::new(), 0);
                 }
-                Task::EndCards(player) => {
-                    if (player as usize) < self.players {
-                        self.tasks.push(Task::EndCards(player + 1));
+                Task::EndCards { next: player, saved } => {
+                    if (player as usize) >= self.players {
+                        self.current = saved as usize;
+                    } else {
+                        self.tasks.push(Task::EndCards {
+                            next: player + 1,
+                            saved,
+                        });
                         self.current = player as usize;
                         let program = &self.rules.clone().pack.program;
                         let cards: Vec<u16> = self.hands[player as usize]
@@ -873,7 +887,19 @@ impl Game {
         env: &mut Env,
     ) -> Result<Vec<Value>, EvalError> {
         if let Some(l) = list {
-            return Ok(self.eval(l, env)?.items());
+            // A list is narrowed to the domain's kind or figure type.
+            let items = self.eval(l, env)?.items();
+            return Ok(match domain {
+                Domain::Features(Some(k)) => items
+                    .into_iter()
+                    .filter(|v| matches!(v, Value::Feature(f) if self.features.kind(*f) == k))
+                    .collect(),
+                Domain::Figures(Some(t)) => items
+                    .into_iter()
+                    .filter(|v| matches!(v, Value::Figure(id) if self.figure_by_id(*id).is_some_and(|m| m.figure == t)))
+                    .collect(),
+                _ => items,
+            });
         }
         Ok(match domain {
             Domain::Players => (0..self.players as u8).map(Value::Player).collect(),

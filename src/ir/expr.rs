@@ -182,6 +182,7 @@ pub enum Builtin {
     TypeFeature,
     CurrentPlayer,
     NextPlayer,
+    Opponents,
     Players,
     PlacedTile,
     StartTile,
@@ -324,6 +325,9 @@ builtins! {
     NextPlayer Global "next_player" () -> Player []
         "The player after the current one."
         "score 1 to next_player reason \"kindness\"";
+        Opponents Global "opponents" () -> Players []
+        "The other players, in turn order from the one after the current player."
+        "for each player v in opponents { score 1 to v reason \"kindness\" }";
     Players Global "players" () -> Players []
         "Every player, in turn order from the first."
         "count(p in players where p.score > 10)";

@@ -421,8 +421,24 @@ pub struct Program {
     pub blocks: Vec<Vec<StmtAt>>,
     pub decks: Vec<Deck>,
     pub cards: Vec<Card>,
-    /// Cards a player may keep at the end of their turn.
-    pub hand_limit: Option<u32>,
+    /// Cards a player may keep at the end of their turn, by set of decks.
+    pub hand_limits: Vec<HandLimit>,
+}
+
+/// `hand limit N for DECKS`: at the end of their turn a player discards down
+/// to `limit` cards of these decks (of every deck when `decks` is empty).
+#[derive(Clone, Debug)]
+pub struct HandLimit {
+    pub limit: u32,
+    pub decks: Vec<DeckId>,
+    pub span: Span,
+}
+
+impl HandLimit {
+    /// Whether the limit counts cards of this deck.
+    pub fn covers(&self, deck: DeckId) -> bool {
+        self.decks.is_empty() || self.decks.contains(&deck)
+    }
 }
 
 impl Program {

@@ -46,7 +46,8 @@ pub enum Item {
     Action(ActionDecl),
     Fn(FnDecl),
     Deck(DeckDecl),
-    HandLimit(Number),
+    /// `hand limit N [for DECK, ...]`
+    HandLimit(Number, Vec<Ident>),
     Card(Box<CardDecl>),
 }
 

@@ -427,11 +427,16 @@ impl Cx {
                 })
             }
             Rule::hand_decl => {
-                let n = pair
-                    .into_inner()
-                    .find(|p| p.as_rule() == Rule::integer)
-                    .expect("hand limit has a number");
-                Item::HandLimit(self.number(n))
+                let mut n = None;
+                let mut decks = Vec::new();
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::integer => n = Some(self.number(part)),
+                        Rule::ident => decks.push(self.ident(part)),
+                        _ => {}
+                    }
+                }
+                Item::HandLimit(n.expect("hand limit has a number"), decks)
             }
             Rule::card_decl => Item::Card(Box::new(self.card(pair))),
             Rule::start_decl => {
