@@ -259,12 +259,8 @@ impl Record {
                 }
                 Event::CardDrawn { card, .. } => {
                     let name = pack.program.cards[*card as usize].name.clone();
-                    let latest = turns.iter_mut().rev().find_map(|s| match s {
-                        Step::Turn { cards, .. } => Some(cards),
-                        _ => None,
-                    });
-                    match latest {
-                        Some(cards) if !placing => cards.push(name),
+                    match latest_turn(&mut turns) {
+                        Some(Step::Turn { cards, .. }) if !placing => cards.push(name),
                         _ => early_cards.push(name),
                     }
                     None
@@ -316,13 +312,8 @@ impl Record {
             {
                 placing = true;
             }
-            let before_placing = placing;
-            let latest = turns.iter_mut().rev().find_map(|s| match s {
-                Step::Turn { choices, .. } => Some(choices),
-                _ => None,
-            });
-            match latest {
-                Some(choices) if !before_placing => choices.push(pick),
+            match latest_turn(&mut turns) {
+                Some(Step::Turn { choices, .. }) if !placing => choices.push(pick),
                 _ => early.push(pick),
             }
         }
@@ -335,6 +326,11 @@ impl Record {
             expect: Vec::new(),
         }
     }
+}
+
+/// The last Turn step so far.
+fn latest_turn(turns: &mut [Step]) -> Option<&mut Step> {
+    turns.iter_mut().rev().find(|s| matches!(s, Step::Turn { .. }))
 }
 
 /// A target in the game's terms.

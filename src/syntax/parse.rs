@@ -514,7 +514,13 @@ impl Cx {
         let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let name = self.ident(inner.next().expect("action has a name"));
-        let window = self.ident(inner.next().expect("action has a window"));
+        self.action_rest(name, inner, span)
+    }
+
+    /// An action's window, domain, condition and body (shared by `action`
+    /// and a card's `play in`).
+    fn action_rest<'i>(&self, name: Ident, mut parts: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> ActionDecl {
+        let window = self.ident(parts.next().expect("an action has a window"));
         let mut decl = ActionDecl {
             name,
             window,
@@ -526,7 +532,7 @@ impl Cx {
             },
             span,
         };
-        for part in inner {
+        for part in parts {
             match part.as_rule() {
                 Rule::action_for => decl.domain = Some(self.domain_clause(part)),
                 Rule::expr => decl.when = Some(self.expr(part)),
@@ -570,28 +576,8 @@ impl Cx {
                 }
                 Rule::card_play => {
                     let play_span = self.span(&part);
-                    let mut p = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                    let window = self.ident(p.next().expect("play names a window"));
-                    let mut action = ActionDecl {
-                        name: decl.name.clone(),
-                        window,
-                        domain: None,
-                        when: None,
-                        body: Block {
-                            stmts: Vec::new(),
-                            span: play_span,
-                        },
-                        span: play_span,
-                    };
-                    for q in p {
-                        match q.as_rule() {
-                            Rule::action_for => action.domain = Some(self.domain_clause(q)),
-                            Rule::expr => action.when = Some(self.expr(q)),
-                            Rule::block => action.body = self.block(q),
-                            rule => unreachable!("card play part {rule:?}"),
-                        }
-                    }
-                    decl.play = Some(action);
+                    let parts = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    decl.play = Some(self.action_rest(decl.name.clone(), parts, play_span));
                 }
                 rule => unreachable!("card part {rule:?}"),
             }
