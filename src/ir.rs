@@ -144,11 +144,6 @@ impl TileType {
         self.segments.iter().position(|s| s.edges.has(edge))
     }
 
-    /// The segment owning half-edge `half`, if any.
-    pub fn half_edge_segment(&self, half: u8) -> Option<usize> {
-        self.segments.iter().position(|s| s.half_edges.has(half))
-    }
-
     /// Number of `marker`s on the tile.
     pub fn marker_count(&self, marker: MarkerId) -> usize {
         self.segments

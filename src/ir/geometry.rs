@@ -51,11 +51,6 @@ pub fn facing_half_edge(half: u8) -> u8 {
     other_edge * 2 + (1 - half % 2)
 }
 
-/// The edge a half-edge lies on.
-pub fn edge_of_half(half: u8) -> u8 {
-    half / 2
-}
-
 /// A small set of edges (bits 0..4) or half-edges (bits 0..8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bits(pub u8);
