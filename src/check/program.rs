@@ -430,14 +430,20 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             feature,
             replace,
             amount,
+            reason,
             ..
         } => {
             let f = check_expr(es, locals, feature, Type::Feature, "`adjust scoring of`", out.diags);
             let a = check_expr(es, locals, amount, Type::Int, "`adjust scoring`", out.diags);
+            let reason = match reason {
+                Some((name, span)) => Some(reason_id(out.reasons, name, *span, out.diags)?),
+                None => None,
+            };
             Some(Stmt::Adjust {
                 feature: f?.expr,
                 replace: *replace,
                 amount: a?.expr,
+                reason,
             })
         }
         ast::Stmt::Delay { feature, .. } => {

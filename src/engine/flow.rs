@@ -6,7 +6,7 @@
 
 use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
-use super::game::{Event, Game, GameError, Meeple, Phase, Target};
+use super::game::{Adjustment, Event, Game, GameError, Meeple, Phase, Target};
 use crate::ir::expr::Expr;
 use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, HIDDEN};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
@@ -703,23 +703,32 @@ impl Game {
                 feature,
                 replace,
                 amount,
+                reason,
             } => {
                 if let (Value::Feature(f), Value::Int(n)) =
                     (self.eval(feature, &mut env)?, self.eval(amount, &mut env)?)
                 {
                     let root = self.features.find(f);
-                    let i = match self.adjustments.iter().position(|(r, ..)| *r == root) {
+                    let i = match self.adjustments.iter().position(|a| a.feature == root) {
                         Some(i) => i,
                         None => {
-                            self.adjustments.push((root, None, 0));
+                            self.adjustments.push(Adjustment {
+                                feature: root,
+                                replace: None,
+                                add: 0,
+                                reason: None,
+                            });
                             self.adjustments.len() - 1
                         }
                     };
                     let entry = &mut self.adjustments[i];
                     if *replace {
-                        (entry.1, entry.2) = (Some(n), 0);
+                        (entry.replace, entry.add) = (Some(n), 0);
                     } else {
-                        entry.2 = entry.2.saturating_add(n);
+                        entry.add = entry.add.saturating_add(n);
+                    }
+                    if reason.is_some() {
+                        entry.reason = *reason;
                     }
                 }
             }
@@ -1106,24 +1115,49 @@ impl Game {
         let adjustment = self
             .adjustments
             .iter()
-            .position(|(r, ..)| *r == root)
+            .position(|a| a.feature == root)
             .map(|i| self.adjustments.remove(i));
         let owners = self.majority(f);
         if owners.is_empty() {
             return Ok(());
         }
-        let base = match (adjustment, formula) {
-            (Some((_, Some(replace), _)), _) => replace,
-            (_, Some(formula)) => self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?,
-            (_, None) => return Ok(()),
+        // The kind's own value, computed only when something is paid under it.
+        let natural = match (formula, adjustment) {
+            (
+                _,
+                Some(Adjustment {
+                    replace: Some(_),
+                    reason: None,
+                    ..
+                }),
+            ) => None,
+            (Some(formula), _) => Some(self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?),
+            (None, Some(_)) => None,
+            (None, None) => return Ok(()),
         };
-        let value = base.saturating_add(adjustment.map_or(0, |(_, _, add)| add));
+        let base = natural.unwrap_or(0);
+        // (points, reason) pairs paid to every owner.
+        let payments = match adjustment {
+            None => vec![(base, kind_id)],
+            Some(a) => {
+                let adjusted = a.replace.unwrap_or(base).saturating_add(a.add);
+                match a.reason {
+                    None => vec![(adjusted, kind_id)],
+                    Some(reason) => vec![(base, kind_id), (adjusted.saturating_sub(base), reason)],
+                }
+            }
+        };
         let later = completed && self.delayed.contains(&root);
         for player in owners {
-            if later {
-                self.owed.push((player, value, kind_id));
-            } else {
-                self.award(player, value, kind_id);
+            for &(points, reason) in &payments {
+                if points == 0 && reason != kind_id {
+                    continue;
+                }
+                if later {
+                    self.owed.push((player, points, reason));
+                } else {
+                    self.award(player, points, reason);
+                }
             }
         }
         Ok(())

@@ -199,6 +199,19 @@ pub(super) enum Phase {
     Over,
 }
 
+/// A rule's change to a feature's next scoring (`adjust scoring of`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Adjustment {
+    pub(super) feature: FeatureId,
+    /// The value that replaces the kind's own, if any.
+    pub(super) replace: Option<i64>,
+    /// Points added on top.
+    pub(super) add: i64,
+    /// Where the difference from the kind's own value is paid; `None` pays
+    /// everything under the kind.
+    pub(super) reason: Option<ReasonId>,
+}
+
 /// A game in progress. Cloning is cheap enough for search (the rules are shared).
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -239,8 +252,8 @@ pub struct Game {
     pub(super) replay: bool,
     /// Extra tiles drawn this turn, with whether they go back into the stack.
     pub(super) extras: Vec<(TileId, bool)>,
-    /// Scorings changed by rules before they are paid: (feature, new value, bonus).
-    pub(super) adjustments: Vec<(FeatureId, Option<i64>, i64)>,
+    /// Scorings changed by rules before they are paid.
+    pub(super) adjustments: Vec<Adjustment>,
     /// Completed features whose points wait for game end, figures staying.
     pub(super) delayed: Vec<FeatureId>,
     /// Points owed at game end: (player, points, reason).

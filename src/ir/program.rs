@@ -298,11 +298,13 @@ pub enum Stmt {
         feature: Expr,
         by: Expr,
     },
-    /// The feature's next scoring pays `amount` (`replace`) or `amount` more.
+    /// The feature's next scoring pays `amount` (`replace`) or `amount`
+    /// more; with a reason, the difference is paid under that reason.
     Adjust {
         feature: Expr,
         replace: bool,
         amount: Expr,
+        reason: Option<ReasonId>,
     },
     /// The feature's completion scoring is paid at game end, and its figures
     /// stay on it until then.

@@ -185,11 +185,12 @@ pub enum Stmt {
         by: Option<Expr>,
         span: Span,
     },
-    /// `adjust scoring of FEATURE to|by N`
+    /// `adjust scoring of FEATURE to|by N [reason "why"]`
     Adjust {
         feature: Expr,
         replace: bool,
         amount: Expr,
+        reason: Option<(String, Span)>,
         span: Span,
     },
     /// `delay scoring of FEATURE`

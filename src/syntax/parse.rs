@@ -697,10 +697,15 @@ impl Cx {
             Rule::adjust_stmt => {
                 let feature = self.expr(next());
                 let how = next().into_inner().next().map(|p| p.as_rule());
+                let amount = self.expr(next());
+                let reason = inner
+                    .next()
+                    .map(|r| (r.as_str().trim_matches('"').to_string(), self.span(&r)));
                 Stmt::Adjust {
                     feature,
                     replace: how == Some(Rule::kw_to),
-                    amount: self.expr(next()),
+                    amount,
+                    reason,
                     span,
                 }
             }
