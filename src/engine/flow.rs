@@ -1121,38 +1121,35 @@ impl Game {
         if owners.is_empty() {
             return Ok(());
         }
-        // The kind's own value, computed only when something is paid under it.
-        let natural = match (formula, adjustment) {
-            (
-                _,
-                Some(Adjustment {
-                    replace: Some(_),
-                    reason: None,
-                    ..
-                }),
-            ) => None,
-            (Some(formula), _) => Some(self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?),
-            (None, Some(_)) => None,
-            (None, None) => return Ok(()),
+        // The kind's own value; not needed when a reasonless adjustment replaces it.
+        let replaced = matches!(
+            adjustment,
+            Some(Adjustment {
+                replace: Some(_),
+                reason: None,
+                ..
+            })
+        );
+        let base = match formula {
+            Some(formula) if !replaced => self.formula(formula, f).map_err(|e| self.kind_error(f, clause, e))?,
+            None if adjustment.is_none() => return Ok(()),
+            _ => 0,
         };
-        let base = natural.unwrap_or(0);
-        // (points, reason) pairs paid to every owner.
-        let payments = match adjustment {
-            None => vec![(base, kind_id)],
+        // What is paid under the kind, and the extra paid under an adjustment's reason.
+        let (own, extra) = match adjustment {
+            None => (base, None),
             Some(a) => {
                 let adjusted = a.replace.unwrap_or(base).saturating_add(a.add);
                 match a.reason {
-                    None => vec![(adjusted, kind_id)],
-                    Some(reason) => vec![(base, kind_id), (adjusted.saturating_sub(base), reason)],
+                    None => (adjusted, None),
+                    Some(reason) => (base, Some((adjusted.saturating_sub(base), reason))),
                 }
             }
         };
+        let extra = extra.filter(|&(points, _)| points != 0);
         let later = completed && self.delayed.contains(&root);
         for player in owners {
-            for &(points, reason) in &payments {
-                if points == 0 && reason != kind_id {
-                    continue;
-                }
+            for (points, reason) in std::iter::once((own, kind_id)).chain(extra) {
                 if later {
                     self.owed.push((player, points, reason));
                 } else {

@@ -325,7 +325,7 @@ builtins! {
     NextPlayer Global "next_player" () -> Player []
         "The player after the current one."
         "score 1 to next_player reason \"kindness\"";
-        Opponents Global "opponents" () -> Players []
+    Opponents Global "opponents" () -> Players []
         "The other players, in turn order from the one after the current player."
         "for each player v in opponents { score 1 to v reason \"kindness\" }";
     Players Global "players" () -> Players []
@@ -349,7 +349,7 @@ builtins! {
     LiesOn FigureType "lies_on" (Kind) -> Bool []
         "Whether this figure type lies (rather than stands) on features of that kind."
         "follower.lies_on(field)";
-        StandsOn FigureType "stands_on" (Kind) -> Bool []
+    StandsOn FigureType "stands_on" (Kind) -> Bool []
         "Whether this figure type stands (rather than lies) on features of that kind."
         "follower.stands_on(road)";
     Cards Player "cards" (Deck) -> Int []
@@ -364,10 +364,10 @@ builtins! {
     Left Deck "left" () -> Int []
         "Cards left in the deck's draw pile."
         "presents.left > 0";
-        AllFeatures Global "features" () -> Features []
+    AllFeatures Global "features" () -> Features []
         "Every feature on the board, each once."
         "count(m in features where m.kind == monastery and not m.completed)";
-        Ends Feature "ends" () -> Int [Edges]
+    Ends Feature "ends" () -> Int [Edges]
         "Number of the feature's segments that reach a single edge: a road's dead ends (at junctions, cities, monasteries). A road with none is a closed loop."
         "r.completed and r.ends == 0";
     FeatureTile Feature "tile" () -> Tile []
