@@ -208,13 +208,15 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     diagnostics.iter().map(|d| d.render(sources)).collect()
 }
 
-/// The closest of `candidates` to `name`, if one is close enough to be a likely typo.
+/// The closest of `candidates` to `name`, if one is close enough to be a
+/// likely typo. Distance is optimal string alignment (a transposition of two
+/// neighbouring letters, `raod` for `road`, counts as one edit).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()
         .filter(|c| *c != name)
-        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
+        .map(|c| (strsim::osa_distance(&name.to_lowercase(), &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
@@ -223,21 +225,6 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// A "did you mean" note for [`suggest`].
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     suggest(name, candidates).map(|s| format!("did you mean `{s}`?"))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let old = row[j + 1];
-            row[j + 1] = (row[j + 1] + 1).min(row[j] + 1).min(prev + usize::from(ca != *cb));
-            prev = old;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
