@@ -199,8 +199,9 @@ fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>
         .maybe_note(did_you_mean(name, bundled.iter().copied()))
 }
 
-/// Orders the parsed units so that each comes after the packs it requires,
-/// reports cycles and duplicate pack names, and returns for each unit (by
+/// Orders the parsed units so that each comes after the packs it requires
+/// and packs are otherwise in the order of their names (so a game never
+/// depends on the order packs were listed in), reports cycles and duplicate pack names, and returns for each unit (by
 /// position in `units`) the indices of the units it requires.
 pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut by_name: Vec<(&str, usize)> = Vec::new();
@@ -259,7 +260,11 @@ pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> 
     ) {
         marks[u] = Mark::Grey;
         path.push(u);
-        for (k, &d) in deps[u].iter().enumerate() {
+        // Requirements are visited by pack name, so the order does not
+        // depend on how the packs were listed.
+        let mut by_pack: Vec<(usize, usize)> = deps[u].iter().copied().enumerate().collect();
+        by_pack.sort_by(|a, b| units[a.1].pack_name().cmp(&units[b.1].pack_name()));
+        for (k, d) in by_pack {
             match marks[d] {
                 Mark::White => visit(d, units, deps, marks, order, path, diags),
                 Mark::Grey => {
@@ -291,7 +296,11 @@ pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> 
         marks[u] = Mark::Black;
         order.push(u);
     }
-    for u in 0..units.len() {
+    // The canonical order: every pack after the packs it requires, and
+    // otherwise by pack name, never by the order the packs were listed in.
+    let mut roots: Vec<usize> = (0..units.len()).collect();
+    roots.sort_by(|a, b| units[*a].pack_name().cmp(&units[*b].pack_name()).then(a.cmp(b)));
+    for u in roots {
         if marks[u] == Mark::White && units[u].ast.is_some() {
             visit(u, units, &deps, &mut marks, &mut order, &mut stack_path, diags);
         }

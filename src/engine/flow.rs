@@ -49,11 +49,17 @@ pub(super) enum Task {
     ToDiscard(u16),
     FinalScoring,
     Finish,
-    /// Run the handlers of an event, from handler `next` on.
+    /// An event fires: every handler's `when` is judged now, against the
+    /// state at this moment, and the handlers whose guard held are queued.
     Fire {
         event: EventKind,
         args: Vec<Value>,
-        next: u16,
+        depth: u16,
+    },
+    /// Handlers chosen when their event fired, the next one last.
+    Handlers {
+        args: Vec<Value>,
+        chosen: Vec<u16>,
         depth: u16,
     },
     /// Run statement `pc` of a block in a frame.
@@ -162,12 +168,7 @@ impl Game {
     /// Queues an event's handlers, if it has any.
     fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
         if !self.rules.handlers_of(event).is_empty() {
-            self.tasks.push(Task::Fire {
-                event,
-                args,
-                next: 0,
-                depth,
-            });
+            self.tasks.push(Task::Fire { event, args, depth });
         }
     }
 
@@ -329,7 +330,6 @@ impl Game {
                             Task::Fire {
                                 event: EventKind::FeatureCompleted,
                                 args: arg(),
-                                next: 0,
                                 depth: 0,
                             },
                             Task::Score {
@@ -339,14 +339,12 @@ impl Game {
                             Task::Fire {
                                 event: EventKind::FeatureScored,
                                 args: arg(),
-                                next: 0,
                                 depth: 0,
                             },
                             Task::ReturnAll(f),
                             Task::Fire {
                                 event: EventKind::FeatureDone,
                                 args: arg(),
-                                next: 0,
                                 depth: 0,
                             },
                         ]);
@@ -469,7 +467,6 @@ impl Game {
                                 Task::Fire {
                                     event: EventKind::FeatureScored,
                                     args: vec![Value::Feature(f)],
-                                    next: 0,
                                     depth: 0,
                                 },
                             ]
@@ -482,24 +479,39 @@ impl Game {
                     self.emit(Event::Ended);
                     return Ok(());
                 }
-                Task::Fire {
-                    event,
+                Task::Fire { event, args, depth } => {
+                    let mut chosen = Vec::new();
+                    for &h in self.rules.clone().handlers_of(event).iter().rev() {
+                        let handler = &self.rules.pack.program.handlers[h as usize];
+                        last = Some(handler.span);
+                        let Some(cond) = &handler.when else {
+                            chosen.push(h);
+                            continue;
+                        };
+                        let mut locals = vec![Value::None; handler.slots.max(args.len() as u16) as usize];
+                        locals[..args.len()].clone_from_slice(&args);
+                        let mut env = Env {
+                            locals: &mut locals,
+                            subject: None,
+                            depth: 0,
+                        };
+                        let held = self.eval(cond, &mut env).map_err(|e| self.located(e, handler.span))?;
+                        if held == Value::Bool(true) {
+                            chosen.push(h);
+                        }
+                    }
+                    if !chosen.is_empty() {
+                        self.tasks.push(Task::Handlers { args, chosen, depth });
+                    }
+                }
+                Task::Handlers {
                     args,
-                    next,
+                    mut chosen,
                     depth,
                 } => {
-                    let handlers = self.rules.handlers_of(event);
-                    let Some(&h) = handlers.get(next as usize) else {
-                        continue;
-                    };
-                    self.tasks.push(Task::Fire {
-                        event,
-                        args: args.clone(),
-                        next: next + 1,
-                        depth,
-                    });
+                    let Some(h) = chosen.pop() else { continue };
                     let handler = &self.rules.pack.program.handlers[h as usize];
-                    let (when, body, origin, slots) = (handler.when.clone(), handler.body, handler.span, handler.slots);
+                    let (body, origin, slots) = (handler.body, handler.span, handler.slots);
                     last = Some(origin);
                     if depth >= MAX_DEPTH {
                         return Err(GameError::Rule(format!(
@@ -509,22 +521,10 @@ impl Game {
                     }
                     let mut locals = vec![Value::None; slots.max(args.len() as u16) as usize];
                     locals[..args.len()].clone_from_slice(&args);
-                    if let Some(cond) = when {
-                        let ok = self
-                            .eval(
-                                &cond,
-                                &mut Env {
-                                    locals: &mut locals,
-                                    subject: None,
-                                    depth: 0,
-                                },
-                            )
-                            .map_err(|e| self.located(e, origin))?;
-                        if ok != Value::Bool(true) {
-                            continue;
-                        }
+                    if !chosen.is_empty() {
+                        self.tasks.push(Task::Handlers { args, chosen, depth });
                     }
-                    self.frames.push(super::flow::Frame {
+                    self.frames.push(Frame {
                         locals,
                         origin,
                         depth: depth + 1,

@@ -1,0 +1,94 @@
+//! A game's result never depends on the order in which its packs are listed:
+//! for every combination of bundled packs that loads, the same seed and the
+//! same agents play the identical game (every draw, decision and point) with
+//! the packs listed in any order.
+
+use meeple::agents::{play, Agent, RandomAgent};
+use meeple::bundled::bundled_names;
+use meeple::engine::{Game, Rules};
+use meeple::record::Record;
+use meeple::{load, PackRef};
+use std::sync::Arc;
+
+/// The whole game in the game's own terms: the record (without its pack
+/// list, which is the listing under test) and the scores.
+fn game_text(packs: &[&str], seed: u64) -> Option<String> {
+    let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
+    let rules = Arc::new(Rules::new(load(&refs).ok()?));
+    let mut game = Game::new(rules, 2, seed).expect("two players can play");
+    let mut agents: Vec<Box<dyn Agent>> = (0..2u64)
+        .map(|i| Box::new(RandomAgent::new(seed ^ (i + 1))) as Box<dyn Agent>)
+        .collect();
+    play(&mut game, &mut agents).unwrap_or_else(|e| panic!("{packs:?}: {e}"));
+    let record = Record::from_game(&game, Vec::new(), Vec::new(), Some(seed));
+    Some(format!("{:?}\n{}", game.scores(), record.to_ron()))
+}
+
+/// The listings tried besides the sorted one: the reverse, and for three
+/// or more packs a rotation (so that no pack keeps its place).
+fn listings(packs: &[&'static str]) -> Vec<Vec<&'static str>> {
+    let mut out = vec![packs.iter().rev().copied().collect::<Vec<_>>()];
+    if packs.len() >= 3 {
+        out.push(packs.iter().cycle().skip(1).take(packs.len()).copied().collect());
+    }
+    out
+}
+
+#[test]
+fn every_listing_order_plays_the_same_game() {
+    let names: Vec<&'static str> = bundled_names().collect();
+    let mut combinations = 0;
+    for mask in 1u32..(1 << names.len()) {
+        let packs: Vec<&'static str> = (0..names.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| names[i])
+            .collect();
+        let seed = u64::from(mask) * 7919;
+        let Some(first) = game_text(&packs, seed) else {
+            continue;
+        };
+        combinations += 1;
+        for listing in listings(&packs) {
+            let other = game_text(&listing, seed).expect("a combination that loads loads in any order");
+            assert!(
+                other == first,
+                "listing {listing:?} played a different game than {packs:?} (seed {seed})"
+            );
+        }
+    }
+    assert!(combinations >= 100, "only {combinations} combinations loaded");
+}
+
+/// Every `when` of an event is judged when the event fires: a handler that
+/// runs first cannot switch off (or on) one that follows it.
+#[test]
+fn guards_are_judged_when_the_event_fires() {
+    let text = r#"
+pack guards
+requires base
+
+var game first_ran: bool = false
+
+on tile_placed(t) when not first_ran {
+  set first_ran = true
+  score 1 to current_player reason "first"
+}
+
+# Judged with the first handler, before it ran: it runs on the first turn.
+on tile_placed(t) when not first_ran {
+  score 10 to current_player reason "second"
+}
+"#;
+    let refs = [
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: "guards.rules".into(),
+            text: text.into(),
+        },
+    ];
+    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let mut game = Game::new(rules, 2, 5).expect("two players can play");
+    let place = game.options()[0];
+    game.apply(place).expect("options are legal");
+    assert_eq!(game.scores(), &[11, 0], "both handlers ran for the first placement");
+}
