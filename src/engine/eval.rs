@@ -280,6 +280,7 @@ impl Game {
                 Some(f) => Value::Bool(self.completed_at(f, depth)?),
                 None => Value::Bool(false),
             },
+            Builtin::Scored => Value::Bool(feature(&of).is_some_and(|f| self.features.is_done(f))),
             Builtin::Touching => Value::Features(feature(&of).map_or_else(Vec::new, |f| self.touching(f))),
             Builtin::Kind => feature(&of).map_or(Value::None, |f| Value::Kind(self.features.kind(f))),
             Builtin::Markers => match (feature(&of), args.first()) {

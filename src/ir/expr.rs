@@ -156,6 +156,7 @@ pub enum Builtin {
     OpenEdges,
     Neighbours,
     Completed,
+    Scored,
     Touching,
     Kind,
     Markers,
@@ -247,6 +248,9 @@ builtins! {
     Completed Feature "completed" () -> Bool []
         "Whether the feature is complete, by its kind's `complete when` rule (false for kinds without one)."
         "score final = 3 * count(c in touching where c.completed)";
+    Scored Feature "scored" () -> Bool []
+        "Whether the feature's completion has been taken up by the scoring step (true from its `feature_completed` on). A feature that the tile just placed completed is `completed` but not yet `scored`, so a card drawn at placement may still act on it."
+        "choose road r where not r.scored { place follower on r }";
     Touching Feature "touching" () -> Features []
         "The features this feature touches through its tiles' `touches` lists (for a field: the cities it borders), each once."
         "score final = 3 * count(c in touching where c.completed)";
