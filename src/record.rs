@@ -791,7 +791,7 @@ fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, String> {
     Ok(vec![match pick {
         Pick::Feature { at, on } => {
             let placed = tile_at(*at)?;
-            Target::Feature(game.feature_of(placed, segment_at(game, placed, on)?))
+            Target::Feature(game.node_of(placed, segment_at(game, placed, on)?))
         }
         Pick::Figure { at, on, figure, player } => {
             let placed = tile_at(*at)?;
@@ -829,10 +829,7 @@ fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, String> {
 /// The option of the pending decision that a pick means.
 fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
     let options = game.options();
-    let same = |a: Target, b: Target| match (a, b) {
-        (Target::Feature(x), Target::Feature(y)) => game.features().find(x) == game.features().find(y),
-        (x, y) => x == y,
-    };
+    let same = |a: Target, b: Target| game.same_target(a, b);
     let wanted = match pick {
         Pick::Decline => {
             return options
@@ -853,21 +850,26 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
                 Some(t) => target_of(game, t)?,
                 None => vec![Target::None],
             };
+            // The target as the record names it, so a feature keeps its location.
             return options
                 .iter()
-                .find(|c| {
-                    matches!(c, Choice::Action { action: a, target: t }
-                    if *a as usize == action && targets.iter().any(|w| same(*t, *w)))
+                .find_map(|c| match c {
+                    Choice::Action { action: a, target: t } if *a as usize == action => targets
+                        .iter()
+                        .find(|w| same(*t, **w))
+                        .map(|w| Choice::Action { action: *a, target: *w }),
+                    _ => None,
                 })
-                .copied()
                 .ok_or_else(|| format!("the action `{name}` is not available on that now"));
         }
         other => target_of(game, other)?,
     };
     options
         .iter()
-        .find(|c| matches!(c, Choice::Pick(t) if wanted.iter().any(|w| same(*t, *w))))
-        .copied()
+        .find_map(|c| match c {
+            Choice::Pick(t) => wanted.iter().find(|w| same(*t, **w)).map(|w| Choice::Pick(*w)),
+            _ => None,
+        })
         .ok_or_else(|| "that is not one of the options".to_string())
 }
 

@@ -941,10 +941,10 @@ impl Game {
         })
     }
 
-    /// A figure from supply onto the first segment of a feature, if the
-    /// figure may go there and one is left.
+    /// A figure from supply onto a feature, at the segment the value names
+    /// (the one a player picked), if the figure may go there and one is left.
     fn put_figure(&mut self, figure: u16, owner: Option<u8>, f: FeatureId) {
-        let Some((placed, seg)) = self.features.members(self.features.find(f)).next() else {
+        let Some((placed, seg)) = self.features.members(f).next() else {
             return;
         };
         if !self.may_stand(figure, placed, seg) {
@@ -1038,8 +1038,8 @@ impl Game {
             _ => None,
         };
         let Some(id) = id else { return };
-        let root = self.features.find(f);
-        let Some((placed, seg)) = self.features.members(root).find(|(p, _)| at.is_none_or(|t| *p == t)) else {
+        // The segment the value names first, so a picked location wins.
+        let Some((placed, seg)) = self.features.members(f).find(|(p, _)| at.is_none_or(|t| *p == t)) else {
             return;
         };
         let Some(i) = self.meeples.iter().position(|m| m.id == id) else {

@@ -37,7 +37,8 @@ pub enum Decision {
 pub enum Target {
     None,
     Player(u8),
-    /// A feature, by one of its segment nodes.
+    /// A feature, by one of its segment nodes: the one a player named, so a
+    /// rule that puts a figure on it uses that tile and segment.
     Feature(u32),
     /// A figure on the board, by id.
     Figure(u32),
@@ -559,6 +560,12 @@ impl Game {
         self.placed_tile
     }
 
+    /// The feature-graph node of a segment of a placed tile: the feature,
+    /// named at that segment.
+    pub fn node_of(&self, placed: u16, seg: u8) -> u32 {
+        self.board.placed[placed as usize].first_node + u32::from(seg)
+    }
+
     /// The feature a segment of a placed tile belongs to.
     pub fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
         self.features
@@ -766,7 +773,7 @@ impl Game {
                 let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
                 let allowed = match (&self.phase, window) {
                     (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
-                        self.action_targets(action).contains(&target)
+                        self.action_targets(action).iter().any(|t| self.same_target(*t, target))
                     }
                     _ => false,
                 };
@@ -801,7 +808,7 @@ impl Game {
                 self.start_action(action, target);
             }
             (Phase::Choose(p), Choice::Pick(target)) => {
-                if !p.options.contains(&target) {
+                if !p.options.iter().any(|t| self.same_target(*t, target)) {
                     return Err(GameError::Illegal("that is not one of the choices".into()));
                 }
                 let p = p.clone();
@@ -848,10 +855,23 @@ impl Game {
         self.run()
     }
 
+    /// Whether two targets name the same thing: features are the same when
+    /// they share a root, wherever on the feature each was named.
+    pub fn same_target(&self, a: Target, b: Target) -> bool {
+        let nodes = self.features.len() as u32;
+        match (a, b) {
+            (Target::Feature(x), Target::Feature(y)) if x < nodes && y < nodes => {
+                self.features.find(x) == self.features.find(y)
+            }
+            (x, y) => x == y,
+        }
+    }
+
     /// Where a target lies on the board: (placed tile, segment).
     pub fn spot(&self, target: Target) -> Option<(u16, u8)> {
         match target {
-            Target::Feature(node) => self.features.members(node).next().map(|_| self.node_spot(node)),
+            Target::Feature(node) if (node as usize) < self.features.len() => Some(self.node_spot(node)),
+            Target::Feature(_) => None,
             Target::Figure(id) => self.meeple(id).map(|m| (m.placed, m.seg)),
             Target::Tile(t) => Some((t, 0)),
             Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) => None,
