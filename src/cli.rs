@@ -7,7 +7,7 @@ use crate::check::{load, LoadError, PackRef};
 use crate::diagnostic::Code;
 use crate::engine::{Game, Rules, MAX_PLAYERS};
 use crate::ir::{IconValue, RulePack};
-use crate::record::{Record, ReplayError};
+use crate::record::{Outcome, Record, ReplayError};
 use clap::{Parser, Subcommand};
 use codespan_reporting::term::{self, termcolor};
 use std::io::IsTerminal;
@@ -45,7 +45,8 @@ enum Command {
     /// Replay a game record, checking every step and expectation.
     ///
     /// Exits 1 at the first illegal step (naming its index and why) or failed
-    /// expectation. See docs/records.md for the format.
+    /// expectation. A record with `fails` exits 0 when it fails just as it
+    /// says, and 1 otherwise. See docs/records.md for the format.
     Replay {
         #[arg(value_name = "RECORD")]
         record: PathBuf,
@@ -232,12 +233,35 @@ fn explain(code: Option<&str>) -> ExitCode {
 fn replay(path: &Path, board: bool, json: bool) -> ExitCode {
     let result = Record::read(path).and_then(|record| {
         let dir = path.parent().unwrap_or(Path::new("."));
-        crate::record::replay(&record, dir).map(|game| (record, game))
+        crate::record::replay_expecting(&record, dir).map(|outcome| (record, outcome))
     });
     let (record, game) = match result {
-        Ok(ok) => ok,
+        Ok((record, Outcome::Played(game))) => (record, game),
+        Ok((_, Outcome::FailedAsExpected(e))) => {
+            if json {
+                let out = serde_json::json!({
+                    "failed_as_expected": true,
+                    "step": e.step(),
+                    "kind": e.kind().to_string(),
+                    "message": e.to_string(),
+                });
+                emit(&format!("{out:#}\n"));
+            } else {
+                emit(&format!(
+                    "{}: {e}\nthe record fails as its `fails` expects ({})\n",
+                    path.display(),
+                    e.kind()
+                ));
+            }
+            return ExitCode::SUCCESS;
+        }
         Err(ReplayError::Load(e)) => {
             report(&e);
+            return ExitCode::FAILURE;
+        }
+        // A parse error names the file and the place already.
+        Err(e @ ReplayError::Parse(_)) => {
+            eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
         Err(e) => {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 /// A whole game, or a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// Packs, as on the command line: bundled names or paths relative to the record.
     pub rules: Vec<String>,
@@ -26,10 +27,52 @@ pub struct Record {
     pub turns: Vec<Step>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Expect>,
+    /// When given, the record must fail, and in this way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails: Option<Fails>,
+}
+
+/// How a record must fail: the step (counted from 0; none for a failure
+/// before the steps or in the final `expect`), the kind, and optionally a
+/// fragment of the message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fails {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    pub kind: ErrorKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl Fails {
+    /// Whether `error` is the failure described.
+    pub fn matches(&self, error: &ReplayError) -> bool {
+        self.step == error.step()
+            && self.kind == error.kind()
+            && self
+                .message
+                .as_ref()
+                .is_none_or(|m| error.to_string().contains(m.as_str()))
+    }
+}
+
+impl std::fmt::Display for Fails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.step {
+            Some(step) => write!(f, "step {step} to fail with {}", self.kind)?,
+            None => write!(f, "a failure with {} outside the steps", self.kind)?,
+        }
+        if let Some(m) = &self.message {
+            write!(f, " saying \"{m}\"")?;
+        }
+        Ok(())
+    }
 }
 
 /// One step of a record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Step {
     /// The current player drew `tile`, placed it, and deployed or not.
     /// `choices` answers, in order, every action taken and every rule's
@@ -60,6 +103,7 @@ pub enum Step {
 
 /// An answer to an action or a rule's `choose`, in the game's terms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pick {
     /// A feature, named by a tile and a segment location on it.
     Feature {
@@ -99,6 +143,7 @@ pub enum Pick {
 
 /// A deployment: which figure, onto which segment of the placed tile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Deploy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
@@ -108,6 +153,7 @@ pub struct Deploy {
 
 /// Something the game must show.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Expect {
     Scores(Vec<i64>),
     Points {
@@ -148,6 +194,12 @@ pub enum ReplayError {
     Step { index: usize, error: GameError },
     /// An expectation does not hold.
     Expect { index: Option<usize>, message: String },
+    /// The record's `fails` says how it must fail, and it did not fail so:
+    /// `found` is how it failed, if it did.
+    Fails {
+        expected: Fails,
+        found: Option<Box<ReplayError>>,
+    },
 }
 
 impl std::fmt::Display for ReplayError {
@@ -161,6 +213,13 @@ impl std::fmt::Display for ReplayError {
                 message,
             } => write!(f, "step {i}: expectation failed: {message}"),
             ReplayError::Expect { index: None, message } => write!(f, "expectation failed: {message}"),
+            ReplayError::Fails { expected, found: None } => {
+                write!(f, "the record expects {expected}, but every step replayed")
+            }
+            ReplayError::Fails {
+                expected,
+                found: Some(e),
+            } => write!(f, "the record expects {expected}, but it failed with {}: {e}", e.kind()),
         }
     }
 }
@@ -175,7 +234,7 @@ impl ReplayError {
             ReplayError::Load(_) => ErrorKind::Load,
             ReplayError::Setup(_) => ErrorKind::Setup,
             ReplayError::Step { error, .. } => error.kind(),
-            ReplayError::Expect { .. } => ErrorKind::Expectation,
+            ReplayError::Expect { .. } | ReplayError::Fails { .. } => ErrorKind::Expectation,
         }
     }
 
@@ -193,12 +252,9 @@ impl Record {
     /// Parses a record from RON text; `name` is shown in errors.
     pub fn parse(name: &str, text: &str) -> Result<Record, ReplayError> {
         let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        options.from_str(text).map_err(|e| {
-            ReplayError::Parse(format!(
-                "{name}:{}:{}: {}; docs/records.md describes the format",
-                e.span.start.line, e.span.start.col, e.code
-            ))
-        })
+        options
+            .from_str(text)
+            .map_err(|e| ReplayError::Parse(parse_message(name, text, &e)))
     }
 
     /// Reads and parses a record file.
@@ -348,8 +404,74 @@ impl Record {
             tiles: None,
             turns,
             expect: Vec::new(),
+            fails: None,
         }
     }
+}
+
+/// A RON error in a record's words: where, what, and the nearest valid name.
+fn parse_message(name: &str, text: &str, e: &ron::error::SpannedError) -> String {
+    use ron::Error as E;
+    let within = |outer: &Option<String>| outer.as_deref().map_or(String::new(), |o| format!(" in `{o}`"));
+    let nearest =
+        |found: &str, valid: &[&str], what: &str| match crate::diagnostic::did_you_mean(found, valid.iter().copied()) {
+            Some(hint) => format!("; {hint}"),
+            None if valid.is_empty() => String::new(),
+            None => format!("; the {what} are {}", valid.join(", ")),
+        };
+    let what = match &e.code {
+        E::NoSuchStructField { expected, found, outer } => format!(
+            "`{found}` is not a field{}{}",
+            within(outer),
+            nearest(found, expected, "fields")
+        ),
+        E::NoSuchEnumVariant { expected, found, outer } => {
+            let of = outer.as_deref().map_or(String::new(), |o| format!(" of `{o}`"));
+            format!("`{found}` is not a variant{of}{}", nearest(found, expected, "variants"))
+        }
+        E::MissingStructField { field, outer } => format!("the field `{field}` is missing{}", within(outer)),
+        E::DuplicateStructField { field, outer } => format!("the field `{field}` is given twice{}", within(outer)),
+        E::ExpectedDifferentStructName { expected, found } => format!("`{found}` should be `{expected}`"),
+        E::IntegerOutOfBounds => match field_before(text, &e.span.start) {
+            Some(field @ "at") => format!(
+                "a coordinate of `{field}` is out of range: coordinates are {} to {}",
+                i32::MIN,
+                i32::MAX
+            ),
+            Some(field @ "rot") => format!("the number for `{field}` is out of range: a rotation is 0, 90, 180 or 270"),
+            Some(field @ ("player" | "step" | "count")) => {
+                format!("the number for `{field}` is out of range: it counts from 0")
+            }
+            Some(field) => format!("the number for `{field}` is out of range"),
+            None => "this number is out of range".to_string(),
+        },
+        other => other.to_string(),
+    };
+    format!(
+        "{name}:{}:{}: {what} (records are RON, see docs/records.md)",
+        e.span.start.line, e.span.start.col
+    )
+}
+
+/// The name of the last field (`name:`) that starts before `at` in `text`.
+fn field_before<'a>(text: &'a str, at: &ron::error::Position) -> Option<&'a str> {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(at.line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let column: usize = text[line_start..]
+        .chars()
+        .take(at.col.saturating_sub(1))
+        .map(char::len_utf8)
+        .sum();
+    let before = &text[..(line_start + column).min(text.len())];
+    let colon = before.rfind(':')?;
+    let name = before[..colon].trim_end();
+    let start = name
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    Some(&name[start..]).filter(|n| !n.is_empty())
 }
 
 /// The last Turn step so far.
@@ -534,6 +656,29 @@ impl crate::agents::Agent for ScriptedAgent {
 
     fn looks(&self) -> bool {
         false
+    }
+}
+
+/// What a record's replay showed, when it went as the record says.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Every step and expectation held; the game as it stands after them.
+    Played(Box<Game>),
+    /// The record failed as its `fails` says it must.
+    FailedAsExpected(ReplayError),
+}
+
+/// Replays a record and holds it to its `fails`: a record with `fails` must
+/// fail in just that way, and one without must replay.
+pub fn replay_expecting(record: &Record, dir: &Path) -> Result<Outcome, ReplayError> {
+    let result = replay(record, dir);
+    match (&record.fails, result) {
+        (None, result) => result.map(|game| Outcome::Played(Box::new(game))),
+        (Some(fails), Err(e)) if fails.matches(&e) => Ok(Outcome::FailedAsExpected(e)),
+        (Some(fails), result) => Err(ReplayError::Fails {
+            expected: fails.clone(),
+            found: result.err().map(Box::new),
+        }),
     }
 }
 

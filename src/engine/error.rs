@@ -207,3 +207,16 @@ impl std::fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_kind_once_in_order() {
+        assert_eq!(ErrorKind::ALL.len(), ErrorKind::Expectation as usize + 1);
+        for (i, kind) in ErrorKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, i, "{kind} out of place in ErrorKind::ALL");
+        }
+    }
+}
