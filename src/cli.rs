@@ -64,8 +64,11 @@ enum Command {
         rules: Vec<String>,
         #[arg(long, default_value_t = 2)]
         players: usize,
+        /// How many games to play (1 or more).
         #[arg(long, default_value_t = 100)]
         games: usize,
+        /// The run's seed. Game G of a run is the first game of the run
+        /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Agents by seat, comma-separated, repeated as needed (random, greedy).
@@ -74,7 +77,9 @@ enum Command {
         /// Print the statistics as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Write each game's record into this folder.
+        /// Write each game's record into this folder. A game stopped by a
+        /// rule's failure writes its record here too (without this, to a
+        /// temporary file), and the message says how to reproduce it.
         #[arg(long, value_name = "DIR")]
         record_dir: Option<PathBuf>,
     },
@@ -321,6 +326,27 @@ fn simulate(
 ) -> ExitCode {
     if players == 0 || players > MAX_PLAYERS {
         eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
+        return ExitCode::FAILURE;
+    }
+    if games == 0 {
+        eprintln!("error: --games 0 plays nothing; give 1 or more");
+        return ExitCode::FAILURE;
+    }
+    // `--rules "base, mine"`: the spaces around the commas are not part of the names.
+    let packs: Vec<String> = packs
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if packs.is_empty() {
+        eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
+        return ExitCode::FAILURE;
+    }
+    if let Some(dir) = record_dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        eprintln!(
+            "error: --record-dir {} is a file, not a folder; name a folder (it is made if missing)",
+            dir.display()
+        );
         return ExitCode::FAILURE;
     }
     let agents = match sim::parse_agents(agents) {

@@ -259,6 +259,12 @@ impl Record {
 
     /// Reads and parses a record file.
     pub fn read(path: &Path) -> Result<Record, ReplayError> {
+        if path.is_dir() {
+            return Err(ReplayError::Parse(format!(
+                "cannot read {}: it is a folder; name a record file (.ron) in it",
+                path.display()
+            )));
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| ReplayError::Parse(format!("cannot read {}: {e}", path.display())))?;
         Record::parse(&path.display().to_string(), &text)
