@@ -7,7 +7,7 @@ use crate::check::{load, LoadError, PackRef};
 use crate::diagnostic::Code;
 use crate::engine::{Game, Rules, MAX_PLAYERS};
 use crate::ir::{IconValue, RulePack};
-use crate::record::{Record, ReplayError};
+use crate::record::{Outcome, Record, ReplayError};
 use clap::{Parser, Subcommand};
 use codespan_reporting::term::{self, termcolor};
 use std::io::IsTerminal;
@@ -45,7 +45,8 @@ enum Command {
     /// Replay a game record, checking every step and expectation.
     ///
     /// Exits 1 at the first illegal step (naming its index and why) or failed
-    /// expectation. See docs/records.md for the format.
+    /// expectation. A record with `fails` exits 0 when it fails just as it
+    /// says, and 1 otherwise. See docs/records.md for the format.
     Replay {
         #[arg(value_name = "RECORD")]
         record: PathBuf,
@@ -63,8 +64,11 @@ enum Command {
         rules: Vec<String>,
         #[arg(long, default_value_t = 2)]
         players: usize,
+        /// How many games to play (1 or more).
         #[arg(long, default_value_t = 100)]
         games: usize,
+        /// The run's seed. Game G of a run is the first game of the run
+        /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Agents by seat, comma-separated, repeated as needed (random, greedy).
@@ -73,7 +77,9 @@ enum Command {
         /// Print the statistics as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Write each game's record into this folder.
+        /// Write each game's record into this folder. A game stopped by a
+        /// rule's failure writes its record here too (without this, to a
+        /// temporary file), and the message says how to reproduce it.
         #[arg(long, value_name = "DIR")]
         record_dir: Option<PathBuf>,
     },
@@ -232,12 +238,35 @@ fn explain(code: Option<&str>) -> ExitCode {
 fn replay(path: &Path, board: bool, json: bool) -> ExitCode {
     let result = Record::read(path).and_then(|record| {
         let dir = path.parent().unwrap_or(Path::new("."));
-        crate::record::replay(&record, dir).map(|game| (record, game))
+        crate::record::replay_expecting(&record, dir).map(|outcome| (record, outcome))
     });
     let (record, game) = match result {
-        Ok(ok) => ok,
+        Ok((record, Outcome::Played(game))) => (record, game),
+        Ok((_, Outcome::FailedAsExpected(e))) => {
+            if json {
+                let out = serde_json::json!({
+                    "failed_as_expected": true,
+                    "step": e.step(),
+                    "kind": e.kind().to_string(),
+                    "message": e.to_string(),
+                });
+                emit(&format!("{out:#}\n"));
+            } else {
+                emit(&format!(
+                    "{}: {e}\nthe record fails as its `fails` expects ({})\n",
+                    path.display(),
+                    e.kind()
+                ));
+            }
+            return ExitCode::SUCCESS;
+        }
         Err(ReplayError::Load(e)) => {
             report(&e);
+            return ExitCode::FAILURE;
+        }
+        // A parse error names the file and the place already.
+        Err(e @ ReplayError::Parse(_)) => {
+            eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
         Err(e) => {
@@ -297,6 +326,27 @@ fn simulate(
 ) -> ExitCode {
     if players == 0 || players > MAX_PLAYERS {
         eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
+        return ExitCode::FAILURE;
+    }
+    if games == 0 {
+        eprintln!("error: --games 0 plays nothing; give 1 or more");
+        return ExitCode::FAILURE;
+    }
+    // `--rules "base, mine"`: the spaces around the commas are not part of the names.
+    let packs: Vec<String> = packs
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if packs.is_empty() {
+        eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
+        return ExitCode::FAILURE;
+    }
+    if let Some(dir) = record_dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        eprintln!(
+            "error: --record-dir {} is a file, not a folder; name a folder (it is made if missing)",
+            dir.display()
+        );
         return ExitCode::FAILURE;
     }
     let agents = match sim::parse_agents(agents) {

@@ -3,6 +3,7 @@
 //! [`Game::apply`] — driven by agents or by a record.
 
 mod board;
+mod error;
 mod eval;
 mod features;
 mod flow;
@@ -11,9 +12,10 @@ mod rng;
 mod rules;
 
 pub use board::{Board, Misfit, PlacedTile, Pos, Slot};
+pub use error::{ErrorKind, GameError};
 pub use eval::{EvalError, Value};
 pub use features::{FeatureId, Features};
 pub use flow::{MAX_DEPTH, STEP_BUDGET};
-pub use game::{Choice, Decision, Event, Game, GameError, Meeple, Target, MAX_PLAYERS};
+pub use game::{Choice, Decision, Event, Game, Meeple, Target, MAX_PLAYERS};
 pub use rng::Rng;
 pub use rules::{Rotated, Rules};

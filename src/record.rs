@@ -3,7 +3,7 @@
 //! writes what a played game did.
 
 use crate::check::{load, LoadError, PackRef};
-use crate::engine::{Choice, Decision, Event, Game, GameError, Pos, Rules, Target};
+use crate::engine::{Choice, Decision, ErrorKind, Event, Game, GameError, Pos, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::{Domain, Window};
 use crate::ir::{FigureId, Ownership, TileId};
@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 /// A whole game, or a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// Packs, as on the command line: bundled names or paths relative to the record.
     pub rules: Vec<String>,
@@ -26,10 +27,52 @@ pub struct Record {
     pub turns: Vec<Step>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Expect>,
+    /// When given, the record must fail, and in this way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails: Option<Fails>,
+}
+
+/// How a record must fail: the step (counted from 0; none for a failure
+/// before the steps or in the final `expect`), the kind, and optionally a
+/// fragment of the message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fails {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    pub kind: ErrorKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl Fails {
+    /// Whether `error` is the failure described.
+    pub fn matches(&self, error: &ReplayError) -> bool {
+        self.step == error.step()
+            && self.kind == error.kind()
+            && self
+                .message
+                .as_ref()
+                .is_none_or(|m| error.to_string().contains(m.as_str()))
+    }
+}
+
+impl std::fmt::Display for Fails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.step {
+            Some(step) => write!(f, "step {step} to fail with {}", self.kind)?,
+            None => write!(f, "a failure with {} outside the steps", self.kind)?,
+        }
+        if let Some(m) = &self.message {
+            write!(f, " saying \"{m}\"")?;
+        }
+        Ok(())
+    }
 }
 
 /// One step of a record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Step {
     /// The current player drew `tile`, placed it, and deployed or not.
     /// `choices` answers, in order, every action taken and every rule's
@@ -37,7 +80,9 @@ pub enum Step {
     Turn {
         tile: String,
         at: Pos,
-        rot: u32,
+        /// Degrees clockwise; any integer parses, so that a bad one is
+        /// reported at its step.
+        rot: i64,
         #[serde(default)]
         deploy: Option<Deploy>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -58,6 +103,7 @@ pub enum Step {
 
 /// An answer to an action or a rule's `choose`, in the game's terms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pick {
     /// A feature, named by a tile and a segment location on it.
     Feature {
@@ -97,6 +143,7 @@ pub enum Pick {
 
 /// A deployment: which figure, onto which segment of the placed tile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Deploy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
@@ -106,6 +153,7 @@ pub struct Deploy {
 
 /// Something the game must show.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Expect {
     Scores(Vec<i64>),
     Points {
@@ -143,9 +191,15 @@ pub enum ReplayError {
     /// The record's set-up is wrong (players, tiles).
     Setup(String),
     /// A step is illegal: its index (from 0) and why.
-    Step { index: usize, message: String },
+    Step { index: usize, error: GameError },
     /// An expectation does not hold.
     Expect { index: Option<usize>, message: String },
+    /// The record's `fails` says how it must fail, and it did not fail so:
+    /// `found` is how it failed, if it did.
+    Fails {
+        expected: Fails,
+        found: Option<Box<ReplayError>>,
+    },
 }
 
 impl std::fmt::Display for ReplayError {
@@ -153,32 +207,64 @@ impl std::fmt::Display for ReplayError {
         match self {
             ReplayError::Parse(m) | ReplayError::Setup(m) => f.write_str(m),
             ReplayError::Load(e) => write!(f, "{}", e.render()),
-            ReplayError::Step { index, message } => write!(f, "step {index}: {message}"),
+            ReplayError::Step { index, error } => write!(f, "step {index}: {error}"),
             ReplayError::Expect {
                 index: Some(i),
                 message,
             } => write!(f, "step {i}: expectation failed: {message}"),
             ReplayError::Expect { index: None, message } => write!(f, "expectation failed: {message}"),
+            ReplayError::Fails { expected, found: None } => {
+                write!(f, "the record expects {expected}, but every step replayed")
+            }
+            ReplayError::Fails {
+                expected,
+                found: Some(e),
+            } => write!(f, "the record expects {expected}, but it failed with {}: {e}", e.kind()),
         }
     }
 }
 
 impl std::error::Error for ReplayError {}
 
+impl ReplayError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ReplayError::Parse(_) => ErrorKind::Parse,
+            ReplayError::Load(_) => ErrorKind::Load,
+            ReplayError::Setup(_) => ErrorKind::Setup,
+            ReplayError::Step { error, .. } => error.kind(),
+            ReplayError::Expect { .. } | ReplayError::Fails { .. } => ErrorKind::Expectation,
+        }
+    }
+
+    /// The step that failed (counted from 0), if a step did.
+    pub fn step(&self) -> Option<usize> {
+        match self {
+            ReplayError::Step { index, .. } => Some(*index),
+            ReplayError::Expect { index, .. } => *index,
+            _ => None,
+        }
+    }
+}
+
 impl Record {
     /// Parses a record from RON text; `name` is shown in errors.
     pub fn parse(name: &str, text: &str) -> Result<Record, ReplayError> {
         let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        options.from_str(text).map_err(|e| {
-            ReplayError::Parse(format!(
-                "{name}:{}:{}: {}; docs/records.md describes the format",
-                e.span.start.line, e.span.start.col, e.code
-            ))
-        })
+        options
+            .from_str(text)
+            .map_err(|e| ReplayError::Parse(parse_message(name, text, &e)))
     }
 
     /// Reads and parses a record file.
     pub fn read(path: &Path) -> Result<Record, ReplayError> {
+        if path.is_dir() {
+            return Err(ReplayError::Parse(format!(
+                "cannot read {}: it is a folder; name a record file (.ron) in it",
+                path.display()
+            )));
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| ReplayError::Parse(format!("cannot read {}: {e}", path.display())))?;
         Record::parse(&path.display().to_string(), &text)
@@ -275,7 +361,7 @@ impl Record {
                     turns.push(Step::Turn {
                         tile: pack.tiles[*tile as usize].name.clone(),
                         at: *pos,
-                        rot: u32::from(*rot) * 90,
+                        rot: i64::from(*rot) * 90,
                         deploy: None,
                         choices: std::mem::take(&mut early),
                         draws: (turn_draws.len() > 1).then(|| turn_draws.clone()),
@@ -324,8 +410,74 @@ impl Record {
             tiles: None,
             turns,
             expect: Vec::new(),
+            fails: None,
         }
     }
+}
+
+/// A RON error in a record's words: where, what, and the nearest valid name.
+fn parse_message(name: &str, text: &str, e: &ron::error::SpannedError) -> String {
+    use ron::Error as E;
+    let within = |outer: &Option<String>| outer.as_deref().map_or(String::new(), |o| format!(" in `{o}`"));
+    let nearest =
+        |found: &str, valid: &[&str], what: &str| match crate::diagnostic::did_you_mean(found, valid.iter().copied()) {
+            Some(hint) => format!("; {hint}"),
+            None if valid.is_empty() => String::new(),
+            None => format!("; the {what} are {}", valid.join(", ")),
+        };
+    let what = match &e.code {
+        E::NoSuchStructField { expected, found, outer } => format!(
+            "`{found}` is not a field{}{}",
+            within(outer),
+            nearest(found, expected, "fields")
+        ),
+        E::NoSuchEnumVariant { expected, found, outer } => {
+            let of = outer.as_deref().map_or(String::new(), |o| format!(" of `{o}`"));
+            format!("`{found}` is not a variant{of}{}", nearest(found, expected, "variants"))
+        }
+        E::MissingStructField { field, outer } => format!("the field `{field}` is missing{}", within(outer)),
+        E::DuplicateStructField { field, outer } => format!("the field `{field}` is given twice{}", within(outer)),
+        E::ExpectedDifferentStructName { expected, found } => format!("`{found}` should be `{expected}`"),
+        E::IntegerOutOfBounds => match field_before(text, &e.span.start) {
+            Some(field @ "at") => format!(
+                "a coordinate of `{field}` is out of range: coordinates are {} to {}",
+                i32::MIN,
+                i32::MAX
+            ),
+            Some(field @ "rot") => format!("the number for `{field}` is out of range: a rotation is 0, 90, 180 or 270"),
+            Some(field @ ("player" | "step" | "count")) => {
+                format!("the number for `{field}` is out of range: it counts from 0")
+            }
+            Some(field) => format!("the number for `{field}` is out of range"),
+            None => "this number is out of range".to_string(),
+        },
+        other => other.to_string(),
+    };
+    format!(
+        "{name}:{}:{}: {what} (records are RON, see docs/records.md)",
+        e.span.start.line, e.span.start.col
+    )
+}
+
+/// The name of the last field (`name:`) that starts before `at` in `text`.
+fn field_before<'a>(text: &'a str, at: &ron::error::Position) -> Option<&'a str> {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(at.line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let column: usize = text[line_start..]
+        .chars()
+        .take(at.col.saturating_sub(1))
+        .map(char::len_utf8)
+        .sum();
+    let before = &text[..(line_start + column).min(text.len())];
+    let colon = before.rfind(':')?;
+    let name = before[..colon].trim_end();
+    let start = name
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    Some(&name[start..]).filter(|n| !n.is_empty())
 }
 
 /// The last Turn step so far.
@@ -383,7 +535,7 @@ pub fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
 struct ScriptTurn {
     tile: String,
     at: Pos,
-    rot: u32,
+    rot: i64,
     deploy: Option<Deploy>,
     choices: Vec<Pick>,
 }
@@ -409,7 +561,7 @@ impl Script {
         action_window(game, next) == Some(window)
     }
 
-    fn answer(&mut self, game: &Game) -> Result<Choice, String> {
+    fn answer(&mut self, game: &Game) -> Result<Choice, GameError> {
         match game.decision() {
             Some(Decision::Place { .. }) => {
                 if self.placed {
@@ -418,16 +570,18 @@ impl Script {
                 if self.peek_is_action(game, Window::BeforePlace) {
                     return choice_for(game, &self.next_pick().expect("peeked"));
                 }
-                let turn = self.turns.get(self.turn).ok_or("the script has no more turns")?;
-                let tile = game
-                    .rules()
-                    .pack
-                    .tile(&turn.tile)
-                    .ok_or_else(|| format!("unknown tile `{}`", turn.tile))?;
+                let turn = self
+                    .turns
+                    .get(self.turn)
+                    .ok_or_else(|| GameError::new(ErrorKind::MissingChoice, "the script has no more turns"))?;
+                let tile =
+                    game.rules().pack.tile(&turn.tile).ok_or_else(|| {
+                        GameError::new(ErrorKind::UnknownName, format!("unknown tile `{}`", turn.tile))
+                    })?;
                 let choice = Choice::Place {
                     tile,
                     pos: turn.at,
-                    rot: (turn.rot / 90 % 4) as u8,
+                    rot: rotation(turn.rot)?,
                 };
                 self.placed = true;
                 Ok(choice)
@@ -442,10 +596,12 @@ impl Script {
                 }
             }
             Some(Decision::Choose { .. }) => {
-                let pick = self.next_pick().ok_or("the script has no answer for this choice")?;
+                let pick = self.next_pick().ok_or_else(|| {
+                    GameError::new(ErrorKind::MissingChoice, "the script has no answer for this choice")
+                })?;
                 choice_for(game, &pick)
             }
-            None => Err("the game is over".into()),
+            None => Err(GameError::new(ErrorKind::GameOver, "the game is over")),
         }
     }
 }
@@ -497,7 +653,7 @@ impl ScriptedAgent {
 
 impl crate::agents::Agent for ScriptedAgent {
     fn choose(&mut self, game: &Game, _options: &[Choice]) -> Result<Choice, GameError> {
-        self.script.borrow_mut().answer(game).map_err(GameError::Illegal)
+        self.script.borrow_mut().answer(game)
     }
 
     fn name(&self) -> &str {
@@ -506,6 +662,29 @@ impl crate::agents::Agent for ScriptedAgent {
 
     fn looks(&self) -> bool {
         false
+    }
+}
+
+/// What a record's replay showed, when it went as the record says.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Every step and expectation held; the game as it stands after them.
+    Played(Box<Game>),
+    /// The record failed as its `fails` says it must.
+    FailedAsExpected(ReplayError),
+}
+
+/// Replays a record and holds it to its `fails`: a record with `fails` must
+/// fail in just that way, and one without must replay.
+pub fn replay_expecting(record: &Record, dir: &Path) -> Result<Outcome, ReplayError> {
+    let result = replay(record, dir);
+    match (&record.fails, result) {
+        (None, result) => result.map(|game| Outcome::Played(Box::new(game))),
+        (Some(fails), Err(e)) if fails.matches(&e) => Ok(Outcome::FailedAsExpected(e)),
+        (Some(fails), result) => Err(ReplayError::Fails {
+            expected: fails.clone(),
+            found: result.err().map(Box::new),
+        }),
     }
 }
 
@@ -518,19 +697,18 @@ pub fn replay(record: &Record, dir: &Path) -> Result<Game, ReplayError> {
 /// Replays a record on already loaded rules.
 pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayError> {
     let tile_id = |name: &str| {
-        rules.pack.tile(name).ok_or_else(|| {
-            let names = rules.pack.tiles.iter().map(|t| t.name.as_str());
-            let hint = crate::diagnostic::did_you_mean(name, names).map_or(String::new(), |h| format!("; {h}"));
-            format!("unknown tile `{name}`{hint}")
-        })
+        rules
+            .pack
+            .tile(name)
+            .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
     };
     let stack = match &record.tiles {
         Some(names) => Some(
             names
                 .iter()
                 .map(|n| tile_id(n))
-                .collect::<Result<Vec<TileId>, String>>()
-                .map_err(|m| ReplayError::Setup(format!("in `tiles`: {m}")))?,
+                .collect::<Result<Vec<TileId>, GameError>>()
+                .map_err(|e| ReplayError::Setup(format!("in `tiles`: {e}")))?,
         ),
         None => None,
     };
@@ -546,7 +724,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
     let mut draws = Vec::new();
     let mut cards = Vec::new();
     for (index, step) in record.turns.iter().enumerate() {
-        let fail = |message: String| ReplayError::Step { index, message };
+        let fail = |error: GameError| ReplayError::Step { index, error };
         let (placed, extra): (&String, &[String]) = match step {
             Step::Turn {
                 tile, draws: Some(d), ..
@@ -555,15 +733,17 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             Step::Check(_) => continue,
         };
         if !extra.contains(placed) {
-            return Err(fail(format!("tile {placed} is not among this turn's draws")));
+            return Err(fail(GameError::new(
+                ErrorKind::TileNotDrawn,
+                format!("tile {placed} is not among this turn's draws"),
+            )));
         }
         for name in extra {
             draws.push(tile_id(name).map_err(fail)?);
         }
         if let Step::Turn { cards: names, .. } = step {
             for name in names {
-                let id = rules.pack.program.cards.iter().position(|c| &c.name == name);
-                cards.push(id.ok_or_else(|| fail(format!("unknown card `{name}`")))? as u16);
+                cards.push(card_id(&rules, name).map_err(fail)?);
             }
         }
         // Tiles drawn beside the placed one may go back into the stack, so
@@ -579,27 +759,28 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
                 Some(s) => !s.contains(&id),
                 None => rules.pack.tiles[id as usize].count == 0,
             };
-            return Err(fail(if never {
-                format!("tile {placed} cannot be drawn: {whence} holds none")
-            } else {
-                format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
-            }));
+            return Err(fail(GameError::new(
+                ErrorKind::TileNotInStack,
+                if never {
+                    format!("tile {placed} cannot be drawn: {whence} holds none")
+                } else {
+                    format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
+                },
+            )));
         }
         left[id as usize] -= 1;
     }
     let mut game =
-        Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| match e {
-            GameError::Setup(m) => ReplayError::Setup(m),
-            other => ReplayError::Step {
-                index: 0,
-                message: other.to_string(),
-            },
+        Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| {
+            match e.kind() {
+                ErrorKind::Setup => ReplayError::Setup(e.to_string()),
+                _ => ReplayError::Step { index: 0, error: e },
+            }
         })?;
     let mut draws_seen = 0;
     // Events before the first step (setup) count with the first step.
     let mut log_seen = 0;
     for (index, step) in record.turns.iter().enumerate() {
-        let fail = |message: String| ReplayError::Step { index, message };
         if index > 0 {
             log_seen = game.log().len();
         }
@@ -616,9 +797,15 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             _ => Vec::new(),
         };
         if drawn != listed {
-            return Err(fail(format!(
-                "the cards drawn in this step were {drawn:?}, but the record lists {listed:?} (a step's `cards` are the cards drawn while it is played)"
-            )));
+            return Err(ReplayError::Step {
+                index,
+                error: GameError::new(
+                    ErrorKind::CardsMismatch,
+                    format!(
+                        "the cards drawn in this step were {drawn:?}, but the record lists {listed:?} (a step's `cards` are the cards drawn while it is played)"
+                    ),
+                ),
+            });
         }
     }
     for e in &record.expect {
@@ -627,10 +814,36 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
     Ok(game)
 }
 
+/// "unknown tile `X`; did you mean `Y`?"
+fn unknown<'a>(what: &str, name: &str, names: impl IntoIterator<Item = &'a str>) -> GameError {
+    let hint = crate::diagnostic::did_you_mean(name, names).map_or(String::new(), |h| format!("; {h}"));
+    GameError::new(ErrorKind::UnknownName, format!("unknown {what} `{name}`{hint}"))
+}
+
+fn card_id(rules: &Rules, name: &str) -> Result<u16, GameError> {
+    let cards = &rules.pack.program.cards;
+    cards
+        .iter()
+        .position(|c| c.name == name)
+        .map(|c| c as u16)
+        .ok_or_else(|| unknown("card", name, cards.iter().map(|c| c.name.as_str())))
+}
+
+/// A record's rotation in degrees as quarter turns.
+fn rotation(rot: i64) -> Result<u8, GameError> {
+    match rot {
+        0 | 90 | 180 | 270 => Ok((rot / 90) as u8),
+        _ => Err(GameError::new(
+            ErrorKind::BadRotation,
+            format!("rotation {rot} must be 0, 90, 180 or 270"),
+        )),
+    }
+}
+
 /// Plays one step of a record.
 fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usize) -> Result<(), ReplayError> {
     let rules = game.rules().clone();
-    let fail = |message: String| ReplayError::Step { index, message };
+    let fail = |error: GameError| ReplayError::Step { index, error };
     match step {
         Step::Check(expects) => {
             for e in expects {
@@ -641,12 +854,17 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
             }
         }
         Step::Discard { tile } => {
-            let (_, discarded) = nth_draw(game, *draws_seen)
-                .ok_or_else(|| fail("no tile is drawn here; the game is over".to_string()))?;
+            let (_, discarded) = nth_draw(game, *draws_seen).ok_or_else(|| {
+                fail(GameError::new(
+                    ErrorKind::GameOver,
+                    "no tile is drawn here; the game is over",
+                ))
+            })?;
             *draws_seen += 1;
             if !discarded {
-                return Err(fail(format!(
-                    "tile {tile} fits on the board, so it cannot be discarded"
+                return Err(fail(GameError::new(
+                    ErrorKind::CannotDiscard,
+                    format!("tile {tile} fits on the board, so it cannot be discarded"),
                 )));
             }
         }
@@ -663,11 +881,13 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
             while let Some(Decision::Choose { .. }) = game.decision() {
                 answer(game, choices.next(), index)?;
             }
-            let (_, discarded) = nth_draw(game, *draws_seen).ok_or_else(|| fail("the game is already over".into()))?;
+            let (_, discarded) = nth_draw(game, *draws_seen)
+                .ok_or_else(|| fail(GameError::new(ErrorKind::GameOver, "the game is already over")))?;
             *draws_seen += 1;
             if discarded {
-                return Err(fail(format!(
-                    "tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"
+                return Err(fail(GameError::new(
+                    ErrorKind::MustDiscard,
+                    format!("tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"),
                 )));
             }
             // Actions taken before placing, and the choices they ask.
@@ -680,29 +900,33 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
                 }
                 answer(game, choices.next(), index)?;
             }
-            if rot % 90 != 0 || *rot >= 360 {
-                return Err(fail(format!("rotation {rot} must be 0, 90, 180 or 270")));
-            }
+            let rot = rotation(*rot).map_err(fail)?;
             let placed_tile = rules
                 .pack
                 .tile(tile)
-                .ok_or_else(|| fail(format!("unknown tile `{tile}`")))?;
+                .ok_or_else(|| fail(unknown("tile", tile, rules.pack.tiles.iter().map(|t| t.name.as_str()))))?;
             game.apply(Choice::Place {
                 tile: placed_tile,
                 pos: *at,
-                rot: (rot / 90) as u8,
+                rot,
             })
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(fail)?;
             // Choices the placement raises (before the deploy phase).
             while let Some(Decision::Choose { .. }) = game.decision() {
                 answer(game, choices.next(), index)?;
             }
             let Some(Decision::Deploy { placed, .. }) = game.decision() else {
-                return Err(fail("the game did not ask for a deployment after the placement".into()));
+                return Err(fail(GameError::new(
+                    ErrorKind::WrongDecision,
+                    "the game did not ask for a deployment after the placement",
+                )));
             };
             if let Some(Pick::Action { .. }) = choices.clone().next() {
                 if deploy.is_some() {
-                    return Err(fail("a turn takes an action or deploys a figure, not both".into()));
+                    return Err(fail(GameError::new(
+                        ErrorKind::ActionAndDeploy,
+                        "a turn takes an action or deploys a figure, not both",
+                    )));
                 }
                 answer(game, choices.next(), index)?;
             } else {
@@ -710,13 +934,13 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
                     None => Choice::Pass,
                     Some(d) => deploy_choice(game, placed, d).map_err(|why| {
                         let figure = d.figure.as_deref().unwrap_or("a figure");
-                        fail(format!(
-                            "tile {tile} at {at:?}: cannot deploy {figure} on {}: {why}",
+                        fail(why.context(format_args!(
+                            "tile {tile} at {at:?}: cannot deploy {figure} on {}",
                             d.on
-                        ))
+                        )))
                     })?,
                 };
-                game.apply(choice).map_err(|e| fail(e.to_string()))?;
+                game.apply(choice).map_err(fail)?;
             }
             // Every choice until the next placement.
             while let Some(Decision::Choose { .. }) = game.decision() {
@@ -724,8 +948,9 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
             }
             let unused = choices.count();
             if unused > 0 {
-                return Err(fail(format!(
-                    "{unused} choice(s) left over: the game asked for no more in this turn"
+                return Err(fail(GameError::new(
+                    ErrorKind::LeftoverChoices,
+                    format!("{unused} choice(s) left over: the game asked for no more in this turn"),
                 )));
             }
         }
@@ -749,13 +974,16 @@ fn action_window(game: &Game, pick: Option<&Pick>) -> Option<Window> {
 
 /// Answers the pending decision with the record's next choice.
 fn answer(game: &mut Game, pick: Option<&Pick>, index: usize) -> Result<(), ReplayError> {
-    let fail = |message: String| ReplayError::Step { index, message };
+    let fail = |error: GameError| ReplayError::Step { index, error };
     let asked = describe_decision(game);
     let Some(pick) = pick else {
-        return Err(fail(format!("{asked}; add the answer to this turn's `choices`")));
+        return Err(fail(GameError::new(
+            ErrorKind::MissingChoice,
+            format!("{asked}; add the answer to this turn's `choices`"),
+        )));
     };
-    let choice = choice_for(game, pick).map_err(|why| fail(format!("{asked}: {why}")))?;
-    game.apply(choice).map_err(|e| fail(e.to_string()))
+    let choice = choice_for(game, pick).map_err(|why| fail(why.context(&asked)))?;
+    game.apply(choice).map_err(fail)
 }
 
 /// What the pending decision asks, in words.
@@ -786,8 +1014,13 @@ fn describe_decision(game: &Game) -> String {
 }
 
 /// The targets a pick may mean on the board now (several figures can share a spot).
-fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, String> {
-    let tile_at = |at: Pos| game.board().at(at).ok_or_else(|| format!("no tile at {at:?}"));
+fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameError> {
+    let no_target = |message: String| GameError::new(ErrorKind::NoSuchTarget, message);
+    let tile_at = |at: Pos| {
+        game.board()
+            .at(at)
+            .ok_or_else(|| no_target(format!("no tile at {at:?}")))
+    };
     Ok(vec![match pick {
         Pick::Feature { at, on } => {
             let placed = tile_at(*at)?;
@@ -806,28 +1039,25 @@ fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, String> {
                 .map(|m| Target::Figure(m.id))
                 .collect();
             if found.is_empty() {
-                return Err(format!("no such figure at {at:?} on {on}"));
+                return Err(no_target(format!("no such figure at {at:?} on {on}")));
             }
             return Ok(found);
         }
         Pick::Tile { at } => Target::Tile(tile_at(*at)?),
         Pick::Square { at } => Target::Square(at.0, at.1),
-        Pick::Player(p) => Target::Player(u8::try_from(*p).map_err(|_| format!("no player {p}"))?),
-        Pick::Card(name) => Target::Card(
-            game.rules()
-                .pack
-                .program
-                .cards
-                .iter()
-                .position(|c| &c.name == name)
-                .ok_or_else(|| format!("unknown card `{name}`"))? as u16,
+        Pick::Player(p) => Target::Player(
+            u8::try_from(*p)
+                .ok()
+                .filter(|p| usize::from(*p) < game.players())
+                .ok_or_else(|| no_target(format!("no player {p}; players are 0 to {}", game.players() - 1)))?,
         ),
+        Pick::Card(name) => Target::Card(card_id(game.rules(), name)?),
         Pick::Decline | Pick::Action { .. } => Target::None,
     }])
 }
 
 /// The option of the pending decision that a pick means.
-fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
+fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, GameError> {
     let options = game.options();
     let same = |a: Target, b: Target| game.same_target(a, b);
     let wanted = match pick {
@@ -835,17 +1065,14 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
             return options
                 .contains(&Choice::Decline)
                 .then_some(Choice::Decline)
-                .ok_or_else(|| "it cannot be declined".to_string())
+                .ok_or_else(|| GameError::new(ErrorKind::CannotDecline, "it cannot be declined"))
         }
         Pick::Action { name, target } => {
-            let action = game
-                .rules()
-                .pack
-                .program
-                .actions
+            let actions = &game.rules().pack.program.actions;
+            let action = actions
                 .iter()
                 .position(|a| &a.name == name)
-                .ok_or_else(|| format!("unknown action `{name}`"))?;
+                .ok_or_else(|| unknown("action", name, actions.iter().map(|a| a.name.as_str())))?;
             let targets = match target {
                 Some(t) => target_of(game, t)?,
                 None => vec![Target::None],
@@ -860,7 +1087,12 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
                         .map(|w| Choice::Action { action: *a, target: *w }),
                     _ => None,
                 })
-                .ok_or_else(|| format!("the action `{name}` is not available on that now"));
+                .ok_or_else(|| {
+                    GameError::new(
+                        ErrorKind::ActionUnavailable,
+                        format!("the action `{name}` is not available on that now"),
+                    )
+                });
         }
         other => target_of(game, other)?,
     };
@@ -870,7 +1102,7 @@ fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, String> {
             Choice::Pick(t) => wanted.iter().find(|w| same(*t, **w)).map(|w| Choice::Pick(*w)),
             _ => None,
         })
-        .ok_or_else(|| "that is not one of the options".to_string())
+        .ok_or_else(|| GameError::new(ErrorKind::NotAnOption, "that is not one of the options"))
 }
 
 /// The `n`-th draw of the game (from 0): the tile, and whether it was discarded.
@@ -889,7 +1121,7 @@ fn nth_draw(game: &Game, n: usize) -> Option<(TileId, bool)> {
 }
 
 /// The segment of a placed tile that a location names, in board directions.
-fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
+fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, GameError> {
     let pack = &game.rules().pack;
     let p = &game.board().placed[placed as usize];
     let tile = &pack.tiles[p.tile as usize];
@@ -905,10 +1137,15 @@ fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
             };
             let on = kind_name;
             let Some(kind) = pack.kind(on) else {
-                return Err(format!(
-                    "`{on}` is not a location: use an edge ({}), a half-edge ({}) or a feature kind",
-                    EDGE_NAMES.join(" "),
-                    HALF_EDGE_NAMES.join(" ")
+                let hint = crate::diagnostic::did_you_mean(on, pack.kinds.iter().map(|k| k.name.as_str()))
+                    .map_or(String::new(), |h| format!("; {h}"));
+                return Err(GameError::new(
+                    ErrorKind::UnknownName,
+                    format!(
+                        "`{on}` is not a location: use an edge ({}), a half-edge ({}) or a feature kind{hint}",
+                        EDGE_NAMES.join(" "),
+                        HALF_EDGE_NAMES.join(" ")
+                    ),
                 ));
             };
             let matching: Vec<u8> = (0..tile.segments.len() as u8)
@@ -919,33 +1156,40 @@ fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, String> {
                 (None, [one]) => Some(*one),
                 (None, []) => None,
                 (None, _) => {
-                    return Err(format!(
-                        "tile {} has several {on} segments; name one by its edge, or as `{on} 2` (the second)",
-                        tile.name
+                    return Err(GameError::new(
+                        ErrorKind::AmbiguousSegment,
+                        format!(
+                            "tile {} has several {on} segments; name one by its edge, or as `{on} 2` (the second)",
+                            tile.name
+                        ),
                     ))
                 }
             }
         }
     };
-    seg.ok_or_else(|| match Location::parse(on) {
-        Some(Location::Edge(e)) if rotated.half_seg[2 * e as usize] != u8::MAX => format!(
-            "edge {on} of tile {} is a field edge; name its field by a half-edge, {} or {}",
-            tile.name,
-            HALF_EDGE_NAMES[2 * e as usize],
-            HALF_EDGE_NAMES[2 * e as usize + 1]
-        ),
-        _ => format!("tile {} has no segment at {on}", tile.name),
+    seg.ok_or_else(|| {
+        GameError::new(
+            ErrorKind::NoSuchSegment,
+            match Location::parse(on) {
+                Some(Location::Edge(e)) if rotated.half_seg[2 * e as usize] != u8::MAX => format!(
+                    "edge {on} of tile {} is a field edge; name its field by a half-edge, {} or {}",
+                    tile.name,
+                    HALF_EDGE_NAMES[2 * e as usize],
+                    HALF_EDGE_NAMES[2 * e as usize + 1]
+                ),
+                _ => format!("tile {} has no segment at {on}", tile.name),
+            },
+        )
     })
 }
 
-fn figure_id(game: &Game, name: &str) -> Result<FigureId, String> {
-    game.rules()
-        .pack
-        .figure(name)
-        .ok_or_else(|| format!("unknown figure `{name}`"))
+fn figure_id(game: &Game, name: &str) -> Result<FigureId, GameError> {
+    let pack = &game.rules().pack;
+    pack.figure(name)
+        .ok_or_else(|| unknown("figure", name, pack.figures.iter().map(|f| f.name.as_str())))
 }
 
-fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, String> {
+fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, GameError> {
     let pack = &game.rules().pack;
     let seg = segment_at(game, placed, &d.on)?;
     let figure = match &d.figure {
@@ -953,19 +1197,27 @@ fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, String>
         None => {
             let kind = pack.tiles[game.board().placed[placed as usize].tile as usize].segments[seg as usize].kind;
             let player = game.current_player();
-            (0..pack.figures.len() as FigureId)
-                .find(|f| {
-                    let fig = &pack.figures[*f as usize];
-                    fig.ownership == Ownership::PerPlayer
-                        && fig.posture_on(kind).is_some()
-                        && game.supply(player, *f) > 0
-                })
-                .ok_or_else(|| {
-                    format!(
-                        "no figure in the supply may go on the {}",
-                        pack.kinds[kind as usize].name
-                    )
-                })?
+            let may_stand = |f: FigureId| {
+                let fig = &pack.figures[f as usize];
+                fig.ownership == Ownership::PerPlayer && fig.posture_on(kind).is_some()
+            };
+            let figures = 0..pack.figures.len() as FigureId;
+            let kind_name = &pack.kinds[kind as usize].name;
+            match figures.clone().find(|f| may_stand(*f) && game.supply(player, *f) > 0) {
+                Some(f) => f,
+                None if figures.clone().any(may_stand) => {
+                    return Err(GameError::new(
+                        ErrorKind::SupplyEmpty,
+                        format!("player {player} has no figure left in their supply that may go on the {kind_name}"),
+                    ))
+                }
+                None => {
+                    return Err(GameError::new(
+                        ErrorKind::FigureCannotStand,
+                        format!("no player's figure may go on the {kind_name}"),
+                    ))
+                }
+            }
         }
     };
     if let Some(why) = game.deploy_refusal(placed, seg, Some(figure)) {
@@ -1010,7 +1262,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
         Expect::Supply { player, figure, count } => {
             player_ok(*player)?;
             let got: u32 = match figure {
-                Some(name) => u32::from(game.supply(*player, figure_id(game, name)?)),
+                Some(name) => u32::from(game.supply(*player, figure_id(game, name).map_err(|e| e.to_string())?)),
                 None => (0..pack.figures.len())
                     .map(|f| u32::from(game.supply(*player, f as FigureId)))
                     .sum(),
@@ -1022,8 +1274,12 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
         Expect::Figure { player, at, on, figure } => {
             player_ok(*player)?;
             let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
-            let seg = segment_at(game, placed, on)?;
-            let want_figure = figure.as_deref().map(|n| figure_id(game, n)).transpose()?;
+            let seg = segment_at(game, placed, on).map_err(|e| e.to_string())?;
+            let want_figure = figure
+                .as_deref()
+                .map(|n| figure_id(game, n))
+                .transpose()
+                .map_err(|e| e.to_string())?;
             let found = game.meeples().iter().any(|m| {
                 m.placed == placed
                     && m.seg == seg
@@ -1036,7 +1292,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
         }
         Expect::Empty { at, on } => {
             let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
-            let seg = segment_at(game, placed, on)?;
+            let seg = segment_at(game, placed, on).map_err(|e| e.to_string())?;
             if let Some(m) = game.meeples().iter().find(|m| m.placed == placed && m.seg == seg) {
                 let owner = m.owner.map_or("neutral".to_string(), |o| format!("player {o}"));
                 return Err(format!(

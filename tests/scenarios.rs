@@ -1,66 +1,60 @@
-//! Scenario records: every `.ron` file under `tests/scenarios/` is replayed.
-//! A record named `illegal_*.ron` must fail, and its `// expect-error: TEXT`
-//! comment says what the message must contain; every other record must replay
-//! and meet its expectations. Each record must expect something.
+//! Scenario records: every `.ron` file under `tests/scenarios/` is one test,
+//! named after the file. A record named `illegal_*.ron` must say how it fails
+//! (`fails`: the step, the error kind, optionally a fragment of the message)
+//! and fail just so; every other record must replay, meet its expectations,
+//! and expect something.
 
-use meeple::record::{replay, Record};
-use std::path::{Path, PathBuf};
+use meeple::record::{replay, Record, Step};
+use std::path::Path;
 
-fn records(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            records(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ron") {
-            out.push(path);
+/// A failure, shown as its words (the harness prints errors with `Debug`).
+struct Failure(String);
+
+impl std::fmt::Debug for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+fn scenario(path: &Path) -> datatest_stable::Result<()> {
+    check(path).map_err(|m| Failure(format!("{}: {m}", path.display())).into())
+}
+
+fn check(path: &Path) -> Result<(), String> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let record = Record::read(path).map_err(|e| e.to_string())?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let illegal = name.starts_with("illegal_");
+    let result = replay(&record, dir);
+    match (&record.fails, illegal) {
+        (None, true) => Err(
+            "a record named illegal_* must say how it fails: add `fails: Fails(step: N, kind: KIND, message: \"...\")` (docs/records.md)".into(),
+        ),
+        (Some(_), false) => Err("a record with `fails` must be named illegal_*".into()),
+        (Some(fails), true) => match result {
+            Ok(_) => Err(format!("every step replayed, but the record expects {fails}")),
+            Err(e) if fails.matches(&e) => Ok(()),
+            Err(e) => Err(format!("the record expects {fails}, but it failed with {}: {e}", e.kind())),
+        },
+        (None, false) => {
+            result.map_err(|e| e.to_string())?;
+            let checks = record.turns.iter().filter(|s| matches!(s, Step::Check(_))).count();
+            if record.expect.len() + checks == 0 {
+                return Err("the record expects nothing; add `expect` entries or `Check` steps".into());
+            }
+            Ok(())
         }
     }
 }
 
-#[test]
-fn every_scenario_replays_as_its_comments_say() {
-    let mut paths = Vec::new();
-    records(Path::new("tests/scenarios"), &mut paths);
-    paths.sort();
-    assert!(!paths.is_empty(), "no scenarios found");
-    let mut failures = Vec::new();
-    for path in &paths {
-        let text = std::fs::read_to_string(path).unwrap();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let dir = path.parent().unwrap();
-        let outcome = Record::parse(&path.display().to_string(), &text).and_then(|r| {
-            let expects = r.expect.len()
-                + r.turns
-                    .iter()
-                    .filter(|s| matches!(s, meeple::record::Step::Check(_)))
-                    .count();
-            replay(&r, dir).map(|_| expects)
-        });
-        if name.starts_with("illegal_") {
-            let wanted = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("// expect-error:"))
-                .map(str::trim)
-                .unwrap_or_else(|| panic!("{name}: an illegal record needs a `// expect-error: TEXT` line"));
-            match outcome {
-                Ok(_) => failures.push(format!("{name}: replayed, but should fail with `{wanted}`")),
-                Err(e) if e.to_string().contains(wanted) => {}
-                Err(e) => failures.push(format!("{name}: failed with `{e}`, expected `{wanted}`")),
-            }
-        } else {
-            match outcome {
-                Ok(0) => failures.push(format!("{name}: expects nothing; add `expect` entries")),
-                Ok(_) => {}
-                Err(e) => failures.push(format!("{name}: {e}")),
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} scenarios failed:\n{}",
-        failures.len(),
-        paths.len(),
-        failures.join("\n")
-    );
+datatest_stable::harness! {
+    { test = scenario, root = "tests/scenarios", pattern = r"\.ron$" },
 }

@@ -151,7 +151,7 @@ fn read_ref(
 fn read_text(path: &Path) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if meta.is_dir() {
-        return Err("it is a folder, not a .rules file".to_string());
+        return Err(format!("it is a folder, not a .rules file; {}", name_a_file_in(path)));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -195,8 +195,30 @@ fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>
         None => "looked among the bundled packs".to_string(),
     };
     let bundled: Vec<&str> = bundled_names().collect();
+    // A pack named on the command line that is a folder here.
+    let folder = required_by
+        .is_none()
+        .then(|| Path::new(name))
+        .filter(|p| p.is_dir())
+        .map(|p| format!("`{name}` is a folder here, not a pack: {}", name_a_file_in(p)));
     d.note(format!("{looked}: {}", bundled.join(", ")))
+        .maybe_note(folder)
         .maybe_note(did_you_mean(name, bundled.iter().copied()))
+}
+
+/// "name a .rules file in it, such as `rules/base.rules`".
+fn name_a_file_in(dir: &Path) -> String {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    files.sort();
+    match files.first() {
+        Some(example) => format!("name a .rules file in it, such as `{}`", example.display()),
+        None => "name a .rules file".to_string(),
+    }
 }
 
 /// Orders the parsed units so that each comes after the packs it requires

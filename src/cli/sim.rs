@@ -1,11 +1,11 @@
 //! `meeple sim`: many games, with statistics per seat.
 
 use crate::agents::{agent_by_name, play, Agent};
-use crate::engine::{Game, Rules};
+use crate::engine::{Game, GameError, Rules};
 use crate::record::Record;
 use serde_json::json;
 use std::io::{IsTerminal, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -28,9 +28,111 @@ struct Seat {
     reasons: Vec<i64>,
 }
 
-/// The seed of game `g` and of each seat's agent in it.
+/// The seed of game `g` and of each seat's agent in it. It depends on
+/// `seed + g` alone, so game `g` of a run is game 0 of the run with seed
+/// `seed + g` (see [`replay_seed`]).
 fn game_seed(seed: u64, g: usize) -> u64 {
-    seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    replay_seed(seed, g).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The `--seed` whose first game is game `g` of the run with `seed`.
+pub fn replay_seed(seed: u64, g: usize) -> u64 {
+    seed.wrapping_add(g as u64)
+}
+
+/// Plays game `g` of the run; the game stands as it stopped, with the error
+/// if a rule failed.
+fn play_one(rules: &Arc<Rules>, opts: &SimOptions, g: usize, logging: bool) -> (Option<Game>, Option<GameError>) {
+    let seed = game_seed(opts.seed, g);
+    let mut game = match Game::new(rules.clone(), opts.players, seed) {
+        Ok(game) => game,
+        Err(e) => return (None, Some(e)),
+    };
+    game.set_logging(logging);
+    let mut agents: Vec<Box<dyn Agent>> = (0..opts.players)
+        .map(|p| {
+            let name = &opts.agents[p % opts.agents.len()];
+            agent_by_name(name, seed ^ (p as u64 + 1)).expect("agent names checked")
+        })
+        .collect();
+    let error = play(&mut game, &mut agents).err();
+    (Some(game), error)
+}
+
+/// The record of game `g` of the run.
+fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Record {
+    let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
+    Record::from_game(
+        game,
+        record_packs(&opts.packs, dir),
+        names,
+        Some(replay_seed(opts.seed, g)),
+    )
+}
+
+/// Writes game `g`'s record into `dir`; returns its path.
+fn write_record(record: &Record, dir: &Path, g: usize) -> Result<PathBuf, String> {
+    let path = dir.join(format!("game-{g:05}.ron"));
+    std::fs::write(&path, record.to_ron()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The message for game `g` stopped by `error`: its record (written to
+/// `--record-dir`, else to a temporary file) and commands that reproduce it.
+fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -> String {
+    let mut out = format!("game {g} stopped: {error}");
+    // Games run without their log unless records are written: play the
+    // game again (the same seeds make the same game) with the log on.
+    let (game, _) = play_one(rules, opts, g, true);
+    if let Some(game) = game {
+        let written = match &opts.record_dir {
+            Some(dir) => write_record(&record_of(&game, opts, g, Some(dir)), dir, g),
+            None => {
+                let path = std::env::temp_dir().join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
+                let record = record_of(&game, opts, g, None);
+                std::fs::write(&path, record.to_ron())
+                    .map(|()| path.clone())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+        };
+        match written {
+            Ok(path) => {
+                out += &format!(
+                    "\n  its record: {}\n  replay it: meeple replay {}",
+                    path.display(),
+                    shell_word(&path.display().to_string())
+                )
+            }
+            Err(e) => out += &format!("\n  (its record could not be written: {e})"),
+        }
+    }
+    let mut command = vec![
+        "meeple".to_string(),
+        "sim".to_string(),
+        "--rules".to_string(),
+        opts.packs.join(","),
+        "--players".to_string(),
+        opts.players.to_string(),
+        "--agents".to_string(),
+        opts.agents.join(","),
+        "--seed".to_string(),
+        replay_seed(opts.seed, g).to_string(),
+        "--games".to_string(),
+        "1".to_string(),
+    ];
+    command.iter_mut().for_each(|w| *w = shell_word(w));
+    out += &format!("\n  play it again: {}", command.join(" "));
+    out
+}
+
+/// A word as a POSIX shell reads it back, quoted when needed.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,=:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// Runs the simulation; returns the report, or a message naming the failed game.
@@ -45,21 +147,28 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
         })
         .collect();
     if let Some(dir) = &opts.record_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!(
+                "--record-dir {} is a file, not a folder; name a folder (it is made if missing)",
+                dir.display()
+            ));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
     }
     let progress = !opts.json && std::io::stderr().is_terminal() && opts.games > 1;
     let started = Instant::now();
     let mut discarded = 0usize;
     for g in 0..opts.games {
-        let seed = game_seed(opts.seed, g);
-        let mut game = Game::new(rules.clone(), opts.players, seed).map_err(|e| e.to_string())?;
-        game.set_logging(opts.record_dir.is_some());
-        let mut agents: Vec<Box<dyn Agent>> = seats
-            .iter()
-            .enumerate()
-            .map(|(p, s)| agent_by_name(&s.agent, seed ^ (p as u64 + 1)).expect("agent names checked"))
-            .collect();
-        play(&mut game, &mut agents).map_err(|e| format!("game {g} (seed {seed}) stopped: {e}"))?;
+        let game = match play_one(&rules, opts, g, opts.record_dir.is_some()) {
+            (Some(game), None) => game,
+            (_, Some(e)) => {
+                if progress {
+                    eprintln!();
+                }
+                return Err(stopped(&rules, opts, g, &e));
+            }
+            (None, None) => unreachable!("a game that was not made has an error"),
+        };
         let best = game.scores().iter().copied().max().unwrap_or(0);
         let winners = game.scores().iter().filter(|s| **s == best).count() as f64;
         for (p, seat) in seats.iter_mut().enumerate() {
@@ -73,10 +182,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
         }
         discarded += game.discarded() as usize;
         if let Some(dir) = &opts.record_dir {
-            let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
-            let record = Record::from_game(&game, record_packs(&opts.packs, dir), names, Some(seed));
-            let path = dir.join(format!("game-{g:05}.ron"));
-            std::fs::write(&path, record.to_ron()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_record(&record_of(&game, opts, g, Some(dir)), dir, g)?;
         }
         if progress && (g % 10 == 9 || g + 1 == opts.games) {
             let done = (g + 1) * 30 / opts.games;
@@ -186,12 +292,17 @@ pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
 }
 
 /// Packs as a record in `dir` must name them: bundled names as they are,
-/// paths relative to `dir` (replay reads them from the record's folder).
-fn record_packs(packs: &[String], dir: &std::path::Path) -> Vec<String> {
+/// paths relative to `dir` (replay reads them from the record's folder), or
+/// absolute when there is no `dir` to be relative to.
+fn record_packs(packs: &[String], dir: Option<&Path>) -> Vec<String> {
     packs
         .iter()
         .map(|p| match crate::check::PackRef::from_arg(p) {
-            crate::check::PackRef::Path(path) => relative_to(&path, dir).unwrap_or_else(|| p.clone()),
+            crate::check::PackRef::Path(path) => match dir {
+                Some(dir) => relative_to(&path, dir),
+                None => path.canonicalize().ok().map(|a| a.display().to_string()),
+            }
+            .unwrap_or_else(|| p.clone()),
             _ => p.clone(),
         })
         .collect()

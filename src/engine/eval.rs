@@ -1,6 +1,7 @@
 //! Evaluating rule expressions against a game: the built-in queries of
 //! `ir::expr::BUILTINS`, variables, functions, checked arithmetic, `count`.
 
+use super::error::{ErrorKind, GameError};
 use super::features::FeatureId;
 use super::game::Game;
 use crate::ir::expr::{Builtin, Expr};
@@ -60,7 +61,18 @@ pub enum EvalError {
     /// Functions or completion checks nested too deeply.
     TooDeep,
     /// A replay forced something the game cannot do (a card not in its pile).
-    Illegal(String),
+    Illegal(GameError),
+}
+
+impl EvalError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            EvalError::Overflow => ErrorKind::Overflow,
+            EvalError::DivisionByZero => ErrorKind::DivisionByZero,
+            EvalError::TooDeep => ErrorKind::TooDeep,
+            EvalError::Illegal(e) => e.kind(),
+        }
+    }
 }
 
 impl std::fmt::Display for EvalError {
@@ -69,7 +81,7 @@ impl std::fmt::Display for EvalError {
             EvalError::Overflow => "arithmetic overflow",
             EvalError::DivisionByZero => "division by zero",
             EvalError::TooDeep => "rules nested too deeply (a completion check or function that depends on itself?)",
-            EvalError::Illegal(m) => m,
+            EvalError::Illegal(e) => e.message(),
         })
     }
 }

@@ -6,7 +6,7 @@
 
 use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
-use super::game::{Adjustment, Event, Game, GameError, Meeple, Phase, Target};
+use super::game::{Adjustment, ErrorKind, Event, Game, GameError, Meeple, Phase, Target};
 use crate::ir::expr::Expr;
 use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, HIDDEN};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
@@ -155,7 +155,8 @@ impl Game {
     }
 
     fn located(&self, e: EvalError, span: Span) -> GameError {
-        GameError::Rule(format!("{e} in the rule at {}", self.rules.pack.locate(span)))
+        e.kind()
+            .error(format!("{e} in the rule at {}", self.rules.pack.locate(span)))
     }
 
     /// Pushes tasks to run in the order given.
@@ -282,7 +283,7 @@ impl Game {
             steps += 1;
             if steps > STEP_BUDGET {
                 let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
-                return Err(GameError::Rule(format!(
+                return Err(ErrorKind::Runaway.error(format!(
                     "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {at})"
                 )));
             }
@@ -514,7 +515,7 @@ impl Game {
                     let (body, origin, slots) = (handler.body, handler.span, handler.slots);
                     last = Some(origin);
                     if depth >= MAX_DEPTH {
-                        return Err(GameError::Rule(format!(
+                        return Err(ErrorKind::Runaway.error(format!(
                             "a rule ran away: handlers triggered each other {MAX_DEPTH} deep (at {})",
                             self.rules.pack.locate(origin)
                         )));
@@ -549,7 +550,7 @@ impl Game {
                     }
                     last = Some(stmt.span);
                     let stopped = self.exec(frame, &stmt.stmt).map_err(|e| match e {
-                        EvalError::Illegal(message) => GameError::Illegal(message),
+                        EvalError::Illegal(e) => e,
                         e => self.located(e, stmt.span),
                     })?;
                     if stopped {
@@ -597,7 +598,7 @@ impl Game {
 
     fn kind_error(&self, f: FeatureId, clause: &str, e: EvalError) -> GameError {
         let kind = &self.rules.pack.kinds[self.features.kind(f) as usize];
-        GameError::Rule(format!(
+        e.kind().error(format!(
             "{e} in `{clause}` of feature `{}` ({})",
             kind.name,
             self.rules.pack.locate(kind.span)
@@ -670,7 +671,7 @@ impl Game {
                 }
             }
             Stmt::ExtraTile { keep } => {
-                if let Some(tile) = self.draw().map_err(|e| EvalError::Illegal(e.to_string()))? {
+                if let Some(tile) = self.draw().map_err(EvalError::Illegal)? {
                     self.extras.push((tile, *keep));
                     self.emit(Event::DrewExtra {
                         player: self.current,
@@ -986,9 +987,9 @@ impl Game {
         }
         if self.replay && self.forced_cards.is_empty() {
             let deck_name = &self.rules.pack.program.decks[d].name;
-            return Err(EvalError::Illegal(format!(
+            return Err(EvalError::Illegal(ErrorKind::CardsMismatch.error(format!(
                 "a card is drawn from {deck_name} here, but the record names no more cards; add it to this turn's `cards`"
-            )));
+            ))));
         }
         let i = match self.forced_cards.pop_front() {
             Some(card) => self.piles[d].iter().position(|c| *c == card).ok_or_else(|| {
@@ -999,7 +1000,9 @@ impl Game {
                     .cards
                     .get(card as usize)
                     .map_or("?", |c| c.name.as_str());
-                EvalError::Illegal(format!("card {name} is not in its deck's draw pile"))
+                EvalError::Illegal(
+                    ErrorKind::CardNotInPile.error(format!("card {name} is not in its deck's draw pile")),
+                )
             })?,
             None => self.rng.below(self.piles[d].len()),
         };

@@ -4,6 +4,7 @@
 //! [`Event`]. The turn itself runs as tasks in `flow.rs`.
 
 use super::board::{Board, Misfit, PlacedTile, Pos};
+pub use super::error::{ErrorKind, GameError};
 use super::eval::Value;
 use super::features::{FeatureId, Features};
 use super::flow::{Frame, Pending, Task};
@@ -159,27 +160,6 @@ pub enum Event {
     Ended,
 }
 
-/// Why a game cannot go on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameError {
-    /// The choice is not legal now; the text says why in the game's terms.
-    Illegal(String),
-    /// A rule failed or ran away; the text names its file and line.
-    Rule(String),
-    /// The game cannot be set up as asked.
-    Setup(String),
-}
-
-impl std::fmt::Display for GameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameError::Illegal(m) | GameError::Rule(m) | GameError::Setup(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for GameError {}
-
 /// Every tile of the set except one copy of the start tile.
 fn full_stack(rules: &Rules) -> Vec<TileId> {
     let pack = &rules.pack;
@@ -312,9 +292,7 @@ impl Game {
     /// The start tile on the board, supplies filled, nothing run yet.
     fn setup(rules: Arc<Rules>, players: usize, seed: u64, stack: Vec<TileId>) -> Result<Game, GameError> {
         if players == 0 || players > MAX_PLAYERS {
-            return Err(GameError::Setup(format!(
-                "a game needs 1 to {MAX_PLAYERS} players, not {players}"
-            )));
+            return Err(ErrorKind::Setup.error(format!("a game needs 1 to {MAX_PLAYERS} players, not {players}")));
         }
         let pack = &rules.pack;
         let figures = pack.figures.len();
@@ -659,20 +637,24 @@ impl Game {
     }
 
     /// Why `figure` (or any figure, when `None`) may not be deployed on the
-    /// segment, in words, or `None` when it may.
-    pub fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<String> {
+    /// segment, or `None` when it may.
+    pub fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
         let refusal = self.deploy_check(placed, seg, figure).err()?;
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
         let kind = |seg: u8| &pack.kinds[tile.segments[seg as usize].kind as usize].name;
         let fig = |f: FigureId| &pack.figures[f as usize].name;
         Some(match refusal {
-            Refusal::NoSegment => format!("tile {} has no segment {seg}", tile.name),
-            Refusal::Complete => format!("the {} is already complete", kind(seg)),
-            Refusal::Occupied => format!("the {} already has a figure on it", kind(seg)),
-            Refusal::Neutral(f) => format!("{} is not a player's figure", fig(f)),
-            Refusal::CannotStand(f) => format!("{} cannot go on a {}", with_article(fig(f)), kind(seg)),
-            Refusal::NoneLeft(f) => format!("no {} is left in the supply", fig(f)),
+            Refusal::NoSegment => ErrorKind::NoSuchSegment.error(format!("tile {} has no segment {seg}", tile.name)),
+            Refusal::Complete => ErrorKind::FeatureComplete.error(format!("the {} is already complete", kind(seg))),
+            Refusal::Occupied => {
+                ErrorKind::FeatureOccupied.error(format!("the {} already has a figure on it", kind(seg)))
+            }
+            Refusal::Neutral(f) => ErrorKind::NeutralFigure.error(format!("{} is not a player's figure", fig(f))),
+            Refusal::CannotStand(f) => {
+                ErrorKind::FigureCannotStand.error(format!("{} cannot go on a {}", with_article(fig(f)), kind(seg)))
+            }
+            Refusal::NoneLeft(f) => ErrorKind::SupplyEmpty.error(format!("no {} is left in the supply", fig(f))),
         })
     }
 
@@ -717,24 +699,24 @@ impl Game {
                 let drawn = *drawn;
                 if tile != drawn && !self.extras.iter().any(|(t, _)| *t == tile) {
                     let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
-                    return Err(GameError::Illegal(format!(
+                    return Err(ErrorKind::TileNotDrawn.error(format!(
                         "tile {} was not drawn; the drawn tile is {}",
                         name(tile),
                         name(drawn)
                     )));
                 }
                 if rot > 3 {
-                    return Err(GameError::Illegal(format!(
-                        "rotation must be 0 to 3 quarter turns, not {rot}"
-                    )));
+                    return Err(
+                        ErrorKind::BadRotation.error(format!("rotation must be 0 to 3 quarter turns, not {rot}"))
+                    );
                 }
                 if let Err(misfit) = self.board.fits(&self.rules, tile, pos, rot) {
-                    return Err(GameError::Illegal(self.describe_misfit(tile, pos, rot, misfit)));
+                    return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
                 }
                 if let Some((square, who)) = self.steer.filter(|(s, who)| *who == player && *s != pos) {
                     let fits_there = (0..4).any(|r| self.board.fits(&self.rules, tile, square, r).is_ok());
                     if fits_there && who == player {
-                        return Err(GameError::Illegal(format!(
+                        return Err(ErrorKind::SquareRequired.error(format!(
                             "the tile must go on square ({}, {}), where it fits",
                             square.0, square.1
                         )));
@@ -758,7 +740,7 @@ impl Game {
             (Phase::Deploy(placed), Choice::Deploy { figure, seg }) => {
                 let placed = *placed;
                 if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
-                    return Err(GameError::Illegal(why));
+                    return Err(why);
                 }
                 let meeple = self.add_meeple(figure, Some(player as u8), placed, seg);
                 self.emit(Event::Deployed {
@@ -785,9 +767,9 @@ impl Game {
                         .actions
                         .get(action as usize)
                         .map_or("?", |a| a.name.as_str());
-                    return Err(GameError::Illegal(format!(
-                        "the action `{name}` is not available on that now"
-                    )));
+                    return Err(
+                        ErrorKind::ActionUnavailable.error(format!("the action `{name}` is not available on that now"))
+                    );
                 }
                 let spot = self.spot(target);
                 self.emit(Event::Acted {
@@ -809,7 +791,7 @@ impl Game {
             }
             (Phase::Choose(p), Choice::Pick(target)) => {
                 if !p.options.iter().any(|t| self.same_target(*t, target)) {
-                    return Err(GameError::Illegal("that is not one of the choices".into()));
+                    return Err(ErrorKind::NotAnOption.error("that is not one of the choices"));
                 }
                 let p = p.clone();
                 let spot = self.spot(target);
@@ -822,9 +804,7 @@ impl Game {
             }
             (Phase::Choose(p), Choice::Decline) => {
                 if !p.optional {
-                    return Err(GameError::Illegal(
-                        "this choice must be made; it cannot be declined".into(),
-                    ));
+                    return Err(ErrorKind::CannotDecline.error("this choice must be made; it cannot be declined"));
                 }
                 let p = p.clone();
                 self.emit(Event::Declined {
@@ -832,24 +812,20 @@ impl Game {
                 });
                 self.resume_decline(&p);
             }
-            (Phase::Over, _) => return Err(GameError::Illegal("the game is over".into())),
+            (Phase::Over, _) => return Err(ErrorKind::GameOver.error("the game is over")),
             (Phase::Place(tile), _) => {
-                return Err(GameError::Illegal(format!(
+                return Err(ErrorKind::WrongDecision.error(format!(
                     "tile {} must be placed first",
                     self.rules.pack.tiles[*tile as usize].name
                 )))
             }
             (Phase::Deploy(_), _) => {
-                return Err(GameError::Illegal(
-                    "the tile is already placed; deploy a figure or pass".into(),
-                ))
+                return Err(ErrorKind::WrongDecision.error("the tile is already placed; deploy a figure or pass"))
             }
             (Phase::Choose(_), _) => {
-                return Err(GameError::Illegal(
-                    "a choice is pending; pick one of its options".into(),
-                ))
+                return Err(ErrorKind::WrongDecision.error("a choice is pending; pick one of its options"))
             }
-            (Phase::Running, _) => return Err(GameError::Illegal("the game is not waiting for a decision".into())),
+            (Phase::Running, _) => return Err(ErrorKind::WrongDecision.error("the game is not waiting for a decision")),
         }
         self.phase = Phase::Running;
         self.run()
@@ -1043,7 +1019,7 @@ impl Game {
     pub(super) fn draw(&mut self) -> Result<Option<TileId>, GameError> {
         if let Some(tile) = self.forced.pop_front() {
             let Some(i) = self.stack.iter().position(|t| *t == tile) else {
-                return Err(GameError::Illegal(format!(
+                return Err(ErrorKind::TileNotInStack.error(format!(
                     "tile {} is not in the stack: every copy has been drawn",
                     self.rules.pack.tiles[tile as usize].name
                 )));

@@ -1,0 +1,225 @@
+//! The `meeple` command as a person runs it: bad arguments are refused with
+//! a message naming the fix, and a game stopped by a rule can be reproduced
+//! from what `sim` prints.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn meeple(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .output()
+        .expect("meeple runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(path: &Path) -> String {
+    path.to_str().expect("temporary paths are UTF-8").to_string()
+}
+
+#[test]
+fn zero_games_are_refused() {
+    let out = meeple(&["sim", "--games", "0"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--games 0 plays nothing; give 1 or more"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn pack_lists_are_trimmed() {
+    let out = meeple(&["sim", "--rules", "base, abbot", "--games", "1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["rules"], serde_json::json!(["base", "abbot"]));
+}
+
+#[test]
+fn a_folder_given_as_a_pack_is_called_a_folder() {
+    let dir = scratch("folder-pack");
+    std::fs::write(dir.join("mine.rules"), "pack mine\nrequires base\n").unwrap();
+    // As a path, and as a bare name (which would otherwise name a bundled pack).
+    let out = meeple(&["sim", "--rules", &text(&dir), "--games", "1"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("it is a folder, not a .rules file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("mine.rules"), "{}", stderr(&out));
+    // A bare name is a bundled pack's; run beside the folder, it is the folder.
+    let bare = dir.file_name().unwrap().to_str().unwrap();
+    let out2 = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["sim", "--rules", bare, "--games", "1"])
+        .current_dir(dir.parent().unwrap())
+        .output()
+        .unwrap();
+    assert!(!out2.status.success());
+    assert!(
+        stderr(&out2).contains(&format!("`{bare}` is a folder here, not a pack")),
+        "{}",
+        stderr(&out2)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_record_dir_that_is_a_file_is_refused() {
+    let dir = scratch("record-dir-file");
+    let file = dir.join("not-a-folder");
+    std::fs::write(&file, "").unwrap();
+    let out = meeple(&["sim", "--games", "1", "--record-dir", &text(&file)]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("is a file, not a folder; name a folder"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A pack whose rule fails in some games only: a division by zero once a
+/// player ends a turn with more than 5 points.
+const FLAKY: &str = "pack flaky\nrequires base\n\nvar game zero: int = 0\n\n\
+                     on turn_end(p) when p.score > 5 {\n  set zero = 1 / zero\n}\n";
+
+/// The value after `label` on its line of `text`.
+fn after<'a>(text: &'a str, label: &str) -> &'a str {
+    let line = text
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_else(|| panic!("no `{label}` in:\n{text}"));
+    line.split_once(label).unwrap().1.trim()
+}
+
+#[test]
+fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again() {
+    let dir = scratch("stopped");
+    let pack = dir.join("flaky.rules");
+    std::fs::write(&pack, FLAKY).unwrap();
+    let first = dir.join("first");
+    let out = meeple(&[
+        "sim",
+        "--rules",
+        &text(&pack),
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--record-dir",
+        &text(&first),
+    ]);
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    let stopped = after(&message, "error: game ");
+    let (game, error) = stopped.split_once(" stopped: ").unwrap();
+    assert!(error.starts_with("division by zero in the rule at"), "{message}");
+    let record = PathBuf::from(after(&message, "its record:"));
+    assert_eq!(
+        record,
+        first.join(format!("game-{:05}.ron", game.parse::<usize>().unwrap()))
+    );
+    assert_eq!(
+        after(&message, "replay it:"),
+        format!("meeple replay {}", record.display())
+    );
+
+    // The record replays to the rule's failure.
+    let out = meeple(&["replay", &text(&record)]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("division by zero in the rule at"),
+        "{}",
+        stderr(&out)
+    );
+
+    // The printed command plays the same game again: same error, same record.
+    let again = after(&message, "play it again: meeple ");
+    let mut args: Vec<String> = again.split(' ').map(str::to_string).collect();
+    assert!(args.ends_with(&["--games".to_string(), "1".to_string()]), "{again}");
+    let second = dir.join("second");
+    args.extend(["--record-dir".to_string(), text(&second)]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = meeple(&args);
+    assert!(!out.status.success());
+    let message2 = stderr(&out);
+    assert!(message2.contains(&format!("game 0 stopped: {error}")), "{message2}");
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        std::fs::read_to_string(second.join("game-00000.ron")).unwrap()
+    );
+
+    // Without --record-dir, the record goes to a temporary file that replays.
+    let out = meeple(&["sim", "--rules", &text(&pack), "--games", "20", "--seed", "1"]);
+    let message3 = stderr(&out);
+    let temporary = PathBuf::from(after(&message3, "its record:"));
+    assert!(temporary.starts_with(std::env::temp_dir()), "{message3}");
+    let out = meeple(&["replay", &text(&temporary)]);
+    assert!(
+        stderr(&out).contains("division by zero in the rule at"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(temporary).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_record_that_fails_as_it_says_replays_with_success() {
+    let out = meeple(&["replay", "tests/scenarios/base/illegal_edge_mismatch.ron"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("its south edge (road) meets a city"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("the record fails as its `fails` expects"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_misspelt_record_field_is_an_error() {
+    let dir = scratch("typo");
+    let record = dir.join("typo.ron");
+    std::fs::write(
+        &record,
+        "Record(rules: [\"base\"], players: [\"Red\"], turns: [], expects: [Scores([99])])\n",
+    )
+    .unwrap();
+    let out = meeple(&["replay", &text(&record)]);
+    assert!(!out.status.success());
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}:1:54: `expects` is not a field in `Record`; did you mean `expect`? (records are RON, see docs/records.md)\n",
+            record.display()
+        )
+    );
+    let out = meeple(&["replay", &text(&dir)]);
+    assert!(
+        stderr(&out).contains("it is a folder; name a record file"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
