@@ -210,15 +210,20 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &Sources) -> String {
 
 /// The closest of `candidates` to `name`, if one is close enough to be a
 /// likely typo. Distance is optimal string alignment (a transposition of two
-/// neighbouring letters, `raod` for `road`, counts as one edit).
+/// neighbouring letters, `raod` for `road`, counts as one edit): one edit per
+/// three letters, at least one, except that a one-letter name only matches a
+/// different case (any one-letter word is one edit from any other).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = if length < 2 { 0 } else { (length / 3).max(1) };
     candidates
         .into_iter()
         .filter(|c| *c != name)
         .map(|c| (strsim::osa_distance(&name.to_lowercase(), &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        // Between equally close words, one of the same length (a swap or a
+        // changed letter, not a lost or extra one) is the likelier typo.
+        .min_by_key(|(d, c)| (*d, c.chars().count().abs_diff(length)))
         .map(|(_, c)| c)
 }
 
@@ -246,5 +251,17 @@ mod tests {
         assert_eq!(suggest("monastry", kinds), Some("monastery"));
         assert_eq!(suggest("citty", kinds), Some("city"));
         assert_eq!(suggest("castle", kinds), None);
+    }
+
+    #[test]
+    fn transposed_letters_are_one_edit() {
+        let kinds = ["city", "road", "monastery", "field"];
+        assert_eq!(suggest("raod", kinds), Some("road"));
+        assert_eq!(suggest("ctiy", kinds), Some("city"));
+        assert_eq!(suggest("bsae", ["abbot", "base", "winter"]), Some("base"));
+        assert_eq!(suggest("RW", ["N", "W", "NL", "WR"]), Some("WR"));
+        // One-letter names: only a different case is a likely typo.
+        assert_eq!(suggest("X", ["N", "E", "S", "W"]), None);
+        assert_eq!(suggest("n", ["N", "E", "S", "W"]), Some("N"));
     }
 }
