@@ -128,14 +128,16 @@ impl Namespace {
 
     /// The "unknown name" diagnostic, with a suggestion among visible names.
     pub fn unknown(&self, ident: &Ident, unit: usize, vis: &Visibility) -> Diagnostic {
-        let visible = self
-            .entries
-            .iter()
-            .filter(|e| vis.sees(unit, e.unit))
-            .map(|e| e.name.as_str());
+        self.unknown_or(ident, unit, vis, &[])
+    }
+
+    /// The "unknown name" diagnostic, with a suggestion among visible names
+    /// and `others`, the words that could also stand at this place.
+    pub fn unknown_or(&self, ident: &Ident, unit: usize, vis: &Visibility, others: &[&str]) -> Diagnostic {
+        let candidates = self.visible_names(unit, vis).chain(others.iter().copied());
         Diagnostic::new(Code::UnknownName, format!("unknown {} `{}`", self.what, ident.name))
             .at(ident.span, format!("no {} has this name", self.what))
-            .maybe_note(did_you_mean(&ident.name, visible))
+            .maybe_note(did_you_mean(&ident.name, candidates))
     }
 
     /// Names visible from `unit`.

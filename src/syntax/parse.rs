@@ -271,6 +271,28 @@ fn found_at(text: &str, pos: usize) -> String {
     }
 }
 
+/// The words that begin a statement (or continue one, `else`).
+const STATEMENT_WORDS: &[&str] = &[
+    "score",
+    "place",
+    "move",
+    "return",
+    "set",
+    "let",
+    "if",
+    "else",
+    "for",
+    "choose",
+    "may",
+    "draw",
+    "discard",
+    "strengthen",
+    "adjust",
+    "delay",
+    "swap",
+    "steer",
+];
+
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
     let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -282,6 +304,16 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     if is_word(found) {
         if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
             return Some(format!("did you mean `{word}`?"));
+        }
+    }
+    // A misspelt statement word reads as the name of a function to call, so
+    // the parser stops after it, wanting the call's `(`.
+    let previous = &before[before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1)..];
+    if expected == ["`(`"] && is_word(previous) {
+        if let Some(word) = crate::diagnostic::suggest(previous, STATEMENT_WORDS.iter().copied()) {
+            return Some(format!("did you mean `{word}` instead of `{previous}`?"));
         }
     }
     if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
