@@ -39,11 +39,11 @@ codes! {
     TooDeep = 2, "nested too deeply or too long",
         "Parentheses and braces may be nested at most 64 deep, and one expression may hold at most 256 operators. Split the expression with `let` or a function, or remove stray brackets.";
     UnknownName = 3, "unknown name",
-        "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it.";
+        "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it. A name that a pack this file does not require declares is E0005 instead.";
     Duplicate = 4, "defined twice",
         "Two declarations use the same name. Names are shared by all packs loaded together; rename one, or use `extend tile` / `replace tile` to change a tile of another pack.";
     NotRequired = 5, "name from a pack that is not required",
-        "The name is declared in a pack this file does not require. Add that pack to the file's `requires` line so the dependency is explicit.";
+        "The name is declared in a pack this file does not require: another pack loaded with it, or a pack bundled with meeple (a pack that forgets `requires base` meets this for every base name). Add that pack to the file's `requires` line so the dependency is explicit. The uses that one missing requirement explains are reported together, in one error.";
     LanguageVersion = 6, "unsupported language version",
         "The `language` line names a version of the .rules language this meeple does not understand. This version understands `language 1`.";
     MissingPack = 7, "required pack not found",

@@ -109,13 +109,21 @@ impl Namespace {
                     Diagnostic::new(
                         Code::NotRequired,
                         format!(
-                            "{} `{}` belongs to pack `{pack}`, which this pack does not require",
+                            "{} `{}` is declared in pack `{pack}`, which this pack does not require",
                             self.what, ident.name
                         ),
                     )
                     .at(ident.span, "used here")
-                    .also(e.span, format!("defined in `{pack}` here"))
-                    .note(format!("add `requires {pack}` to the header of this file")),
+                    .also(e.span, format!("declared in `{pack}` here"))
+                    .note(if vis.sees(e.unit, unit) {
+                        // Requiring it would close a cycle (E0008).
+                        format!(
+                            "`{pack}` requires this pack, so this pack cannot require `{pack}`; move the declaration of `{}` into this pack, or into a pack that both require",
+                            ident.name
+                        )
+                    } else {
+                        format!("add `requires {pack}` to the header of this file")
+                    }),
                 );
                 None
             }
