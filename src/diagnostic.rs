@@ -110,6 +110,8 @@ codes! {
                 "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
+    IfExpression = 39, "`if` used as a value",
+        "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
 }
 
 impl std::fmt::Display for Code {
