@@ -106,10 +106,10 @@ codes! {
         "`action NAME in WINDOW` offers the action with a decision: `before_place` (after drawing, before placing) or `deploy` (instead of deploying a figure).";
     BadVar = 36, "bad variable declaration",
         "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be int, bool, feature, player, figure, tile or direction; player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
-    CardDoesNothing = 38, "card does nothing",
-                "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
+    CardDoesNothing = 38, "card does nothing",
+        "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     IfExpression = 39, "`if` used as a value",
         "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
 }
@@ -237,6 +237,11 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_are_listed_in_number_order() {
+        assert!(Code::ALL.windows(2).all(|w| w[0].number() < w[1].number()));
+    }
 
     #[test]
     fn codes_are_unique_and_parse_back() {
