@@ -10,6 +10,7 @@ use crate::diagnostic::{suggest, Code, Diagnostic};
 use crate::source::{FileId, Sources, Span};
 use crate::syntax::ast::{self, Item, TileMode};
 use crate::syntax::parse_file;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Most uses labelled in one error; the rest are counted in a note.
@@ -98,7 +99,9 @@ pub fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, so
     let options: Vec<Vec<usize>> = uses
         .iter()
         .map(|u| {
-            let header = &units[u.unit].ast.as_ref().expect("uses come from parsed units").header;
+            let Some(header) = units[u.unit].ast.as_ref().map(|a| &a.header) else {
+                return Vec::new();
+            };
             let seen = candidates
                 .iter()
                 .any(|c| c.unit.is_some_and(|v| vis.sees(u.unit, v)) && c.decls.iter().any(|d| d.1 == u.name));
@@ -122,19 +125,20 @@ pub fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, so
         })
         .collect();
     // Each use goes to the pack that explains most uses of its file; loaded packs first.
-    let explained = |unit: usize, c: usize| {
-        uses.iter()
-            .zip(&options)
-            .filter(|(u, o)| u.unit == unit && o.contains(&c))
-            .count()
-    };
+    let mut explained: HashMap<(usize, usize), usize> = HashMap::new();
+    for (u, o) in uses.iter().zip(&options) {
+        for &c in o {
+            *explained.entry((u.unit, c)).or_default() += 1;
+        }
+    }
     let choice: Vec<Option<usize>> = uses
         .iter()
         .zip(&options)
         .map(|(u, o)| {
-            o.iter()
-                .copied()
-                .max_by_key(|&c| (explained(u.unit, c), candidates[c].unit.is_some(), std::cmp::Reverse(c)))
+            o.iter().copied().max_by_key(|&c| {
+                let count = explained.get(&(u.unit, c)).copied().unwrap_or(0);
+                (count, candidates[c].unit.is_some(), std::cmp::Reverse(c))
+            })
         })
         .collect();
     let mut groups: Vec<(usize, usize, Vec<&Use>)> = Vec::new();
@@ -149,7 +153,9 @@ pub fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, so
     let mut added: Vec<(usize, FileId)> = Vec::new();
     for (unit, c, mut members) in groups {
         let cand = &candidates[c];
-        let header = &units[unit].ast.as_ref().expect("uses come from parsed units").header;
+        let Some(header) = units[unit].ast.as_ref().map(|a| &a.header) else {
+            continue;
+        };
         members.sort_by_key(|m| m.span.start);
         let mut names: Vec<&str> = Vec::new();
         for m in &members {
@@ -172,8 +178,9 @@ pub fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, so
             }
             continue;
         }
-        let first = members[0];
-        let (what, _, decl_span) = declares(cand, first).expect("chosen candidates declare the name");
+        let Some((first, (what, _, decl_span))) = members.first().and_then(|m| Some((*m, declares(cand, m)?))) else {
+            continue;
+        };
         let decl_span = match (cand.text, cand.unit) {
             (Some(text), None) => {
                 let file = match added.iter().find(|(k, _)| *k == c) {
