@@ -415,8 +415,10 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     // A misspelt statement word reads as the name of a function to call, so
     // the parser stops after it, wanting the call's `(`.
     let previous = &before[before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1)..];
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8())..];
     if expected == ["`(`"] && is_word(previous) {
         if let Some(word) = crate::diagnostic::suggest(previous, STATEMENT_WORDS.iter().copied()) {
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
