@@ -94,6 +94,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         "not",
         "and",
         "in",
+        " if tiles then ",
+        " then ",
+        " else ",
+        "requires bsae",
     ]);
     prop_oneof![
         (0usize..200).prop_map(Mutation::DeleteLine),
