@@ -6,6 +6,7 @@ mod expr;
 mod load;
 mod names;
 mod program;
+mod requires;
 mod tiles;
 
 pub use load::PackRef;
@@ -138,6 +139,7 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
             })
         })
         .collect();
+    requires::explain(&mut checker.diags, &units, &checker.vis, &mut sources);
     if !checker.diags.is_empty() || order.is_empty() && refs.is_empty() {
         return Err(LoadError {
             sources,

@@ -39,11 +39,11 @@ codes! {
     TooDeep = 2, "nested too deeply or too long",
         "Parentheses and braces may be nested at most 64 deep, and one expression may hold at most 256 operators. Split the expression with `let` or a function, or remove stray brackets.";
     UnknownName = 3, "unknown name",
-        "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it.";
+        "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it. A name that a pack this file does not require declares is E0005 instead.";
     Duplicate = 4, "defined twice",
         "Two declarations use the same name. Names are shared by all packs loaded together; rename one, or use `extend tile` / `replace tile` to change a tile of another pack.";
     NotRequired = 5, "name from a pack that is not required",
-        "The name is declared in a pack this file does not require. Add that pack to the file's `requires` line so the dependency is explicit.";
+        "The name is declared in a pack this file does not require: another pack loaded with it, or a pack bundled with meeple (a pack that forgets `requires base` meets this for every base name). Add that pack to the file's `requires` line so the dependency is explicit. The uses that one missing requirement explains are reported together, in one error.";
     LanguageVersion = 6, "unsupported language version",
         "The `language` line names a version of the .rules language this meeple does not understand. This version understands `language 1`.";
     MissingPack = 7, "required pack not found",
@@ -106,10 +106,12 @@ codes! {
         "`action NAME in WINDOW` offers the action with a decision: `before_place` (after drawing, before placing) or `deploy` (instead of deploying a figure).";
     BadVar = 36, "bad variable declaration",
         "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be int, bool, feature, player, figure, tile or direction; player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
-    CardDoesNothing = 38, "card does nothing",
-                "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
+    CardDoesNothing = 38, "card does nothing",
+        "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
+    IfExpression = 39, "`if` used as a value",
+        "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
 }
 
 impl std::fmt::Display for Code {
@@ -210,15 +212,20 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &Sources) -> String {
 
 /// The closest of `candidates` to `name`, if one is close enough to be a
 /// likely typo. Distance is optimal string alignment (a transposition of two
-/// neighbouring letters, `raod` for `road`, counts as one edit).
+/// neighbouring letters, `raod` for `road`, counts as one edit): one edit per
+/// three letters, at least one, except that a one-letter name only matches a
+/// different case (any one-letter word is one edit from any other).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = if length < 2 { 0 } else { (length / 3).max(1) };
     candidates
         .into_iter()
         .filter(|c| *c != name)
         .map(|c| (strsim::osa_distance(&name.to_lowercase(), &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        // Between equally close words, one of the same length (a swap or a
+        // changed letter, not a lost or extra one) is the likelier typo.
+        .min_by_key(|(d, c)| (*d, c.chars().count().abs_diff(length)))
         .map(|(_, c)| c)
 }
 
@@ -230,6 +237,11 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_are_listed_in_number_order() {
+        assert!(Code::ALL.windows(2).all(|w| w[0].number() < w[1].number()));
+    }
 
     #[test]
     fn codes_are_unique_and_parse_back() {
@@ -246,5 +258,17 @@ mod tests {
         assert_eq!(suggest("monastry", kinds), Some("monastery"));
         assert_eq!(suggest("citty", kinds), Some("city"));
         assert_eq!(suggest("castle", kinds), None);
+    }
+
+    #[test]
+    fn transposed_letters_are_one_edit() {
+        let kinds = ["city", "road", "monastery", "field"];
+        assert_eq!(suggest("raod", kinds), Some("road"));
+        assert_eq!(suggest("ctiy", kinds), Some("city"));
+        assert_eq!(suggest("bsae", ["bass", "base", "bees"]), Some("base"));
+        assert_eq!(suggest("RW", ["N", "W", "NL", "WR"]), Some("WR"));
+        // One-letter names: only a different case is a likely typo.
+        assert_eq!(suggest("X", ["N", "E", "S", "W"]), None);
+        assert_eq!(suggest("n", ["N", "E", "S", "W"]), Some("N"));
     }
 }

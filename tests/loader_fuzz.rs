@@ -94,6 +94,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         "not",
         "and",
         "in",
+        " if tiles then ",
+        " then ",
+        " else ",
+        "requires bsae",
     ]);
     prop_oneof![
         (0usize..200).prop_map(Mutation::DeleteLine),
@@ -210,4 +214,18 @@ fn deep_nesting_is_refused_not_overflowed() {
         text: prefixes
     }])
     .is_err());
+}
+
+#[test]
+fn syntax_hints_respect_multibyte_characters() {
+    // The word before a failure, and an `if` near it, are found by byte
+    // offset; a character of several bytes there must not split.
+    for text in [
+        "pack t\non setup { é 1 }\n",
+        "pack t\non setup { xé 1 }\n",
+        "pack t\non setup { score é if x then 1 else 2 to current_player reason \"é\" }\n",
+        "#¡",
+    ] {
+        check_text(text.to_string()).unwrap();
+    }
 }

@@ -418,14 +418,33 @@ impl Cx<'_, '_, '_> {
                 self.query(def, Some((base.expr, base.kind)), name, args, span)
             }
             None => {
-                let candidates = Builtin::names(receiver);
+                // Player and feature variables are reached the same way as built-ins.
+                let scope = match receiver {
+                    Receiver::Player => Some(VarScope::Player),
+                    Receiver::Feature => Some(VarScope::Feature),
+                    _ => None,
+                };
+                let vars = s.names.vars.visible_names(s.unit, s.vis).filter(|v| {
+                    let var = s.names.vars.get(v).and_then(|e| s.names.var_decls.get(e.id as usize));
+                    scope.is_some() && var.map(|var| var.scope) == scope
+                });
+                let mut candidates: Vec<&str> = vars.collect();
+                for builtin in Builtin::names(receiver) {
+                    candidates.push(builtin);
+                }
                 self.diags.push(
                     Diagnostic::new(
                         Code::UnknownProperty,
                         format!("unknown property `{}` of {}", name.name, base.ty.a()),
                     )
-                    .at(name.span, "not a built-in")
-                    .maybe_note(did_you_mean(&name.name, candidates))
+                    .at(
+                        name.span,
+                        match scope {
+                            Some(scope) => format!("not a built-in or a {} variable", var_scope_name(scope)),
+                            None => "not a built-in".to_string(),
+                        },
+                    )
+                    .maybe_note(did_you_mean(&name.name, candidates.iter().copied()))
                     .note("docs/language.md lists the built-ins"),
                 );
                 None

@@ -109,13 +109,21 @@ impl Namespace {
                     Diagnostic::new(
                         Code::NotRequired,
                         format!(
-                            "{} `{}` belongs to pack `{pack}`, which this pack does not require",
+                            "{} `{}` is declared in pack `{pack}`, which this pack does not require",
                             self.what, ident.name
                         ),
                     )
                     .at(ident.span, "used here")
-                    .also(e.span, format!("defined in `{pack}` here"))
-                    .note(format!("add `requires {pack}` to the header of this file")),
+                    .also(e.span, format!("declared in `{pack}` here"))
+                    .note(if vis.sees(e.unit, unit) {
+                        // Requiring it would close a cycle (E0008).
+                        format!(
+                            "`{pack}` requires this pack, so this pack cannot require `{pack}`; move the declaration of `{}` into this pack, or into a pack that both require",
+                            ident.name
+                        )
+                    } else {
+                        format!("add `requires {pack}` to the header of this file")
+                    }),
                 );
                 None
             }
@@ -128,14 +136,16 @@ impl Namespace {
 
     /// The "unknown name" diagnostic, with a suggestion among visible names.
     pub fn unknown(&self, ident: &Ident, unit: usize, vis: &Visibility) -> Diagnostic {
-        let visible = self
-            .entries
-            .iter()
-            .filter(|e| vis.sees(unit, e.unit))
-            .map(|e| e.name.as_str());
+        self.unknown_or(ident, unit, vis, &[])
+    }
+
+    /// The "unknown name" diagnostic, with a suggestion among visible names
+    /// and `others`, the words that could also stand at this place.
+    pub fn unknown_or(&self, ident: &Ident, unit: usize, vis: &Visibility, others: &[&str]) -> Diagnostic {
+        let candidates = self.visible_names(unit, vis).chain(others.iter().copied());
         Diagnostic::new(Code::UnknownName, format!("unknown {} `{}`", self.what, ident.name))
             .at(ident.span, format!("no {} has this name", self.what))
-            .maybe_note(did_you_mean(&ident.name, visible))
+            .maybe_note(did_you_mean(&ident.name, candidates))
     }
 
     /// Names visible from `unit`.

@@ -122,11 +122,14 @@ pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(Va
         "player" => VarScope::Player,
         "feature" => VarScope::Feature,
         other => {
-            diags.push(bad(
-                decl.scope.span,
-                format!("unknown variable scope `{other}`"),
-                "the scope is `game`, `player` or `feature`",
-            ));
+            diags.push(
+                bad(
+                    decl.scope.span,
+                    format!("unknown variable scope `{other}`"),
+                    "the scope is `game`, `player` or `feature`",
+                )
+                .maybe_note(did_you_mean(other, ["game", "player", "feature"])),
+            );
             return None;
         }
     };
@@ -167,16 +170,19 @@ pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(Va
             ("max", Type::Int) => Merge::Max,
             ("min", Type::Int) => Merge::Min,
             (other, _) => {
-                let allowed = if ty == Type::Bool {
-                    "`any` or `all`"
+                let (allowed, policies) = if ty == Type::Bool {
+                    ("`any` or `all`", &["any", "all"][..])
                 } else {
-                    "`sum`, `max` or `min`"
+                    ("`sum`, `max` or `min`", &["sum", "max", "min"][..])
                 };
-                diags.push(bad(
-                    m.span,
-                    format!("`{other}` is not a merge policy for a {}", ty.name()),
-                    &format!("a {} variable merges with {allowed}", ty.name()),
-                ));
+                diags.push(
+                    bad(
+                        m.span,
+                        format!("`{other}` is not a merge policy for {}", ty.a()),
+                        &format!("{} variable merges with {allowed}", ty.a()),
+                    )
+                    .maybe_note(did_you_mean(other, policies.iter().copied())),
+                );
                 return None;
             }
         },

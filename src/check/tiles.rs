@@ -89,6 +89,7 @@ fn build_icon(name: &Ident, value: Option<&Ident>, cx: &TileCx, diags: &mut Vec<
                 diags.push(
                     Diagnostic::new(Code::IconValue, format!("`{}` is not a compass direction", v.name))
                         .at(v.span, "expected a compass direction")
+                        .maybe_note(crate::diagnostic::did_you_mean(&v.name, COMPASS_NAMES))
                         .note("compass directions are N NE E SE S SW W NW"),
                 );
                 None
@@ -138,7 +139,10 @@ fn build_segment(decl: &ast::SegmentDecl, cx: &TileCx, diags: &mut Vec<Diagnosti
                     } else {
                         "locations are edges N E S W or half-edges NL NR EL ER SL SR WL WR".to_string()
                     };
-                    diags.push(cx.marker_names.unknown(word, cx.unit, cx.vis).note(note));
+                    // A misspelt location or `touches` reads as an unknown marker.
+                    let mut words: Vec<&str> = EDGE_NAMES.iter().chain(&HALF_EDGE_NAMES).copied().collect();
+                    words.push("touches");
+                    diags.push(cx.marker_names.unknown_or(word, cx.unit, cx.vis, &words).note(note));
                     continue;
                 }
                 let Some(marker) = cx.marker_names.lookup(word, cx.unit, cx.vis, diags) else {

@@ -199,6 +199,9 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
         }
     };
     let pos = skip_blank(text, pos);
+    if let Some(d) = if_expression(file, text, pos, &expected) {
+        return d;
+    }
     let hint_expected = expected.clone();
     let expected = join_alternatives(&expected);
     let found = found_at(text, pos);
@@ -219,6 +222,109 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
         }
     }
     d
+}
+
+/// `if CONDITION then A else B` written as an expression. `if` is not a
+/// reserved word, so the parser reads it as a name and stops soon after; the
+/// nearest `if` before the failure is parsed again as `if EXPR then ...`,
+/// and when the failure lies inside that, the error says that the language
+/// has no conditional expression and what to write instead.
+fn if_expression(file: FileId, text: &str, pos: usize, expected: &[String]) -> Option<Diagnostic> {
+    let found = found_at(text, pos);
+    let candidates = text
+        .get(..pos)?
+        .match_indices("if")
+        .map(|(i, _)| i)
+        .filter(|&i| is_word_at(text, i, 2) && !in_comment_or_string(text, i))
+        .collect::<Vec<_>>();
+    // Only the nearest few: each is a short parse, and a farther one is
+    // unlikely to hold the failure.
+    for &at in candidates.iter().rev().take(4) {
+        let Ok(mut pairs) = RulesParser::parse(Rule::if_then_probe, &text[at..]) else {
+            continue;
+        };
+        let probe = pairs.next()?;
+        // The probe's span takes in the blanks after it; the label should not.
+        let end = at + probe.as_str().trim_end().len();
+        let mut inner = probe.into_inner().filter(|p| p.as_rule() == Rule::expr);
+        let condition = inner.next()?;
+        let then_at = at + condition.as_span().end();
+        if pos > end {
+            continue;
+        }
+        // `if COND then { ... }` is an `if` statement with a stray `then`.
+        if found == "then" && skip_blank(text, then_at) == pos && expected.iter().any(|e| e == "`{`") {
+            return None;
+        }
+        let span = Span::new(file, at..end);
+        let cond = condition.as_str().trim();
+        let cond = if cond.len() <= 40 && !cond.contains('\n') {
+            cond
+        } else {
+            "CONDITION"
+        };
+        let mut d = Diagnostic::new(Code::IfExpression, "`if … then … else` is not an expression")
+            .at(span, "`if` used as a value")
+            .note("`if` is a statement: it chooses which statements run, not which value an expression has");
+        for note in if_advice(text, at, cond) {
+            d = d.note(note);
+        }
+        return Some(d);
+    }
+    None
+}
+
+/// What to write instead of a conditional expression, by where it stands.
+fn if_advice(text: &str, at: usize, cond: &str) -> Vec<String> {
+    let before = text[..at].trim_end();
+    let words: Vec<&str> = before
+        .rsplit(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before[line_start..].trim_start();
+    let advice = match words.as_slice() {
+        ["=", "completed" | "final", "score", ..] => format!(
+            "a `score` clause is one expression: keep the usual value here, and change the score of the features where `{cond}` holds from a handler with `adjust scoring of` (see \"Changing a scoring\" in docs/language.md)"
+        ),
+        ["when", "complete", ..] => format!(
+            "combine conditions with `and`, `or` and `not`: `({cond} and A) or (not ({cond}) and B)`"
+        ),
+        ["=", ..] if line.starts_with("var ") => format!(
+            "give the variable one starting value and set it from a handler: `on setup {{ if {cond} {{ set NAME = A }} else {{ set NAME = B }} }}`"
+        ),
+        ["=", prev, ..] if prev.ends_with(')') && line.starts_with("fn ") => format!(
+            "a function `= EXPRESSION` computes one value: choose with an `if` statement where the function is used (`if {cond} {{ ... }} else {{ ... }}`), or write one function for each case"
+        ),
+        _ => {
+            return vec![
+                format!("write an `if` statement and use each value in its own branch: `if {cond} {{ ... }} else {{ ... }}`"),
+                "to count the members of a list that satisfy a condition, `count(x in LIST where CONDITION)` gives the number".into(),
+            ]
+        }
+    };
+    vec![advice]
+}
+
+/// Whether `text[at..at + len]` is a whole word.
+fn is_word_at(text: &str, at: usize, len: usize) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !text[..at].chars().next_back().is_some_and(ident) && !text[at + len..].chars().next().is_some_and(ident)
+}
+
+/// Whether `at` lies in a comment or a string of its line.
+fn in_comment_or_string(text: &str, at: usize) -> bool {
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let mut in_string = false;
+    for c in line.chars() {
+        match c {
+            '"' => in_string = !in_string,
+            '#' if !in_string => return true,
+            _ => {}
+        }
+    }
+    in_string
 }
 
 /// The first position at or after `pos` that is not whitespace or a comment.
@@ -271,6 +377,28 @@ fn found_at(text: &str, pos: usize) -> String {
     }
 }
 
+/// The words that begin a statement (or continue one, `else`).
+const STATEMENT_WORDS: &[&str] = &[
+    "score",
+    "place",
+    "move",
+    "return",
+    "set",
+    "let",
+    "if",
+    "else",
+    "for",
+    "choose",
+    "may",
+    "draw",
+    "discard",
+    "strengthen",
+    "adjust",
+    "delay",
+    "swap",
+    "steer",
+];
+
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
     let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -283,6 +411,21 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
             return Some(format!("did you mean `{word}`?"));
         }
+    }
+    // A misspelt statement word reads as the name of a function to call, so
+    // the parser stops after it, wanting the call's `(`.
+    let previous = &before[before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8())..];
+    if expected == ["`(`"] && is_word(previous) {
+        if let Some(word) = crate::diagnostic::suggest(previous, STATEMENT_WORDS.iter().copied()) {
+            return Some(format!("did you mean `{word}` instead of `{previous}`?"));
+        }
+    }
+    if found == "then" && expected.iter().any(|e| e == "`{`") {
+        return Some("an `if` statement takes no `then`: write `if CONDITION { ... } else { ... }`".to_string());
     }
     if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
         return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
