@@ -6,7 +6,7 @@
 
 use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
-use super::game::{Adjustment, ErrorKind, Event, Game, GameError, Meeple, Phase, Target};
+use super::game::{Adjustment, ErrorKind, Event, Game, GameError, Meeple, Phase, Steer, Target};
 use crate::ir::expr::Expr;
 use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, HIDDEN};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
@@ -289,6 +289,7 @@ impl Game {
             }
             match task {
                 Task::StartTurn => {
+                    self.turn += 1;
                     self.tasks.push(Task::Draw);
                     self.fire(EventKind::TurnStart, vec![Value::Player(self.current as u8)], 0);
                 }
@@ -759,7 +760,11 @@ impl Game {
             }
             Stmt::Steer { square } => {
                 if let Value::Square(x, y) = self.eval(square, &mut env)? {
-                    self.steer = Some(((x, y), (self.current + 1) % self.players));
+                    // The next turn's placement; in `setup`, the first turn's.
+                    self.steers.push(Steer {
+                        square: (x, y),
+                        turn: self.turn + 1,
+                    });
                 }
             }
             Stmt::Return { figure } => {

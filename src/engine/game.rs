@@ -193,6 +193,16 @@ pub(super) struct Adjustment {
     pub(super) reason: Option<ReasonId>,
 }
 
+/// A rule's demand that the placement of turn `turn` use `square`, if the
+/// drawn tile fits there (`steer next placement to`). Demands queue: several
+/// for one turn are tried in the order issued, and the first square where
+/// the tile fits binds; none is ever cancelled by a later one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Steer {
+    pub(super) square: Pos,
+    pub(super) turn: u32,
+}
+
 /// A game in progress. Cloning is cheap enough for search (the rules are shared).
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -239,8 +249,10 @@ pub struct Game {
     pub(super) delayed: Vec<FeatureId>,
     /// Points owed at game end: (player, points, reason).
     pub(super) owed: Vec<(usize, i64, ReasonId)>,
-    /// A square the given player's next placement must use, if the tile fits there.
-    pub(super) steer: Option<(Pos, usize)>,
+    /// Squares rules require placements to use (`steer`), in the order issued.
+    pub(super) steers: Vec<Steer>,
+    /// Turns begun so far: 0 during setup, 1 in the first turn.
+    pub(super) turn: u32,
     pub(super) tasks: Vec<Task>,
     pub(super) frames: Vec<Frame>,
     pub(super) log: Vec<Event>,
@@ -321,7 +333,8 @@ impl Game {
             adjustments: Vec::new(),
             delayed: Vec::new(),
             owed: Vec::new(),
-            steer: None,
+            steers: Vec::new(),
+            turn: 0,
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             player_vars: (0..players)
@@ -387,6 +400,7 @@ impl Game {
             owed: self.owed.clone(),
             tasks: self.tasks.clone(),
             frames: self.frames.clone(),
+            steers: self.steers.clone(),
             ..*self
         };
         copy.logging = false;
@@ -581,11 +595,8 @@ impl Game {
                         }
                     }
                 }
-                if let Some((square, who)) = self.steer {
-                    let there = |c: &Choice| matches!(c, Choice::Place { pos, .. } if *pos == square);
-                    if who == self.current && out.iter().any(there) {
-                        out.retain(|c| there(c) || !matches!(c, Choice::Place { .. }));
-                    }
+                if let Some(square) = self.bound_square() {
+                    out.retain(|c| matches!(c, Choice::Place { pos, .. } if *pos == square));
                 }
                 self.action_options(Window::BeforePlace, out);
             }
@@ -713,19 +724,15 @@ impl Game {
                 if let Err(misfit) = self.board.fits(&self.rules, tile, pos, rot) {
                     return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
                 }
-                if let Some((square, who)) = self.steer.filter(|(s, who)| *who == player && *s != pos) {
-                    let fits_there = (0..4).any(|r| self.board.fits(&self.rules, tile, square, r).is_ok());
-                    if fits_there && who == player {
-                        return Err(ErrorKind::SquareRequired.error(format!(
-                            "the tile must go on square ({}, {}), where it fits",
-                            square.0, square.1
-                        )));
-                    }
+                if let Some(square) = self.bound_square().filter(|s| *s != pos) {
+                    return Err(ErrorKind::SquareRequired.error(format!(
+                        "the tile must go on square ({}, {}), where it fits",
+                        square.0, square.1
+                    )));
                 }
-                // The steer binds one placement: the steered player's.
-                if self.steer.is_some_and(|(_, who)| who == player) {
-                    self.steer = None;
-                }
+                // Demands on this turn's placement are spent, used or not.
+                let turn = self.turn;
+                self.steers.retain(|s| s.turn > turn);
                 let placed = self.put_tile(tile, pos, rot);
                 self.placed_tile = Some(placed);
                 self.emit(Event::Placed { player, tile, pos, rot });
@@ -841,6 +848,30 @@ impl Game {
             }
             (x, y) => x == y,
         }
+    }
+
+    /// The square this turn's placement must use: the first square a rule
+    /// demanded for this turn where a drawn tile fits, in some rotation.
+    fn bound_square(&self) -> Option<Pos> {
+        let Phase::Place(drawn) = self.phase else {
+            return None;
+        };
+        let fits = |square: Pos| {
+            std::iter::once(drawn)
+                .chain(self.extras.iter().map(|(t, _)| *t))
+                .any(|tile| (0..4).any(|rot| self.board.fits(&self.rules, tile, square, rot).is_ok()))
+        };
+        self.steers
+            .iter()
+            .filter(|s| s.turn == self.turn)
+            .map(|s| s.square)
+            .find(|square| fits(*square))
+    }
+
+    /// Turns begun so far: 0 before the first turn (during `setup`), 1 in
+    /// the first turn.
+    pub fn turn(&self) -> u32 {
+        self.turn
     }
 
     /// Where a target lies on the board: (placed tile, segment).
