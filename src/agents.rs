@@ -1,7 +1,7 @@
 //! Agents: whatever chooses at decision points. Random and greedy agents for
 //! simulation, and [`play`] to run a game to its end.
 
-use crate::engine::{Choice, Game, GameError, Rng};
+use crate::engine::{Choice, ErrorKind, Game, GameError, Rng};
 
 /// Chooses among the legal options of a game's pending decision.
 pub trait Agent {
@@ -14,8 +14,9 @@ pub trait Agent {
     fn name(&self) -> &str;
 
     /// Whether the agent looks at the game. [`play`] then hands it the game
-    /// as its player may see it ([`Game::view_for`]): other players' cards
-    /// face down and a fresh RNG. An agent that never looks skips the copy.
+    /// as its player may see it ([`Game::view_for`]): the tile order, other
+    /// players' cards and the draw piles sampled anew. An agent that never
+    /// looks (it may read only the decision and `options`) skips the copy.
     fn looks(&self) -> bool {
         true
     }
@@ -98,13 +99,21 @@ impl Agent for GreedyAgent {
 
 /// Plays `game` to its end, asking `agents[player]` at each decision.
 pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameError> {
+    if agents.is_empty() {
+        return Err(ErrorKind::NoSuchId.error("no agents to play the game: give one per player"));
+    }
     let mut options = Vec::new();
     while game.decision().is_some() {
         game.options_into(&mut options);
         let player = game.deciding_player().unwrap_or(0);
         let agent = &mut agents[player % agents.len()];
-        let choice = if agent.looks() && game.has_hidden_information() {
-            agent.choose(&game.view_for(player), &options)?
+        // The tile order is hidden in every game, so an agent that looks
+        // always gets a view.
+        let choice = if agent.looks() {
+            let view = game
+                .view_for(player)
+                .ok_or_else(|| ErrorKind::NoSuchId.error(format!("no player {player} in this game")))?;
+            agent.choose(&view, &options)?
         } else {
             agent.choose(game, &options)?
         };

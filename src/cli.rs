@@ -282,7 +282,7 @@ fn replay(path: &Path, board: bool, json: bool) -> ExitCode {
                     .reasons
                     .iter()
                     .enumerate()
-                    .map(|(r, name)| (name.clone(), serde_json::json!(game.points(p, r as u16))))
+                    .map(|(r, name)| (name.clone(), serde_json::json!(game.points(p, r as u16).unwrap_or(0))))
                     .collect();
                 serde_json::Value::Object(map)
             })

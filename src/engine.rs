@@ -16,6 +16,6 @@ pub use error::{ErrorKind, GameError};
 pub use eval::{EvalError, Value};
 pub use features::{FeatureId, Features};
 pub use flow::{MAX_DEPTH, STEP_BUDGET};
-pub use game::{Choice, Decision, Event, Game, Meeple, Target, MAX_PLAYERS};
+pub use game::{Choice, Decision, Event, Game, Meeple, Target, View, MAX_PLAYERS};
 pub use rng::Rng;
 pub use rules::{Rotated, Rules};

@@ -311,8 +311,19 @@ impl Record {
         load(&refs).map(Rules::new).map_err(ReplayError::Load)
     }
 
-    /// The record of a played game: every draw and decision, in order.
-    pub fn from_game(game: &Game, rules: Vec<String>, players: Vec<String>, seed: Option<u64>) -> Record {
+    /// The record of a played game: every draw and decision, in order. A
+    /// player's view (or a copy of one) is refused: its hidden parts are a
+    /// sample, not the game that was played.
+    pub fn from_game(
+        game: &Game,
+        rules: Vec<String>,
+        players: Vec<String>,
+        seed: Option<u64>,
+    ) -> Result<Record, GameError> {
+        if game.is_view() {
+            return Err(ErrorKind::View
+                .error("this is a player's view, whose hidden tiles and cards are a sample: record the game itself"));
+        }
         let pack = &game.rules().pack;
         let mut turns: Vec<Step> = Vec::new();
         // Replay answers a Turn's choices from its placement decision on, so
@@ -403,7 +414,7 @@ impl Record {
                 _ => early.push(pick),
             }
         }
-        Record {
+        Ok(Record {
             rules,
             players,
             seed,
@@ -411,7 +422,7 @@ impl Record {
             turns,
             expect: Vec::new(),
             fails: None,
-        }
+        })
     }
 }
 
@@ -1203,7 +1214,10 @@ fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, GameErr
             };
             let figures = 0..pack.figures.len() as FigureId;
             let kind_name = &pack.kinds[kind as usize].name;
-            match figures.clone().find(|f| may_stand(*f) && game.supply(player, *f) > 0) {
+            match figures
+                .clone()
+                .find(|f| may_stand(*f) && game.supply(player, *f).unwrap_or(0) > 0)
+            {
                 Some(f) => f,
                 None if figures.clone().any(may_stand) => {
                     return Err(GameError::new(
@@ -1252,7 +1266,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
                 .iter()
                 .position(|x| x == reason)
                 .ok_or_else(|| format!("unknown reason `{reason}`; reasons are {}", pack.reasons.join(", ")))?;
-            let got = game.points(*player, r as u16);
+            let got = game.points(*player, r as u16).unwrap_or(0);
             if got != *points {
                 return Err(format!(
                     "player {player} has {got} points from {reason}, expected {points}"
@@ -1262,9 +1276,12 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
         Expect::Supply { player, figure, count } => {
             player_ok(*player)?;
             let got: u32 = match figure {
-                Some(name) => u32::from(game.supply(*player, figure_id(game, name).map_err(|e| e.to_string())?)),
+                Some(name) => u32::from(
+                    game.supply(*player, figure_id(game, name).map_err(|e| e.to_string())?)
+                        .unwrap_or(0),
+                ),
                 None => (0..pack.figures.len())
-                    .map(|f| u32::from(game.supply(*player, f as FigureId)))
+                    .map(|f| u32::from(game.supply(*player, f as FigureId).unwrap_or(0)))
                     .sum(),
             };
             if got != *count {

@@ -48,7 +48,7 @@ fn assert_figures_conserved(game: &Game) {
                 .filter(|m| m.owner == Some(player as u8) && m.figure as usize == f)
                 .count();
             assert_eq!(
-                on_board + game.supply(player, f as u16) as usize,
+                on_board + game.supply(player, f as u16).expect("ids are in range") as usize,
                 fig.count as usize,
                 "player {player}"
             );
@@ -110,7 +110,7 @@ proptest! {
         prop_assert_eq!(placed + discarded, 72);
         prop_assert!(game.is_over());
         let total_by_reason: i64 = (0..players)
-            .map(|p| (0..game.rules().pack.reasons.len()).map(|r| game.points(p, r as u16)).sum::<i64>())
+            .map(|p| (0..game.rules().pack.reasons.len()).map(|r| game.points(p, r as u16).expect("ids are in range")).sum::<i64>())
             .sum();
         prop_assert_eq!(total_by_reason, game.scores().iter().sum::<i64>());
     }
@@ -119,7 +119,8 @@ proptest! {
     fn a_record_replays_to_the_same_final_state(seed in any::<u64>(), players in 2usize..=4) {
         let game = play_checked(players, seed, &["random", "greedy"]);
         let names: Vec<String> = (0..players).map(|p| format!("P{p}")).collect();
-        let record = Record::from_game(&game, vec!["base".into()], names, Some(seed));
+        let record = Record::from_game(&game, vec!["base".into()], names, Some(seed))
+        .expect("a game, not a view");
         let text = record.to_ron();
         let parsed = Record::parse("generated", &text).unwrap();
         prop_assert_eq!(&parsed, &record);
@@ -139,7 +140,8 @@ fn scripted_agents_reproduce_a_recorded_game() {
         vec!["base".into()],
         vec!["a".into(), "b".into(), "c".into()],
         None,
-    );
+    )
+    .expect("a game, not a view");
     let rules = base();
     let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
     let mut again = Game::replaying(rules, 3, None, draws).unwrap();

@@ -45,12 +45,12 @@ fn assert_conserved(game: &Game) {
         match fig.ownership {
             Ownership::PerPlayer => {
                 for p in 0..game.players() {
-                    let total = on_board(Some(p as u8)) + game.supply(p, f as u16) as usize;
+                    let total = on_board(Some(p as u8)) + game.supply(p, f as u16).expect("ids are in range") as usize;
                     assert_eq!(total, fig.count as usize, "{} of player {p}", fig.name);
                 }
             }
             Ownership::Neutral => {
-                let total = on_board(None) + game.neutral_supply(f as u16) as usize;
+                let total = on_board(None) + game.neutral_supply(f as u16).expect("ids are in range") as usize;
                 assert_eq!(total, fig.count as usize, "{}", fig.name);
             }
         }
@@ -90,7 +90,8 @@ fn expansion_games_keep_the_rules_and_replay_exactly() {
                 "{packs:?} seed {seed}"
             );
             let names = (0..players).map(|p| format!("P{p}")).collect();
-            let record = Record::from_game(&game, packs.iter().map(|p| p.to_string()).collect(), names, Some(seed));
+            let record = Record::from_game(&game, packs.iter().map(|p| p.to_string()).collect(), names, Some(seed))
+                .expect("a game, not a view");
             let parsed = Record::parse("generated", &record.to_ron()).unwrap();
             assert_eq!(parsed, record, "{packs:?} seed {seed}: the record survives RON");
             let again = replay_with(&parsed, rules.clone()).unwrap_or_else(|e| panic!("{packs:?} seed {seed}: {e}"));
@@ -106,7 +107,8 @@ fn scripted_agents_replay_expansion_games() {
     let mut game = Game::new(rules.clone(), 3, 77).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|p| agent_by_name("random", p).unwrap()).collect();
     play(&mut game, &mut agents).unwrap();
-    let record = Record::from_game(&game, vec!["x".into()], vec!["a".into(), "b".into(), "c".into()], None);
+    let record = Record::from_game(&game, vec!["x".into()], vec!["a".into(), "b".into(), "c".into()], None)
+        .expect("a game, not a view");
     let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
     let mut again = Game::replaying(rules, 3, None, draws).unwrap();
     let mut scripted = meeple::record::ScriptedAgent::seats(&record, 3);
@@ -114,10 +116,10 @@ fn scripted_agents_replay_expansion_games() {
     assert_eq!(again.log(), game.log());
 }
 
-/// Every hand each seat was shown: (seat, hands by player).
-type Seen = std::rc::Rc<std::cell::RefCell<Vec<(usize, Vec<Vec<u16>>)>>>;
+/// What each seat was shown: (seat, whether it was a view, the deciding player).
+type Seen = std::rc::Rc<std::cell::RefCell<Vec<(usize, bool, Option<usize>)>>>;
 
-/// An agent that remembers every hand it was shown.
+/// An agent that remembers what it was shown.
 struct Spy {
     seat: usize,
     seen: Seen,
@@ -130,8 +132,9 @@ impl Agent for Spy {
         game: &Game,
         options: &[meeple::engine::Choice],
     ) -> Result<meeple::engine::Choice, meeple::engine::GameError> {
-        let hands = (0..game.players()).map(|p| game.hand(p).to_vec()).collect();
-        self.seen.borrow_mut().push((self.seat, hands));
+        self.seen
+            .borrow_mut()
+            .push((self.seat, game.is_view(), game.deciding_player()));
         self.inner.choose(game, options)
     }
 
@@ -141,12 +144,11 @@ impl Agent for Spy {
 }
 
 #[test]
-fn agents_never_see_other_players_cards() {
-    use meeple::ir::program::HIDDEN;
+fn agents_that_look_see_only_views() {
     let rules = rules(&["base", "the_gifts"]);
     for seed in 0..6u64 {
         let mut game = Game::new(rules.clone(), 3, seed).unwrap();
-        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let seen: Seen = Default::default();
         let mut agents: Vec<Box<dyn Agent>> = (0..3)
             .map(|p| {
                 Box::new(Spy {
@@ -157,31 +159,30 @@ fn agents_never_see_other_players_cards() {
             })
             .collect();
         play(&mut game, &mut agents).unwrap();
-        let seen = seen.borrow();
-        assert!(
-            seen.iter().any(|(_, hands)| hands.iter().any(|h| !h.is_empty())),
-            "seed {seed}: nobody held a gift"
-        );
-        for (seat, hands) in seen.iter() {
-            for (p, hand) in hands.iter().enumerate() {
-                if p == *seat {
-                    assert!(hand.iter().all(|c| *c < HIDDEN), "a player sees their own cards");
-                } else {
-                    assert!(
-                        hand.iter().all(|c| *c >= HIDDEN),
-                        "seat {seat} saw player {p}'s cards: {hand:?}"
-                    );
-                }
-            }
+        for (seat, view, deciding) in seen.borrow().iter() {
+            assert!(*view, "seat {seat} was shown the game itself");
+            assert_eq!(*deciding, Some(*seat), "seat {seat} decided for another player");
         }
     }
-    // The view keeps counts (card backs are public) and hides the draw pile too.
+    // The view keeps the viewer's own hand, every hand's size and deck
+    // counts (card backs are public), and every id in it is a real card.
     let mut game = Game::new(rules.clone(), 2, 3).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..2).map(|p| agent_by_name("random", p).unwrap()).collect();
     play(&mut game, &mut agents).unwrap();
-    let view = game.view_for(0);
-    assert_eq!(view.hand(1).len(), game.hand(1).len());
+    let view = game.view_for(0).expect("player 0 plays");
+    assert_eq!(view.hand(0), game.hand(0));
+    assert_eq!(view.hand(1).map(<[u16]>::len), game.hand(1).map(<[u16]>::len));
+    assert!(view
+        .hand(1)
+        .unwrap()
+        .iter()
+        .all(|c| (*c as usize) < rules.pack.program.cards.len()));
     for d in 0..rules.pack.program.decks.len() as u16 {
         assert_eq!(view.deck_sizes(d), game.deck_sizes(d));
     }
+    assert!(game.view_for(2).is_none(), "a 2-player game has no player 2");
+    assert!(
+        meeple::record::Record::from_game(&view, Vec::new(), Vec::new(), None).is_err(),
+        "a view cannot be written as the game's record"
+    );
 }

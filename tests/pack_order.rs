@@ -20,7 +20,7 @@ fn game_text(packs: &[&str], seed: u64) -> Option<String> {
         .map(|i| Box::new(RandomAgent::new(seed ^ (i + 1))) as Box<dyn Agent>)
         .collect();
     play(&mut game, &mut agents).unwrap_or_else(|e| panic!("{packs:?}: {e}"));
-    let record = Record::from_game(&game, Vec::new(), Vec::new(), Some(seed));
+    let record = Record::from_game(&game, Vec::new(), Vec::new(), Some(seed)).expect("a game, not a view");
     Some(format!("{:?}\n{}", game.scores(), record.to_ron()))
 }
 

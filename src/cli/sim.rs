@@ -60,7 +60,7 @@ fn play_one(rules: &Arc<Rules>, opts: &SimOptions, g: usize, logging: bool) -> (
 }
 
 /// The record of game `g` of the run.
-fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Record {
+fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Result<Record, String> {
     let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
     Record::from_game(
         game,
@@ -68,6 +68,7 @@ fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Re
         names,
         Some(replay_seed(opts.seed, g)),
     )
+    .map_err(|e| e.to_string())
 }
 
 /// Writes game `g`'s record into `dir`; returns its path.
@@ -86,13 +87,14 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
     let (game, _) = play_one(rules, opts, g, true);
     if let Some(game) = game {
         let written = match &opts.record_dir {
-            Some(dir) => write_record(&record_of(&game, opts, g, Some(dir)), dir, g),
+            Some(dir) => record_of(&game, opts, g, Some(dir)).and_then(|r| write_record(&r, dir, g)),
             None => {
                 let path = std::env::temp_dir().join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
-                let record = record_of(&game, opts, g, None);
-                std::fs::write(&path, record.to_ron())
-                    .map(|()| path.clone())
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                record_of(&game, opts, g, None).and_then(|record| {
+                    std::fs::write(&path, record.to_ron())
+                        .map(|()| path.clone())
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                })
             }
         };
         match written {
@@ -177,12 +179,12 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
                 seat.wins += 1.0 / winners;
             }
             for (r, total) in seat.reasons.iter_mut().enumerate() {
-                *total += game.points(p, r as u16);
+                *total += game.points(p, r as u16).unwrap_or(0);
             }
         }
         discarded += game.discarded() as usize;
         if let Some(dir) = &opts.record_dir {
-            write_record(&record_of(&game, opts, g, Some(dir)), dir, g)?;
+            write_record(&record_of(&game, opts, g, Some(dir))?, dir, g)?;
         }
         if progress && (g % 10 == 9 || g + 1 == opts.games) {
             let done = (g + 1) * 30 / opts.games;

@@ -54,6 +54,12 @@ pub enum ErrorKind {
     CannotDecline,
     /// The answer names nothing on the board (no tile, no such figure there, no such player).
     NoSuchTarget,
+    /// A player number, figure type, deck or other id the game does not have
+    /// (a library caller's out-of-range id).
+    NoSuchId,
+    /// A player's view (whose hidden parts are a sample) where the game
+    /// itself is needed, as in writing its record.
+    View,
     /// The game asks for an answer that the record does not give.
     MissingChoice,
     /// The record gives answers that the game does not ask for.
@@ -114,6 +120,8 @@ impl ErrorKind {
         ErrorKind::NotAnOption,
         ErrorKind::CannotDecline,
         ErrorKind::NoSuchTarget,
+        ErrorKind::NoSuchId,
+        ErrorKind::View,
         ErrorKind::MissingChoice,
         ErrorKind::LeftoverChoices,
         ErrorKind::WrongDecision,

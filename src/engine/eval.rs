@@ -222,7 +222,7 @@ impl Game {
     }
 
     /// Whether the feature satisfies its kind's `complete when`.
-    pub fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
+    pub(crate) fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
         self.completed_at(f, 0)
     }
 
@@ -383,7 +383,7 @@ impl Game {
             },
             Builtin::Score => player(&of).map_or(Value::Int(0), |p| Value::Int(self.scores[p])),
             Builtin::Supply => match (player(&of), args.first()) {
-                (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.supply(p, *f))),
+                (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.supply(p, *f).unwrap_or(0))),
                 _ => Value::Int(0),
             },
             Builtin::OnBoard => match of {
@@ -510,7 +510,7 @@ impl Game {
     }
 
     /// The players with the most figures on a feature (all tied ones); empty if none.
-    pub fn majority(&self, f: FeatureId) -> Vec<usize> {
+    pub(crate) fn majority(&self, f: FeatureId) -> Vec<usize> {
         let mut counts = vec![0i64; self.players];
         let mut present = vec![false; self.players];
         for m in self.meeples_on(f) {
@@ -543,7 +543,7 @@ impl Game {
     }
 
     /// The features named by the `touches` lists of this feature's segments, each once.
-    pub fn touching(&self, f: FeatureId) -> Vec<FeatureId> {
+    pub(crate) fn touching(&self, f: FeatureId) -> Vec<FeatureId> {
         let mut out = Vec::new();
         for (placed, seg) in self.features.members(f) {
             let p = &self.board.placed[placed as usize];

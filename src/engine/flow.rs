@@ -8,7 +8,7 @@ use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
 use super::game::{Adjustment, ErrorKind, Event, Game, GameError, Meeple, Phase, Steer, Target};
 use crate::ir::expr::Expr;
-use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, HIDDEN};
+use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
 use crate::source::Span;
 
@@ -931,7 +931,7 @@ impl Game {
                 squares.into_iter().map(|(x, y)| Value::Square(x, y)).collect()
             }
             Domain::Cards => {
-                let mut kinds: Vec<u16> = self.hands[player].iter().copied().filter(|c| *c < HIDDEN).collect();
+                let mut kinds: Vec<u16> = self.hands[player].clone();
                 kinds.sort_unstable();
                 kinds.dedup();
                 kinds.into_iter().map(Value::Card).collect()
@@ -957,7 +957,7 @@ impl Game {
             return;
         }
         let left = match owner {
-            Some(p) => self.supply(p as usize, figure),
+            Some(p) => self.supply_of(p as usize, figure),
             None => self.neutral[figure as usize],
         };
         if left == 0 {

@@ -11,7 +11,7 @@ use super::flow::{Frame, Pending, Task};
 use super::rng::Rng;
 use super::rules::Rules;
 use crate::ir::geometry::EDGE_NAMES;
-use crate::ir::program::{ActionId, CardId, Domain, Window, HIDDEN};
+use crate::ir::program::{ActionId, CardId, Domain, Window};
 use crate::ir::{FigureId, Ownership, ReasonId, TileId, Topology};
 use std::sync::Arc;
 
@@ -257,6 +257,39 @@ pub struct Game {
     pub(super) frames: Vec<Frame>,
     pub(super) log: Vec<Event>,
     pub(super) logging: bool,
+    /// Set in a player's view: its hidden parts are a sample.
+    pub(super) viewer: Option<u8>,
+}
+
+/// A game as one player may see it ([`Game::view_for`]): what the player
+/// cannot see is a sample, so it reads like a game and can be searched
+/// (`view.search_clone()` plays on by the real rules), but it is not the game
+/// being played and cannot be written as its record.
+#[derive(Clone, Debug)]
+pub struct View {
+    game: Game,
+}
+
+impl View {
+    /// The player whose view this is.
+    pub fn viewer(&self) -> usize {
+        self.game.viewer.map_or(0, usize::from)
+    }
+}
+
+impl std::ops::Deref for View {
+    type Target = Game;
+
+    fn deref(&self) -> &Game {
+        &self.game
+    }
+}
+
+/// Shuffles in place (Fisher–Yates) with the given RNG.
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
 }
 
 impl Game {
@@ -307,6 +340,12 @@ impl Game {
             return Err(ErrorKind::Setup.error(format!("a game needs 1 to {MAX_PLAYERS} players, not {players}")));
         }
         let pack = &rules.pack;
+        if let Some(bad) = stack.iter().find(|t| **t as usize >= pack.tiles.len()) {
+            return Err(GameError::setup(format!(
+                "tile id {bad} is not a tile of the packs, which define {} tile types",
+                pack.tiles.len()
+            )));
+        }
         let figures = pack.figures.len();
         let mut supply = vec![0; players * figures];
         let mut neutral = vec![0; figures];
@@ -361,6 +400,7 @@ impl Game {
             frames: Vec::new(),
             log: Vec::new(),
             logging: true,
+            viewer: None,
         };
         game.put_tile(start, (0, 0), 0);
         Ok(game)
@@ -461,9 +501,14 @@ impl Game {
         &self.scores
     }
 
-    /// A player's points from one reason.
-    pub fn points(&self, player: usize, reason: ReasonId) -> i64 {
-        self.points[player * self.rules.pack.reasons.len() + reason as usize]
+    /// A player's points from one reason; `None` for a player or reason the
+    /// game does not have.
+    pub fn points(&self, player: usize, reason: ReasonId) -> Option<i64> {
+        let reasons = self.rules.pack.reasons.len();
+        if player >= self.players || reason as usize >= reasons {
+            return None;
+        }
+        Some(self.points[player * reasons + reason as usize])
     }
 
     /// The board.
@@ -486,14 +531,25 @@ impl Game {
         self.meeple(id).or_else(|| self.gone.iter().rev().find(|m| m.id == id))
     }
 
-    /// Copies of `figure` in the player's supply.
-    pub fn supply(&self, player: usize, figure: FigureId) -> u16 {
+    /// Copies of `figure` in the player's supply; `None` for a player or
+    /// figure type the game does not have.
+    pub fn supply(&self, player: usize, figure: FigureId) -> Option<u16> {
+        let figures = self.rules.pack.figures.len();
+        if player >= self.players || figure as usize >= figures {
+            return None;
+        }
+        Some(self.supply_of(player, figure))
+    }
+
+    /// [`Game::supply`] for ids the engine knows to be valid.
+    pub(super) fn supply_of(&self, player: usize, figure: FigureId) -> u16 {
         self.supply[player * self.rules.pack.figures.len() + figure as usize]
     }
 
-    /// Neutral figures of this type off the board.
-    pub fn neutral_supply(&self, figure: FigureId) -> u16 {
-        self.neutral[figure as usize]
+    /// Neutral figures of this type off the board; `None` for a figure type
+    /// the game does not have.
+    pub fn neutral_supply(&self, figure: FigureId) -> Option<u16> {
+        self.neutral.get(figure as usize).copied()
     }
 
     /// Tiles drawn so far that fit nowhere and left the game.
@@ -511,40 +567,89 @@ impl Game {
         &self.log
     }
 
-    /// The cards in a player's hand, by kind (as the game knows them: in a
-    /// view for another player, face-down ids from [`HIDDEN`] on).
-    pub fn hand(&self, player: usize) -> &[CardId] {
-        &self.hands[player]
+    /// The cards in a player's hand, by kind; `None` for a player the game
+    /// does not have. In a [`View`], other players' hands are a sample.
+    pub fn hand(&self, player: usize) -> Option<&[CardId]> {
+        self.hands.get(player).map(Vec::as_slice)
     }
 
-    /// Cards left in a deck's draw pile, and in its discard pile.
-    pub fn deck_sizes(&self, deck: u16) -> (usize, usize) {
-        (self.piles[deck as usize].len(), self.discards[deck as usize].len())
+    /// Cards left in a deck's draw pile, and in its discard pile; `None` for
+    /// a deck the game does not have.
+    pub fn deck_sizes(&self, deck: u16) -> Option<(usize, usize)> {
+        Some((
+            self.piles.get(deck as usize)?.len(),
+            self.discards.get(deck as usize)?.len(),
+        ))
     }
 
-    /// The game as `player` may see it: other players' hands and every
-    /// draw pile face down, forced draws forgotten, and a fresh RNG, so an
-    /// agent that searches this copy learns nothing hidden.
-    pub fn view_for(&self, player: usize) -> Game {
-        let mut view = self.search_clone();
-        let program = &self.rules.pack.program;
-        let face_down = |c: &mut CardId| *c = HIDDEN + program.deck_of(*c);
-        for (p, hand) in view.hands.iter_mut().enumerate() {
-            if p != player {
-                hand.iter_mut().for_each(face_down);
-            }
+    /// The game as `player` may see it, or `None` for a player the game
+    /// does not have. Everything the player cannot see is sampled anew with
+    /// the view's own RNG, consistent with what they can see: the order of
+    /// the tile stack, the cards in other players' hands (each still from
+    /// the deck its back shows) and the draw piles. So every id in a view is
+    /// a real tile or card, a search from the view plays by the real rules,
+    /// and it learns nothing hidden. The sample depends only on what the
+    /// player has seen and on `seed`.
+    pub fn view_for(&self, player: usize) -> Option<View> {
+        self.view_with_seed(player, 0)
+    }
+
+    /// [`Game::view_for`] with another sample of the hidden parts for each
+    /// `seed` (search that wants many samples asks with many seeds).
+    pub fn view_with_seed(&self, player: usize, seed: u64) -> Option<View> {
+        if player >= self.players {
+            return None;
         }
-        view.piles.iter_mut().flatten().for_each(face_down);
+        let mut view = self.search_clone();
         view.forced.clear();
         view.forced_cards.clear();
         view.replay = false;
-        view.rng = Rng::new(0x5eed ^ player as u64 ^ (self.board.placed.len() as u64) << 8);
-        view
+        // Seeded from public facts only, never from the game's own RNG.
+        let public = [
+            player as u64,
+            u64::from(self.turn),
+            self.board.placed.len() as u64,
+            u64::from(self.next_meeple),
+            self.stack.len() as u64,
+            seed,
+        ];
+        let mut rng = Rng::new(public.iter().fold(0x5eed_u64, |h, x| {
+            (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+        }));
+        // Hidden things are put in a canonical order before they are
+        // shuffled, so the sample depends on what is hidden (public: the
+        // tiles and cards not yet seen), never on where it really lies.
+        view.stack.sort_unstable();
+        shuffle(&mut view.stack, &mut rng);
+        let program = &self.rules.pack.program;
+        for deck in 0..view.piles.len() {
+            let of_deck = |c: &CardId| program.deck_of(*c) as usize == deck;
+            let mut pool: Vec<CardId> = std::mem::take(&mut view.piles[deck]);
+            for (p, hand) in view.hands.iter().enumerate() {
+                if p != player {
+                    pool.extend(hand.iter().copied().filter(of_deck));
+                }
+            }
+            pool.sort_unstable();
+            shuffle(&mut pool, &mut rng);
+            for (p, hand) in view.hands.iter_mut().enumerate() {
+                if p != player {
+                    for card in hand.iter_mut().filter(|c| of_deck(c)) {
+                        *card = pool.pop().expect("the pool holds every hidden card of the deck");
+                    }
+                }
+            }
+            view.piles[deck] = pool;
+        }
+        view.rng = rng;
+        view.viewer = Some(player as u8);
+        Some(View { game: view })
     }
 
-    /// Whether anything in this game is hidden from some player (cards).
-    pub fn has_hidden_information(&self) -> bool {
-        !self.rules.pack.program.cards.is_empty()
+    /// Whether this game is a player's [`View`] (or a copy of one), whose
+    /// hidden parts are a sample rather than what is really there.
+    pub fn is_view(&self) -> bool {
+        self.viewer.is_some()
     }
 
     /// The tile placed this turn.
@@ -554,19 +659,14 @@ impl Game {
 
     /// The feature-graph node of a segment of a placed tile: the feature,
     /// named at that segment.
-    pub fn node_of(&self, placed: u16, seg: u8) -> u32 {
+    pub(crate) fn node_of(&self, placed: u16, seg: u8) -> u32 {
         self.board.placed[placed as usize].first_node + u32::from(seg)
     }
 
     /// The feature a segment of a placed tile belongs to.
-    pub fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
+    pub(crate) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
         self.features
             .find(self.board.placed[placed as usize].first_node + u32::from(seg))
-    }
-
-    /// The feature graph.
-    pub fn features(&self) -> &Features {
-        &self.features
     }
 
     /// The legal choices for the pending decision.
@@ -649,7 +749,7 @@ impl Game {
 
     /// Why `figure` (or any figure, when `None`) may not be deployed on the
     /// segment, or `None` when it may.
-    pub fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
+    pub(crate) fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
         let refusal = self.deploy_check(placed, seg, figure).err()?;
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.board.placed[placed as usize].tile as usize];
@@ -657,6 +757,10 @@ impl Game {
         let fig = |f: FigureId| &pack.figures[f as usize].name;
         Some(match refusal {
             Refusal::NoSegment => ErrorKind::NoSuchSegment.error(format!("tile {} has no segment {seg}", tile.name)),
+            Refusal::NoFigure(f) => ErrorKind::NoSuchId.error(format!(
+                "figure type {f} does not exist; the packs define {}",
+                pack.figures.len()
+            )),
             Refusal::Complete => ErrorKind::FeatureComplete.error(format!("the {} is already complete", kind(seg))),
             Refusal::Occupied => {
                 ErrorKind::FeatureOccupied.error(format!("the {} already has a figure on it", kind(seg)))
@@ -681,21 +785,21 @@ impl Game {
             return Err(Refusal::Occupied);
         }
         let Some(f) = figure else { return Ok(()) };
-        let fig = &pack.figures[f as usize];
+        let fig = pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
         if fig.ownership != Ownership::PerPlayer {
             return Err(Refusal::Neutral(f));
         }
         if fig.posture_on(segment.kind).is_none() {
             return Err(Refusal::CannotStand(f));
         }
-        if self.supply(self.current, f) == 0 {
+        if self.supply_of(self.current, f) == 0 {
             return Err(Refusal::NoneLeft(f));
         }
         Ok(())
     }
 
     /// Figures on a feature.
-    pub fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
+    pub(crate) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
         let root = self.features.find(feature);
         self.meeples
             .iter()
@@ -840,7 +944,7 @@ impl Game {
 
     /// Whether two targets name the same thing: features are the same when
     /// they share a root, wherever on the feature each was named.
-    pub fn same_target(&self, a: Target, b: Target) -> bool {
+    pub(crate) fn same_target(&self, a: Target, b: Target) -> bool {
         let nodes = self.features.len() as u32;
         match (a, b) {
             (Target::Feature(x), Target::Feature(y)) if x < nodes && y < nodes => {
@@ -875,7 +979,7 @@ impl Game {
     }
 
     /// Where a target lies on the board: (placed tile, segment).
-    pub fn spot(&self, target: Target) -> Option<(u16, u8)> {
+    pub(crate) fn spot(&self, target: Target) -> Option<(u16, u8)> {
         match target {
             Target::Feature(node) if (node as usize) < self.features.len() => Some(self.node_spot(node)),
             Target::Feature(_) => None,
@@ -886,13 +990,13 @@ impl Game {
     }
 
     /// The tile and segment of a feature-graph node.
-    pub fn node_spot(&self, node: u32) -> (u16, u8) {
+    pub(crate) fn node_spot(&self, node: u32) -> (u16, u8) {
         let placed = self.board.placed.partition_point(|p| p.first_node <= node) - 1;
         (placed as u16, (node - self.board.placed[placed].first_node) as u8)
     }
 
     /// The message for a tile that does not fit, in the game's terms.
-    pub fn describe_misfit(&self, tile: TileId, pos: Pos, rot: u8, misfit: Misfit) -> String {
+    pub(crate) fn describe_misfit(&self, tile: TileId, pos: Pos, rot: u8, misfit: Misfit) -> String {
         let pack = &self.rules.pack;
         let name = &pack.tiles[tile as usize].name;
         let here = format!("tile {name} at ({}, {}) rot {}", pos.0, pos.1, u32::from(rot) * 90);
@@ -1065,7 +1169,7 @@ impl Game {
     }
 
     /// Whether the tile fits on some square in some rotation.
-    pub fn fits_anywhere(&self, tile: TileId) -> bool {
+    pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let rotated = &self.rules.rotated[tile as usize];
         self.board.frontier.iter().any(|slot| {
             self.rules.distinct_rotations[tile as usize]
@@ -1076,7 +1180,7 @@ impl Game {
 
     /// The location name of a segment of a placed tile, in board directions:
     /// its first edge, first half-edge, or its kind's name.
-    pub fn segment_location(&self, placed: u16, seg: u8) -> String {
+    pub(crate) fn segment_location(&self, placed: u16, seg: u8) -> String {
         let p = &self.board.placed[placed as usize];
         let rotated = &self.rules.rotated[p.tile as usize][p.rot as usize];
         if let Some(e) = rotated.seg_edges[seg as usize].iter().next() {
@@ -1095,6 +1199,7 @@ impl Game {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Refusal {
     NoSegment,
+    NoFigure(FigureId),
     Complete,
     Occupied,
     Neutral(FigureId),
@@ -1107,5 +1212,51 @@ pub fn with_article(word: &str) -> String {
     match word.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
         _ => format!("a {word}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{Agent, RandomAgent};
+    use crate::check::{load, PackRef};
+
+    /// A game of base and a pack with a deck, played at random until
+    /// player 1 holds a card that differs from one left in its draw pile.
+    fn game_with_a_hidden_card() -> Game {
+        let refs = [PackRef::Bundled("base".into()), PackRef::Bundled("the_gifts".into())];
+        let rules = Arc::new(Rules::new(load(&refs).expect("bundled packs load")));
+        let mut game = Game::new(rules, 2, 7).expect("two players can play");
+        let mut agent = RandomAgent::new(3);
+        while !(game.hands[1].iter().any(|c| game.piles[0].iter().any(|d| d != c))) {
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        game
+    }
+
+    #[test]
+    fn a_view_depends_only_on_what_its_player_sees() {
+        let game = game_with_a_hidden_card();
+        // The same game as player 0 sees it, with everything hidden moved:
+        // a card of player 1 swapped with another from the draw pile, the
+        // stack and the piles reordered, another RNG.
+        let mut twin = game.clone();
+        let held = twin.hands[1][0];
+        let i = twin.piles[0].iter().position(|c| *c != held).expect("a different card");
+        std::mem::swap(&mut twin.hands[1][0], &mut twin.piles[0][i]);
+        twin.stack.reverse();
+        twin.piles[0].reverse();
+        twin.rng = Rng::new(99);
+        let (a, b) = (game.view_for(0).expect("player 0"), twin.view_for(0).expect("player 0"));
+        assert_eq!(a.hands, b.hands);
+        assert_eq!(a.piles, b.piles);
+        assert_eq!(a.stack, b.stack);
+        assert_eq!(format!("{:?}", a.rng), format!("{:?}", b.rng));
+        assert_eq!(a.hands[0], game.hands[0], "a player sees their own hand");
+        // Another seed samples again.
+        let c = game.view_with_seed(0, 1).expect("player 0");
+        assert!(c.stack != a.stack || c.hands != a.hands);
     }
 }

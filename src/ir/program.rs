@@ -195,18 +195,10 @@ pub type DeckId = u16;
 /// Index into [`Program::cards`].
 pub type CardId = u16;
 
-/// Card ids from here on stand for a face-down card of deck `id - HIDDEN`
-/// (in another player's hand, or in a draw pile): its back shows the deck.
-pub const HIDDEN: CardId = 0xF000;
-
 impl Program {
-    /// The deck a card (or a face-down card) belongs to.
+    /// The deck a card belongs to.
     pub fn deck_of(&self, card: CardId) -> DeckId {
-        if card >= HIDDEN {
-            card - HIDDEN
-        } else {
-            self.cards.get(card as usize).map_or(0, |c| c.deck)
-        }
+        self.cards.get(card as usize).map_or(0, |c| c.deck)
     }
 }
 

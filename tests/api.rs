@@ -1,0 +1,66 @@
+//! The library never panics on a caller's bad index and never answers for
+//! someone else: ids out of range give `None` or an error naming the id.
+
+use meeple::agents::{play, Agent};
+use meeple::engine::{Choice, ErrorKind, Game, Rules};
+use meeple::{load, PackRef};
+use std::sync::Arc;
+
+fn base_game(players: usize) -> Game {
+    let rules = Arc::new(Rules::new(
+        load(&[PackRef::Bundled("base".into())]).expect("base loads"),
+    ));
+    Game::new(rules, players, 1).expect("the game sets up")
+}
+
+#[test]
+fn out_of_range_ids_are_none() {
+    let game = base_game(2);
+    let reasons = game.rules().pack.reasons.len() as u16;
+    assert_eq!(game.points(0, 0), Some(0));
+    assert_eq!(game.points(0, reasons), None, "no reason past the last");
+    assert_eq!(game.points(0, 99), None);
+    assert_eq!(game.points(2, 0), None, "no player 2 in a 2-player game");
+    assert_eq!(game.supply(0, 0), Some(7));
+    assert_eq!(game.supply(5, 0), None);
+    assert_eq!(game.supply(0, 9), None);
+    assert_eq!(game.neutral_supply(9), None);
+    assert_eq!(game.hand(1).map(<[u16]>::len), Some(0));
+    assert_eq!(game.hand(2), None);
+    assert_eq!(game.deck_sizes(0), None, "base has no decks");
+    assert!(game.view_for(1).is_some());
+    assert!(game.view_for(5).is_none());
+    assert!(game.meeple(1_000).is_none());
+}
+
+#[test]
+fn bad_choices_are_refused_with_their_kind() {
+    let mut game = base_game(2);
+    let place = game.options()[0];
+    game.apply(place).expect("options are legal");
+    let err = game
+        .apply(Choice::Deploy { figure: 9, seg: 0 })
+        .expect_err("there is no figure type 9");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+    let err = game
+        .apply(Choice::Deploy { figure: 0, seg: 200 })
+        .expect_err("the tile has no segment 200");
+    assert_eq!(err.kind(), ErrorKind::NoSuchSegment);
+}
+
+#[test]
+fn playing_without_agents_is_an_error() {
+    let mut game = base_game(2);
+    let mut agents: Vec<Box<dyn Agent>> = Vec::new();
+    let err = play(&mut game, &mut agents).expect_err("nobody to play");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+}
+
+#[test]
+fn a_stack_of_unknown_tiles_is_a_setup_error() {
+    let rules = Arc::new(Rules::new(
+        load(&[PackRef::Bundled("base".into())]).expect("base loads"),
+    ));
+    let err = Game::with_stack(rules, 2, 1, vec![0, 999]).expect_err("tile 999 does not exist");
+    assert_eq!(err.kind(), ErrorKind::Setup);
+}

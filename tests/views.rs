@@ -1,0 +1,131 @@
+//! Views are honest: an agent that searches its view learns nothing hidden
+//! (it predicts the next tile no better than chance), and a view plays by
+//! the real rules (cards drawn in a look-ahead resolve as in real games).
+
+use meeple::agents::{play, Agent, RandomAgent};
+use meeple::engine::{Choice, Decision, Event, Game, GameError, Rules};
+use meeple::ir::TileId;
+use meeple::{load, PackRef};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+fn rules(packs: &[&str]) -> Arc<Rules> {
+    let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
+    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
+}
+
+/// At each deploy decision, passes in a copy of what it was shown and
+/// notes the tile the next player would then draw.
+struct Peeker {
+    guesses: Rc<RefCell<Vec<TileId>>>,
+}
+
+impl Agent for Peeker {
+    fn choose(&mut self, game: &Game, options: &[Choice]) -> Result<Choice, GameError> {
+        if let Some(Decision::Deploy { .. }) = game.decision() {
+            let mut ahead = game.search_clone();
+            ahead.apply(Choice::Pass)?;
+            if let Some(Decision::Place { tile, .. }) = ahead.decision() {
+                self.guesses.borrow_mut().push(tile);
+            }
+            return Ok(Choice::Pass);
+        }
+        Ok(options[0])
+    }
+
+    fn name(&self) -> &str {
+        "peeker"
+    }
+}
+
+#[test]
+fn a_peeking_agent_predicts_the_next_tile_at_chance_level() {
+    let rules = rules(&["base"]);
+    let (mut hits, mut tries) = (0, 0);
+    for seed in 0..6u64 {
+        let mut game = Game::new(rules.clone(), 2, seed).expect("two players can play");
+        let guesses = Rc::new(RefCell::new(Vec::new()));
+        let mut agents: Vec<Box<dyn Agent>> = (0..2)
+            .map(|_| {
+                Box::new(Peeker {
+                    guesses: guesses.clone(),
+                }) as Box<dyn Agent>
+            })
+            .collect();
+        play(&mut game, &mut agents).expect("the game finishes");
+        // The tiles really drawn after each turn's first one, in order.
+        let drawn: Vec<TileId> = game
+            .log()
+            .iter()
+            .filter_map(|e| match e {
+                Event::Drew { tile, .. } => Some(*tile),
+                _ => None,
+            })
+            .skip(1)
+            .collect();
+        for (guess, real) in guesses.borrow().iter().zip(&drawn) {
+            tries += 1;
+            hits += usize::from(guess == real);
+        }
+    }
+    assert!(tries > 300, "only {tries} predictions");
+    // Guessing by the tile set's frequencies hits about 1 time in 12; the
+    // real game's RNG would hit every time.
+    assert!(hits * 4 < tries, "{hits} of {tries} next tiles predicted from views");
+}
+
+/// Cards drawn, and cards that left a hand (played, resolved or discarded),
+/// in a game's log from event `from` on.
+fn card_flow(game: &Game, from: usize) -> (usize, usize) {
+    let log = &game.log()[from..];
+    let drawn = log.iter().filter(|e| matches!(e, Event::CardDrawn { .. })).count();
+    let left = log.iter().filter(|e| matches!(e, Event::CardDiscarded { .. })).count();
+    (drawn, left)
+}
+
+fn random_agents(seed: u64) -> Vec<Box<dyn Agent>> {
+    (0..3u64)
+        .map(|p| Box::new(RandomAgent::new(seed * 10 + p)) as Box<dyn Agent>)
+        .collect()
+}
+
+#[test]
+fn rollouts_from_views_resolve_cards_like_real_games() {
+    let rules = rules(&["base", "christmas_present"]);
+    let (mut real, mut viewed) = ((0, 0), (0, 0));
+    for seed in 0..24u64 {
+        let mut game = Game::new(rules.clone(), 3, seed).expect("three players can play");
+        // Play the first 60 decisions, then roll out the rest twice: in the
+        // game itself, and in the current player's view of it.
+        let mut agents = random_agents(seed);
+        let mut options = Vec::new();
+        for _ in 0..60 {
+            if game.decision().is_none() {
+                break;
+            }
+            game.options_into(&mut options);
+            let player = game.deciding_player().unwrap_or(0);
+            let choice = agents[player].choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        let viewer = game.deciding_player().unwrap_or(0);
+        let mut from_view = game.view_for(viewer).expect("a player of the game").search_clone();
+        from_view.set_logging(true);
+        play(&mut from_view, &mut random_agents(seed + 100)).expect("a rollout from a view finishes");
+        let (d, l) = card_flow(&from_view, 0);
+        viewed = (viewed.0 + d, viewed.1 + l);
+        let from = game.log().len();
+        play(&mut game, &mut random_agents(seed + 100)).expect("the game finishes");
+        let (d, l) = card_flow(&game, from);
+        real = (real.0 + d, real.1 + l);
+    }
+    let rate = |(drawn, left): (usize, usize)| left as f64 / drawn.max(1) as f64;
+    assert!(real.0 > 50 && viewed.0 > 50, "too few cards drawn: {real:?} {viewed:?}");
+    assert!(
+        (rate(real) - rate(viewed)).abs() < 0.15,
+        "cards that left a hand: {:.2} in real games, {:.2} in rollouts from views",
+        rate(real),
+        rate(viewed)
+    );
+}
