@@ -998,16 +998,17 @@ impl Game {
         }
         let i = match self.forced_cards.pop_front() {
             Some(card) => self.piles[d].iter().position(|c| *c == card).ok_or_else(|| {
-                let name = self
-                    .rules
-                    .pack
-                    .program
-                    .cards
-                    .get(card as usize)
-                    .map_or("?", |c| c.name.as_str());
-                EvalError::Illegal(
-                    ErrorKind::CardNotInPile.error(format!("card {name} is not in its deck's draw pile")),
-                )
+                let program = &self.rules.pack.program;
+                let name = program.cards.get(card as usize).map_or("?", |c| c.name.as_str());
+                let here = &program.decks[d].name;
+                let message = match program.cards.get(card as usize).map(|c| c.deck as usize) {
+                    Some(other) if other != d => format!(
+                        "the record's next card, {name}, is from deck {}, but this draw is from deck {here}; list a step's cards in the order they are drawn",
+                        program.decks[other].name
+                    ),
+                    _ => format!("card {name} is not in the draw pile of deck {here}"),
+                };
+                EvalError::Illegal(ErrorKind::CardNotInPile.error(message))
             })?,
             None => self.rng.below(self.piles[d].len()),
         };
