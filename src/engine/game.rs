@@ -1221,10 +1221,21 @@ mod tests {
     use crate::agents::{Agent, RandomAgent};
     use crate::check::{load, PackRef};
 
+    /// Every placement draws a card, kept in the hand.
+    const TOKENS: &str = "pack tokens\nrequires base\ndeck tokens\n\
+        card sun x4 in tokens { kept }\ncard moon x4 in tokens { kept }\n\
+        on tile_placed { draw card from tokens }\n";
+
     /// A game of base and a pack with a deck, played at random until
     /// player 1 holds a card that differs from one left in its draw pile.
     fn game_with_a_hidden_card() -> Game {
-        let refs = [PackRef::Bundled("base".into()), PackRef::Bundled("the_gifts".into())];
+        let refs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "tokens.rules".into(),
+                text: TOKENS.into(),
+            },
+        ];
         let rules = Arc::new(Rules::new(load(&refs).expect("bundled packs load")));
         let mut game = Game::new(rules, 2, 7).expect("two players can play");
         let mut agent = RandomAgent::new(3);
