@@ -15,8 +15,10 @@ pub trait Agent {
 
     /// Whether the agent looks at the game. [`play`] then hands it the game
     /// as its player may see it ([`Game::view_for`]): the tile order, other
-    /// players' cards and the draw piles sampled anew. An agent that never
-    /// looks (it may read only the decision and `options`) skips the copy.
+    /// players' cards and the draw piles sampled anew. An agent whose
+    /// `looks()` is false promises to use nothing hidden (a random agent
+    /// reads only `options`; a scripted one only finds a record's names on
+    /// the board): it is handed the game itself, without the cost of a view.
     fn looks(&self) -> bool {
         true
     }

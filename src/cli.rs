@@ -5,7 +5,7 @@ mod sim;
 
 use crate::check::{load, LoadError, PackRef};
 use crate::diagnostic::Code;
-use crate::engine::{Game, Rules, MAX_PLAYERS};
+use crate::engine::{Rules, MAX_PLAYERS};
 use crate::ir::{IconValue, RulePack};
 use crate::record::{Outcome, Record, ReplayError};
 use clap::{Parser, Subcommand};
@@ -360,8 +360,8 @@ fn simulate(
         return ExitCode::FAILURE;
     };
     let rules = Arc::new(Rules::new(pack));
-    if let Err(e) = Game::new(rules.clone(), players, seed) {
-        eprintln!("error: {e}");
+    if players == 0 || players > MAX_PLAYERS {
+        eprintln!("error: --players {players}: a game needs 1 to {MAX_PLAYERS} players");
         return ExitCode::FAILURE;
     }
     let opts = sim::SimOptions {

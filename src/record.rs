@@ -524,7 +524,7 @@ fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick>
 /// A segment's name in records: its first edge or half-edge in board
 /// directions; for a segment with neither, its kind's name, numbered
 /// (`"field 2"`) when the tile has several segments of that kind.
-pub fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
+pub(crate) fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
     let name = game.segment_location(placed, seg);
     if Location::parse(&name).is_some() {
         return name;

@@ -64,3 +64,12 @@ fn a_stack_of_unknown_tiles_is_a_setup_error() {
     let err = Game::with_stack(rules, 2, 1, vec![0, 999]).expect_err("tile 999 does not exist");
     assert_eq!(err.kind(), ErrorKind::Setup);
 }
+
+#[test]
+fn a_replay_of_unknown_tiles_is_a_setup_error() {
+    let rules = Arc::new(Rules::new(
+        load(&[PackRef::Bundled("base".into())]).expect("base loads"),
+    ));
+    let err = Game::replaying(rules, 2, None, vec![9_999]).expect_err("tile 9999 does not exist");
+    assert_eq!(err.kind(), ErrorKind::Setup);
+}

@@ -118,3 +118,32 @@ on tile_placed(t) when not first_ran {
     game.apply(place).expect("options are legal");
     assert_eq!(game.scores(), &[11, 0], "both handlers ran for the first placement");
 }
+
+/// The canonical order: each pack after the packs it requires, and among
+/// the packs whose requirements are loaded, the first by name.
+#[test]
+fn packs_load_after_their_requirements_then_by_name() {
+    let pack = |name: &str, requires: &str| PackRef::Text {
+        name: format!("{name}.rules"),
+        text: format!(
+            "pack {name}\nrequires {requires}\ntile {}_tile from E x1 {{ }}\n",
+            name.to_uppercase()
+        ),
+    };
+    let expected = ["B_tile", "Z_tile", "A_tile"];
+    for refs in [
+        vec![pack("a", "base, z"), pack("z", "base"), pack("b", "base")],
+        vec![pack("b", "base"), pack("z", "base"), pack("a", "base, z")],
+    ] {
+        let loaded = load(&refs).unwrap_or_else(|e| panic!("{}", e.render()));
+        let last: Vec<&str> = loaded
+            .tiles
+            .iter()
+            .rev()
+            .take(3)
+            .rev()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(last, expected, "base, then b, then z, then a (which requires z)");
+    }
+}

@@ -318,8 +318,7 @@ pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> 
         marks[u] = Mark::Black;
         order.push(u);
     }
-    // The canonical order: every pack after the packs it requires, and
-    // otherwise by pack name, never by the order the packs were listed in.
+    // The depth-first walk finds cycles; requirements are walked by name.
     let mut roots: Vec<usize> = (0..units.len()).collect();
     roots.sort_by(|a, b| units[*a].pack_name().cmp(&units[*b].pack_name()).then(a.cmp(b)));
     for u in roots {
@@ -329,5 +328,27 @@ pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> 
     }
     // Units with a duplicate pack name take no part in the game.
     order.retain(|u| by_name.iter().any(|(_, i)| i == u));
-    (order, deps)
+    (canonical(&order, units, &deps), deps)
+}
+
+/// The canonical load order of `packs`: each pack after the packs it
+/// requires, and among the packs whose requirements are all loaded, the one
+/// whose name comes first, so the order never depends on how packs were
+/// listed. Packs caught in a cycle (already reported) follow in `packs`' order.
+fn canonical(packs: &[usize], units: &[Unit], deps: &[Vec<usize>]) -> Vec<usize> {
+    let mut loaded = vec![false; units.len()];
+    let mut out = Vec::with_capacity(packs.len());
+    loop {
+        let ready = packs
+            .iter()
+            .copied()
+            .filter(|u| !loaded[*u])
+            .filter(|u| deps[*u].iter().all(|d| loaded[*d] || d == u || !packs.contains(d)))
+            .min_by(|a, b| units[*a].pack_name().cmp(&units[*b].pack_name()).then(a.cmp(b)));
+        let Some(u) = ready else { break };
+        loaded[u] = true;
+        out.push(u);
+    }
+    out.extend(packs.iter().copied().filter(|u| !loaded[*u]));
+    out
 }

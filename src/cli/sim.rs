@@ -85,12 +85,26 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
     // Games run without their log unless records are written: play the
     // game again (the same seeds make the same game) with the log on.
     let (game, _) = play_one(rules, opts, g, true);
-    if let Some(game) = game {
+    {
+        // A game that failed while being set up has a record with no turns,
+        // which replays to the same failure.
+        let record = |dir: Option<&Path>| match &game {
+            Some(game) => record_of(game, opts, g, dir),
+            None => Ok(Record {
+                rules: record_packs(&opts.packs, dir),
+                players: (1..=opts.players).map(|p| format!("Player {p}")).collect(),
+                seed: Some(replay_seed(opts.seed, g)),
+                tiles: None,
+                turns: Vec::new(),
+                expect: Vec::new(),
+                fails: None,
+            }),
+        };
         let written = match &opts.record_dir {
-            Some(dir) => record_of(&game, opts, g, Some(dir)).and_then(|r| write_record(&r, dir, g)),
+            Some(dir) => record(Some(dir)).and_then(|r| write_record(&r, dir, g)),
             None => {
                 let path = std::env::temp_dir().join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
-                record_of(&game, opts, g, None).and_then(|record| {
+                record(None).and_then(|record| {
                     std::fs::write(&path, record.to_ron())
                         .map(|()| path.clone())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))

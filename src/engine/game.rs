@@ -325,6 +325,12 @@ impl Game {
         draws: Vec<TileId>,
         cards: Vec<CardId>,
     ) -> Result<Game, GameError> {
+        if let Some(bad) = draws.iter().find(|t| **t as usize >= rules.pack.tiles.len()) {
+            return Err(GameError::setup(format!(
+                "drawn tile id {bad} is not a tile of the packs, which define {} tile types",
+                rules.pack.tiles.len()
+            )));
+        }
         let stack = stack.unwrap_or_else(|| full_stack(&rules));
         let mut game = Game::setup(rules, players, 0, stack)?;
         game.forced.extend(draws);
@@ -640,6 +646,28 @@ impl Game {
                 }
             }
             view.piles[deck] = pool;
+        }
+        // Another player's pending choice of cards offers the cards of their
+        // sampled hand (from the same decks), not their real ones.
+        if let Phase::Choose(p) = &mut view.phase {
+            if p.domain == Domain::Cards && p.player as usize != player {
+                let decks: Vec<u16> = p
+                    .options
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::Card(c) => Some(program.deck_of(*c)),
+                        _ => None,
+                    })
+                    .collect();
+                let mut kinds: Vec<CardId> = view.hands[p.player as usize]
+                    .iter()
+                    .copied()
+                    .filter(|c| decks.contains(&program.deck_of(*c)))
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                p.options = kinds.into_iter().map(Target::Card).collect();
+            }
         }
         view.rng = rng;
         view.viewer = Some(player as u8);
