@@ -58,3 +58,76 @@ fn a_chain_past_the_step_budget_is_stopped() {
         )
     );
 }
+
+/// Forty functions, each calling the one before twice: 2^40 calls if
+/// nothing charged them.
+#[test]
+fn exponential_function_calls_are_charged() {
+    let mut text = String::from("pack runaway\nrequires base\n\nfn f0(n: int) = n\n");
+    for i in 1..=40 {
+        text += &format!("fn f{i}(n: int) = f{}(n) + f{}(n)\n", i - 1, i - 1);
+    }
+    text += "\non tile_placed(t) {\n  score f40(0) to current_player reason \"x\"\n}\n";
+    let err = run(&text);
+    assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
+    assert!(err.to_string().contains("runaway.rules:47"), "{err}");
+}
+
+/// Comprehensions nested four deep over every feature of the board.
+#[test]
+fn nested_comprehensions_are_charged() {
+    let err = run("pack runaway\nrequires base\n\n\
+         on tile_placed(t) when count(a in features where count(b in features where \
+         count(c in features where count(d in features where d == a) > 0) > 0) > 0) > 0 {\n\
+         \x20 score 1 to current_player reason \"x\"\n}\n");
+    assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
+    assert!(err.to_string().contains("runaway.rules:4"), "{err}");
+}
+
+/// Always takes an action when one is offered.
+struct ActionTaker;
+
+impl Agent for ActionTaker {
+    fn choose(
+        &mut self,
+        _game: &Game,
+        options: &[meeple::engine::Choice],
+    ) -> Result<meeple::engine::Choice, GameError> {
+        let action = options
+            .iter()
+            .find(|c| matches!(c, meeple::engine::Choice::Action { .. }));
+        Ok(*action.unwrap_or(&options[0]))
+    }
+
+    fn name(&self) -> &str {
+        "action taker"
+    }
+
+    fn looks(&self) -> bool {
+        false
+    }
+}
+
+/// An action that changes nothing leaves the decision open: an agent that
+/// takes it again and again is stopped by the bound on a turn's decisions,
+/// with the action named.
+#[test]
+fn a_turn_that_keeps_asking_is_stopped() {
+    let pack = load(&[PackRef::Text {
+        name: "runaway.rules".into(),
+        text: "pack runaway\nrequires base\n\naction idle in before_place {\n  score 0 to current_player reason \"idle\"\n}\n"
+            .into(),
+    }])
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut game = Game::new(Arc::new(Rules::new(pack)), 2, 1).expect("two players can play");
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(ActionTaker), Box::new(ActionTaker)];
+    let err = play(&mut game, &mut agents).expect_err("the turn never ends");
+    assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "a rule ran away: more than {} decisions in one turn (the rule that keeps asking: runaway.rules:4)",
+            meeple::engine::MAX_TURN_DECISIONS
+        )
+    );
+}

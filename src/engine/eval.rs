@@ -12,6 +12,10 @@ use crate::syntax::ast::{BinOp, UnOp};
 /// Deepest nesting of function calls and completion checks while evaluating.
 const MAX_EVAL_DEPTH: u32 = 64;
 
+/// Evaluation work (function calls, list members visited) allowed between
+/// two decisions; more is a runaway rule.
+pub const EVAL_BUDGET: u64 = 2_000_000;
+
 /// A value during evaluation. Features are held by any node of theirs and
 /// compared by their current root.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +64,8 @@ pub enum EvalError {
     DivisionByZero,
     /// Functions or completion checks nested too deeply.
     TooDeep,
+    /// More than [`EVAL_BUDGET`] evaluation work without a decision.
+    Runaway,
     /// A replay forced something the game cannot do (a card not in its pile).
     Illegal(GameError),
 }
@@ -70,6 +76,7 @@ impl EvalError {
             EvalError::Overflow => ErrorKind::Overflow,
             EvalError::DivisionByZero => ErrorKind::DivisionByZero,
             EvalError::TooDeep => ErrorKind::TooDeep,
+            EvalError::Runaway => ErrorKind::Runaway,
             EvalError::Illegal(e) => e.kind(),
         }
     }
@@ -81,6 +88,7 @@ impl std::fmt::Display for EvalError {
             EvalError::Overflow => "arithmetic overflow",
             EvalError::DivisionByZero => "division by zero",
             EvalError::TooDeep => "rules nested too deeply (a completion check or function that depends on itself?)",
+            EvalError::Runaway => "a rule ran away: more than 2000000 function calls, list members and board segments evaluated without a decision",
             EvalError::Illegal(e) => e.message(),
         })
     }
@@ -139,6 +147,7 @@ impl Game {
                 if env.depth >= MAX_EVAL_DEPTH {
                     return Err(EvalError::TooDeep);
                 }
+                self.charge(1)?;
                 let f = &self.rules.pack.program.functions[*func as usize];
                 let mut locals = vec![Value::None; f.slots as usize];
                 for (i, a) in args.iter().enumerate() {
@@ -164,6 +173,7 @@ impl Game {
             Expr::Binary(op, l, r) => self.binary(*op, l, r, env)?,
             Expr::Count { slot, list, filter } => {
                 let items = self.eval(list, env)?.items();
+                self.charge(items.len())?;
                 let slot = *slot as usize;
                 if env.locals.len() <= slot {
                     env.locals.resize(slot + 1, Value::None);
@@ -180,6 +190,16 @@ impl Game {
                 Value::Int(n)
             }
         })
+    }
+
+    /// Counts evaluation work against [`EVAL_BUDGET`].
+    pub(super) fn charge(&self, units: usize) -> Result<(), EvalError> {
+        let spent = self.work.get().saturating_add(units as u64);
+        self.work.set(spent);
+        if spent > EVAL_BUDGET {
+            return Err(EvalError::Runaway);
+        }
+        Ok(())
     }
 
     fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, EvalError> {
@@ -447,6 +467,7 @@ impl Game {
                 _ => Value::Int(0),
             },
             Builtin::AllFeatures => {
+                self.charge(self.features.len())?;
                 let mut roots: Vec<u32> = (0..self.features.len() as u32)
                     .filter(|n| self.features.find(*n) == *n)
                     .collect();

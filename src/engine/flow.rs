@@ -14,6 +14,8 @@ use crate::source::Span;
 
 /// Steps the machine may take between two decisions.
 pub const STEP_BUDGET: u32 = 200_000;
+/// Steps the machine may take in one turn, decisions included.
+pub const TURN_STEP_BUDGET: u64 = 2_000_000;
 /// How deeply handlers may trigger further handlers.
 pub const MAX_DEPTH: u16 = 32;
 
@@ -197,6 +199,8 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return Vec::new();
         };
+        // Each look at an action's targets has the whole evaluation budget.
+        self.work.set(0);
         if a.card.is_some_and(|c| !self.hands[self.current].contains(&c)) {
             return Vec::new();
         }
@@ -278,6 +282,7 @@ impl Game {
     /// Runs tasks until a decision is needed or the game ends.
     pub(super) fn run(&mut self) -> Result<(), GameError> {
         let mut steps = 0u32;
+        self.work.set(0);
         let mut last: Option<Span> = None;
         while let Some(task) = self.tasks.pop() {
             steps += 1;
@@ -287,9 +292,17 @@ impl Game {
                     "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {at})"
                 )));
             }
+            self.turn_steps += 1;
+            if self.turn_steps > TURN_STEP_BUDGET {
+                let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+                return Err(ErrorKind::Runaway.error(format!(
+                    "a rule ran away: more than {TURN_STEP_BUDGET} steps in one turn (last at {at})"
+                )));
+            }
             match task {
                 Task::StartTurn => {
                     self.turn += 1;
+                    (self.turn_decisions, self.turn_steps, self.asking) = (0, 0, None);
                     self.tasks.push(Task::Draw);
                     self.fire(EventKind::TurnStart, vec![Value::Player(self.current as u8)], 0);
                 }
@@ -892,9 +905,23 @@ impl Game {
         Ok(false)
     }
 
+    /// The values a domain (or a list in it) ranges over, charged to the
+    /// evaluation budget.
+    fn domain_items(
+        &self,
+        domain: Domain,
+        list: Option<&Expr>,
+        player: usize,
+        env: &mut Env,
+    ) -> Result<Vec<Value>, EvalError> {
+        let items = self.domain_values(domain, list, player, env)?;
+        self.charge(items.len())?;
+        Ok(items)
+    }
+
     /// The values a domain (or a list in it) ranges over, in a stable order;
     /// `player`'s hand for cards.
-    fn domain_items(
+    fn domain_values(
         &self,
         domain: Domain,
         list: Option<&Expr>,
@@ -937,6 +964,7 @@ impl Game {
                 kinds.into_iter().map(Value::Card).collect()
             }
             Domain::Features(kind) => {
+                self.charge(self.features.len())?;
                 let mut roots: Vec<u32> = (0..self.features.len() as u32)
                     .filter(|n| self.features.find(*n) == *n)
                     .filter(|n| kind.is_none_or(|k| self.features.kind(*n) == k))

@@ -18,6 +18,10 @@ use std::sync::Arc;
 /// Most players a game may have.
 pub const MAX_PLAYERS: usize = 6;
 
+/// Most decisions one turn may ask for. Every turn places a tile from a
+/// finite stack, so a game is bounded too.
+pub const MAX_TURN_DECISIONS: u32 = 1_000;
+
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -259,6 +263,14 @@ pub struct Game {
     pub(super) logging: bool,
     /// Set in a player's view: its hidden parts are a sample.
     pub(super) viewer: Option<u8>,
+    /// Evaluation work since the last decision (see `EVAL_BUDGET`).
+    pub(super) work: std::cell::Cell<u64>,
+    /// Decisions and rule steps in this turn so far (see `MAX_TURN_DECISIONS`
+    /// and `TURN_STEP_BUDGET`), and the rule that asked for the latest
+    /// action or choice.
+    pub(super) turn_decisions: u32,
+    pub(super) turn_steps: u64,
+    pub(super) asking: Option<crate::source::Span>,
 }
 
 /// A game as one player may see it ([`Game::view_for`]): what the player
@@ -407,6 +419,10 @@ impl Game {
             log: Vec::new(),
             logging: true,
             viewer: None,
+            work: Default::default(),
+            turn_decisions: 0,
+            turn_steps: 0,
+            asking: None,
         };
         game.put_tile(start, (0, 0), 0);
         Ok(game)
@@ -447,6 +463,7 @@ impl Game {
             tasks: self.tasks.clone(),
             frames: self.frames.clone(),
             steers: self.steers.clone(),
+            work: self.work.clone(),
             ..*self
         };
         copy.logging = false;
@@ -836,6 +853,21 @@ impl Game {
 
     /// Applies a choice to the pending decision.
     pub fn apply(&mut self, choice: Choice) -> Result<(), GameError> {
+        if self.turn_decisions >= MAX_TURN_DECISIONS && self.decision().is_some() {
+            let at = self
+                .asking
+                .map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: more than {MAX_TURN_DECISIONS} decisions in one turn (the rule that keeps asking: {at})"
+            )));
+        }
+        let asking = match (&self.phase, choice) {
+            (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, .. }) => {
+                self.rules.pack.program.actions.get(action as usize).map(|a| a.span)
+            }
+            (Phase::Choose(p), _) if !p.trim => self.frames.get(p.frame as usize).map(|f| f.origin),
+            _ => None,
+        };
         let player = self.current;
         match (&self.phase, choice) {
             (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => {
@@ -966,6 +998,8 @@ impl Game {
             }
             (Phase::Running, _) => return Err(ErrorKind::WrongDecision.error("the game is not waiting for a decision")),
         }
+        self.turn_decisions += 1;
+        self.asking = asking.or(self.asking);
         self.phase = Phase::Running;
         self.run()
     }
