@@ -812,55 +812,30 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             }
         }
     }
+    // Each step's names and draws are checked in order, but a step is
+    // reported only after every earlier step has played: the first step
+    // whose names or draws are wrong is remembered, and only the draws of
+    // the steps before it are forced.
     let mut draws = Vec::new();
     let mut cards = Vec::new();
+    let mut wrong: Option<ReplayError> = None;
     for (index, step) in record.turns.iter().enumerate() {
-        let fail = |error: GameError| ReplayError::Step { index, error };
-        let (placed, extra): (&String, &[String]) = match step {
-            Step::Turn {
-                tile, draws: Some(d), ..
-            } => (tile, d.as_slice()),
-            Step::Turn { tile, .. } | Step::Discard { tile } => (tile, std::slice::from_ref(tile)),
-            Step::Check(_) => continue,
-        };
-        if !extra.contains(placed) {
-            return Err(fail(GameError::new(
-                ErrorKind::TileNotDrawn,
-                format!("tile {placed} is not among this turn's draws"),
-            )));
-        }
-        for name in extra {
-            draws.push(tile_id(name).map_err(fail)?);
-        }
-        if let Step::Turn { cards: names, .. } = step {
-            for name in names {
-                cards.push(card_id(&rules, name).map_err(fail)?);
+        match step_draws(record, &rules, stack.as_deref(), &mut left, step) {
+            Ok((tiles, step_cards)) => {
+                draws.extend(tiles);
+                cards.extend(step_cards);
+            }
+            Err(error) => {
+                wrong = Some(ReplayError::Step { index, error });
+                break;
             }
         }
-        // Tiles drawn beside the placed one may go back into the stack, so
-        // only the placed (or discarded) tile is counted off here.
-        let id = tile_id(placed).map_err(fail)?;
-        if left[id as usize] == 0 {
-            let whence = if record.tiles.is_some() {
-                "the record's `tiles`"
-            } else {
-                "the tile set"
-            };
-            let never = match &stack {
-                Some(s) => !s.contains(&id),
-                None => rules.pack.tiles[id as usize].count == 0,
-            };
-            return Err(fail(GameError::new(
-                ErrorKind::TileNotInStack,
-                if never {
-                    format!("tile {placed} cannot be drawn: {whence} holds none")
-                } else {
-                    format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
-                },
-            )));
-        }
-        left[id as usize] -= 1;
     }
+    let playable = match &wrong {
+        Some(e) => e.step().unwrap_or(0),
+        None => record.turns.len(),
+    };
+    // Set-up errors (players) come before any step's.
     let mut game =
         Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| {
             match e.kind() {
@@ -871,7 +846,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
     let mut draws_seen = 0;
     // Events before the first step (setup) count with the first step.
     let mut log_seen = 0;
-    for (index, step) in record.turns.iter().enumerate() {
+    for (index, step) in record.turns.iter().enumerate().take(playable) {
         if index > 0 {
             log_seen = game.log().len();
         }
@@ -899,10 +874,73 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             });
         }
     }
+    if let Some(e) = wrong {
+        return Err(e);
+    }
     for e in &record.expect {
         check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
     }
     Ok(game)
+}
+
+/// The tiles and cards a step draws, by id, after checking its names and
+/// that each tile it places or discards is still to be drawn (`left`, by
+/// tile type, counts down).
+fn step_draws(
+    record: &Record,
+    rules: &Rules,
+    stack: Option<&[TileId]>,
+    left: &mut [u32],
+    step: &Step,
+) -> Result<(Vec<TileId>, Vec<u16>), GameError> {
+    let tile_id = |name: &str| {
+        rules
+            .pack
+            .tile(name)
+            .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
+    };
+    let (placed, extra): (&String, &[String]) = match step {
+        Step::Turn {
+            tile, draws: Some(d), ..
+        } => (tile, d.as_slice()),
+        Step::Turn { tile, .. } | Step::Discard { tile } => (tile, std::slice::from_ref(tile)),
+        Step::Check(_) => return Ok((Vec::new(), Vec::new())),
+    };
+    if !extra.contains(placed) {
+        return Err(GameError::new(
+            ErrorKind::TileNotDrawn,
+            format!("tile {placed} is not among this turn's draws"),
+        ));
+    }
+    let draws = extra.iter().map(|n| tile_id(n)).collect::<Result<Vec<_>, _>>()?;
+    let cards = match step {
+        Step::Turn { cards: names, .. } => names.iter().map(|n| card_id(rules, n)).collect::<Result<Vec<_>, _>>()?,
+        _ => Vec::new(),
+    };
+    // Tiles drawn beside the placed one may go back into the stack, so
+    // only the placed (or discarded) tile is counted off here.
+    let id = tile_id(placed)?;
+    if left[id as usize] == 0 {
+        let whence = if record.tiles.is_some() {
+            "the record's `tiles`"
+        } else {
+            "the tile set"
+        };
+        let never = match stack {
+            Some(s) => !s.contains(&id),
+            None => rules.pack.tiles[id as usize].count == 0,
+        };
+        return Err(GameError::new(
+            ErrorKind::TileNotInStack,
+            if never {
+                format!("tile {placed} cannot be drawn: {whence} holds none")
+            } else {
+                format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
+            },
+        ));
+    }
+    left[id as usize] -= 1;
+    Ok((draws, cards))
 }
 
 /// "unknown tile `X`; did you mean `Y`?"
