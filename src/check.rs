@@ -9,6 +9,7 @@ mod program;
 mod requires;
 mod tiles;
 
+pub(crate) use load::read_capped;
 pub use load::PackRef;
 
 use crate::diagnostic::{render_all, Code, Diagnostic};
@@ -58,9 +59,20 @@ impl std::error::Error for LoadError {}
 
 /// Loads and checks packs together, with every pack they require.
 pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
+    load_from(refs, None)
+}
+
+/// Loads packs as [`load`] does, but with `roots` (a record's packs) every
+/// file read from disk, required ones included, must lie in one of those
+/// folders and begin like a pack, or it is refused unread or unshown.
+pub fn load_within(refs: &[PackRef], roots: &[std::path::PathBuf]) -> Result<RulePack, LoadError> {
+    load_from(refs, Some(roots))
+}
+
+fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<RulePack, LoadError> {
     let mut sources = Sources::new();
     let mut diags = Vec::new();
-    let units = load::read_all(refs, &mut sources, &mut diags);
+    let units = load::read_all(refs, roots, &mut sources, &mut diags);
     let (order, deps) = load::order(&units, &sources, &mut diags);
     let vis = visibility(&units, &deps);
     let asts: Vec<Option<&ast::File>> = units.iter().map(|u| u.ast.as_ref()).collect();

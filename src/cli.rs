@@ -56,6 +56,11 @@ enum Command {
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
+        /// A folder the record's packs may also come from (repeatable). A
+        /// record names bundled packs or .rules files by paths relative to
+        /// its own folder or to these; no other file is read.
+        #[arg(long, value_name = "DIR")]
+        packs_dir: Vec<PathBuf>,
     },
     /// Play many games with agents and print statistics per seat.
     Sim {
@@ -103,7 +108,12 @@ pub fn main() -> ExitCode {
             emit(&crate::ir::reference::tables());
             ExitCode::SUCCESS
         }
-        Command::Replay { record, board, json } => replay(&record, board, json),
+        Command::Replay {
+            record,
+            board,
+            json,
+            packs_dir,
+        } => replay(&record, board, json, &packs_dir),
         Command::Sim {
             rules,
             players,
@@ -235,10 +245,17 @@ fn explain(code: Option<&str>) -> ExitCode {
     }
 }
 
-fn replay(path: &Path, board: bool, json: bool) -> ExitCode {
+fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitCode {
+    if let Some(dir) = packs_dirs.iter().find(|d| !d.is_dir()) {
+        eprintln!(
+            "error: --packs-dir {}: it is not a folder; name the folder that holds the record's .rules files",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let result = Record::read(path).and_then(|record| {
         let dir = path.parent().unwrap_or(Path::new("."));
-        crate::record::replay_expecting(&record, dir).map(|outcome| (record, outcome))
+        crate::record::replay_expecting_in(&record, dir, packs_dirs).map(|outcome| (record, outcome))
     });
     let (record, game) = match result {
         Ok((record, Outcome::Played(game))) => (record, game),

@@ -2,14 +2,18 @@
 //! [`replay`] checks each step and the expectations; [`Record::from_game`]
 //! writes what a played game did.
 
-use crate::check::{load, LoadError, PackRef};
+use crate::check::{load_within, LoadError, PackRef};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Choice, Decision, ErrorKind, Event, Game, GameError, Pos, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::{Domain, Window};
 use crate::ir::{FigureId, Ownership, TileId};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Record files larger than this (16 MiB) are refused rather than read.
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 /// A whole game, or a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -257,16 +261,20 @@ impl Record {
             .map_err(|e| ReplayError::Parse(parse_message(name, text, &e)))
     }
 
-    /// Reads and parses a record file.
+    /// Reads and parses a record file: a regular file of at most
+    /// [`MAX_RECORD_BYTES`], UTF-8 text.
     pub fn read(path: &Path) -> Result<Record, ReplayError> {
+        let cannot = |why: String| ReplayError::Parse(format!("cannot read {}: {why}", path.display()));
         if path.is_dir() {
-            return Err(ReplayError::Parse(format!(
-                "cannot read {}: it is a folder; name a record file (.ron) in it",
-                path.display()
-            )));
+            return Err(cannot("it is a folder; name a record file (.ron) in it".to_string()));
         }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ReplayError::Parse(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = crate::check::read_capped(path, MAX_RECORD_BYTES, "records").map_err(cannot)?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            cannot(format!(
+                "it is not UTF-8 text (the first bad byte is at offset {}), so it is not a record",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         Record::parse(&path.display().to_string(), &text)
     }
 
@@ -298,17 +306,82 @@ impl Record {
         })
     }
 
-    /// Loads the record's packs; paths are relative to `dir`.
+    /// Loads the record's packs; paths are relative to `dir`, the record's folder.
     pub fn load_rules(&self, dir: &Path) -> Result<Rules, ReplayError> {
-        let refs: Vec<PackRef> = self
-            .rules
-            .iter()
-            .map(|r| match PackRef::from_arg(r) {
-                PackRef::Path(p) if p.is_relative() => PackRef::Path(dir.join(p)),
-                other => other,
-            })
+        self.load_rules_from(dir, &[])
+    }
+
+    /// Loads the record's packs: bundled names, or relative paths that lie
+    /// in the record's folder `dir` or in one of `packs_dirs` (looked for in
+    /// that order). Any other entry (an absolute path, a path that leads out of
+    /// both folders, by `..` or a symbolic link) is refused unread, and every
+    /// file read, required packs included, must lie in those folders and
+    /// begin like a pack, so a record cannot show any other file.
+    pub fn load_rules_from(&self, dir: &Path, packs_dirs: &[PathBuf]) -> Result<Rules, ReplayError> {
+        let here = |d: &Path| {
+            if d.as_os_str().is_empty() {
+                Path::new(".").to_path_buf()
+            } else {
+                d.to_path_buf()
+            }
+        };
+        let roots: Vec<PathBuf> = std::iter::once(here(dir))
+            .chain(packs_dirs.iter().map(|d| here(d)))
             .collect();
-        load(&refs).map(Rules::new).map_err(ReplayError::Load)
+        let allowed = if packs_dirs.is_empty() {
+            format!(
+                "the record's folder `{}` (or a folder given with --packs-dir)",
+                roots[0].display()
+            )
+        } else {
+            let others: Vec<String> = packs_dirs.iter().map(|p| format!("`{}`", p.display())).collect();
+            format!(
+                "the record's folder `{}` or the packs folders {}",
+                roots[0].display(),
+                others.join(", ")
+            )
+        };
+        let mut refs = Vec::new();
+        let mut refused = Vec::new();
+        for entry in &self.rules {
+            let path = match PackRef::from_arg(entry) {
+                PackRef::Path(p) => p,
+                other => {
+                    refs.push(other);
+                    continue;
+                }
+            };
+            let refuse = |why: &str| {
+                Diagnostic::new(Code::Unreadable, format!("the record's rules entry `{entry}` {why}")).note(format!(
+                    "a record names bundled packs, or .rules files by paths relative to {allowed}"
+                ))
+            };
+            if path.has_root() || path.is_absolute() {
+                refused.push(refuse("is an absolute path"));
+                continue;
+            }
+            let found = roots.iter().map(|r| r.join(&path)).find(|p| p.exists());
+            let inside = |p: &Path| {
+                p.canonicalize().is_ok_and(|real| {
+                    roots
+                        .iter()
+                        .any(|r| r.canonicalize().is_ok_and(|r| real.starts_with(r)))
+                })
+            };
+            match found {
+                Some(p) if !inside(&p) => refused.push(refuse("leads outside the folders a record may read")),
+                Some(p) => refs.push(PackRef::Path(p)),
+                // Not found: the loader says so, naming where it looked.
+                None => refs.push(PackRef::Path(roots[0].join(&path))),
+            }
+        }
+        if !refused.is_empty() {
+            return Err(ReplayError::Load(LoadError {
+                sources: crate::source::Sources::new(),
+                diagnostics: refused,
+            }));
+        }
+        load_within(&refs, &roots).map(Rules::new).map_err(ReplayError::Load)
     }
 
     /// The record of a played game: every draw and decision, in order. A
@@ -688,7 +761,14 @@ pub enum Outcome {
 /// Replays a record and holds it to its `fails`: a record with `fails` must
 /// fail in just that way, and one without must replay.
 pub fn replay_expecting(record: &Record, dir: &Path) -> Result<Outcome, ReplayError> {
-    let result = replay(record, dir);
+    replay_expecting_in(record, dir, &[])
+}
+
+/// [`replay_expecting`], with the record's packs also looked for in `packs_dirs`.
+pub fn replay_expecting_in(record: &Record, dir: &Path, packs_dirs: &[PathBuf]) -> Result<Outcome, ReplayError> {
+    let result = record
+        .load_rules_from(dir, packs_dirs)
+        .and_then(|rules| replay_with(record, Arc::new(rules)));
     match (&record.fails, result) {
         (None, result) => result.map(|game| Outcome::Played(Box::new(game))),
         (Some(fails), Err(e)) if fails.matches(&e) => Ok(Outcome::FailedAsExpected(e)),
@@ -732,55 +812,30 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             }
         }
     }
+    // Each step's names and draws are checked in order, but a step is
+    // reported only after every earlier step has played: the first step
+    // whose names or draws are wrong is remembered, and only the draws of
+    // the steps before it are forced.
     let mut draws = Vec::new();
     let mut cards = Vec::new();
+    let mut wrong: Option<ReplayError> = None;
     for (index, step) in record.turns.iter().enumerate() {
-        let fail = |error: GameError| ReplayError::Step { index, error };
-        let (placed, extra): (&String, &[String]) = match step {
-            Step::Turn {
-                tile, draws: Some(d), ..
-            } => (tile, d.as_slice()),
-            Step::Turn { tile, .. } | Step::Discard { tile } => (tile, std::slice::from_ref(tile)),
-            Step::Check(_) => continue,
-        };
-        if !extra.contains(placed) {
-            return Err(fail(GameError::new(
-                ErrorKind::TileNotDrawn,
-                format!("tile {placed} is not among this turn's draws"),
-            )));
-        }
-        for name in extra {
-            draws.push(tile_id(name).map_err(fail)?);
-        }
-        if let Step::Turn { cards: names, .. } = step {
-            for name in names {
-                cards.push(card_id(&rules, name).map_err(fail)?);
+        match step_draws(record, &rules, stack.as_deref(), &mut left, step) {
+            Ok((tiles, step_cards)) => {
+                draws.extend(tiles);
+                cards.extend(step_cards);
+            }
+            Err(error) => {
+                wrong = Some(ReplayError::Step { index, error });
+                break;
             }
         }
-        // Tiles drawn beside the placed one may go back into the stack, so
-        // only the placed (or discarded) tile is counted off here.
-        let id = tile_id(placed).map_err(fail)?;
-        if left[id as usize] == 0 {
-            let whence = if record.tiles.is_some() {
-                "the record's `tiles`"
-            } else {
-                "the tile set"
-            };
-            let never = match &stack {
-                Some(s) => !s.contains(&id),
-                None => rules.pack.tiles[id as usize].count == 0,
-            };
-            return Err(fail(GameError::new(
-                ErrorKind::TileNotInStack,
-                if never {
-                    format!("tile {placed} cannot be drawn: {whence} holds none")
-                } else {
-                    format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
-                },
-            )));
-        }
-        left[id as usize] -= 1;
     }
+    let playable = match &wrong {
+        Some(e) => e.step().unwrap_or(0),
+        None => record.turns.len(),
+    };
+    // Set-up errors (players) come before any step's.
     let mut game =
         Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| {
             match e.kind() {
@@ -791,7 +846,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
     let mut draws_seen = 0;
     // Events before the first step (setup) count with the first step.
     let mut log_seen = 0;
-    for (index, step) in record.turns.iter().enumerate() {
+    for (index, step) in record.turns.iter().enumerate().take(playable) {
         if index > 0 {
             log_seen = game.log().len();
         }
@@ -819,10 +874,73 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             });
         }
     }
+    if let Some(e) = wrong {
+        return Err(e);
+    }
     for e in &record.expect {
         check(&game, e).map_err(|message| ReplayError::Expect { index: None, message })?;
     }
     Ok(game)
+}
+
+/// The tiles and cards a step draws, by id, after checking its names and
+/// that each tile it places or discards is still to be drawn (`left`, by
+/// tile type, counts down).
+fn step_draws(
+    record: &Record,
+    rules: &Rules,
+    stack: Option<&[TileId]>,
+    left: &mut [u32],
+    step: &Step,
+) -> Result<(Vec<TileId>, Vec<u16>), GameError> {
+    let tile_id = |name: &str| {
+        rules
+            .pack
+            .tile(name)
+            .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
+    };
+    let (placed, extra): (&String, &[String]) = match step {
+        Step::Turn {
+            tile, draws: Some(d), ..
+        } => (tile, d.as_slice()),
+        Step::Turn { tile, .. } | Step::Discard { tile } => (tile, std::slice::from_ref(tile)),
+        Step::Check(_) => return Ok((Vec::new(), Vec::new())),
+    };
+    if !extra.contains(placed) {
+        return Err(GameError::new(
+            ErrorKind::TileNotDrawn,
+            format!("tile {placed} is not among this turn's draws"),
+        ));
+    }
+    let draws = extra.iter().map(|n| tile_id(n)).collect::<Result<Vec<_>, _>>()?;
+    let cards = match step {
+        Step::Turn { cards: names, .. } => names.iter().map(|n| card_id(rules, n)).collect::<Result<Vec<_>, _>>()?,
+        _ => Vec::new(),
+    };
+    // Tiles drawn beside the placed one may go back into the stack, so
+    // only the placed (or discarded) tile is counted off here.
+    let id = tile_id(placed)?;
+    if left[id as usize] == 0 {
+        let whence = if record.tiles.is_some() {
+            "the record's `tiles`"
+        } else {
+            "the tile set"
+        };
+        let never = match stack {
+            Some(s) => !s.contains(&id),
+            None => rules.pack.tiles[id as usize].count == 0,
+        };
+        return Err(GameError::new(
+            ErrorKind::TileNotInStack,
+            if never {
+                format!("tile {placed} cannot be drawn: {whence} holds none")
+            } else {
+                format!("tile {placed} cannot be drawn: every copy in {whence} was drawn before")
+            },
+        ));
+    }
+    left[id as usize] -= 1;
+    Ok((draws, cards))
 }
 
 /// "unknown tile `X`; did you mean `Y`?"

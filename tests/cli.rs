@@ -136,13 +136,17 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
         record,
         first.join(format!("game-{:05}.ron", game.parse::<usize>().unwrap()))
     );
+    // The pack lies outside the record's folder, and a record reads only its
+    // folder and those the command names.
     assert_eq!(
         after(&message, "replay it:"),
-        format!("meeple replay {}", record.display())
+        format!("meeple replay --packs-dir {} {}", dir.display(), record.display())
     );
 
-    // The record replays to the rule's failure.
+    // The record replays to the rule's failure, by the printed command.
     let out = meeple(&["replay", &text(&record)]);
+    assert!(stderr(&out).contains("No such file"), "{}", stderr(&out));
+    let out = meeple(&["replay", "--packs-dir", &text(&dir), &text(&record)]);
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("division by zero in the rule at"),
@@ -171,7 +175,9 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
     let message3 = stderr(&out);
     let temporary = PathBuf::from(after(&message3, "its record:"));
     assert!(temporary.starts_with(std::env::temp_dir()), "{message3}");
-    let out = meeple(&["replay", &text(&temporary)]);
+    let command = after(&message3, "replay it: meeple ");
+    let args: Vec<&str> = command.split(' ').collect();
+    let out = meeple(&args);
     assert!(
         stderr(&out).contains("division by zero in the rule at"),
         "{}",

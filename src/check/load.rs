@@ -10,6 +10,82 @@ use std::path::{Path, PathBuf};
 /// Files larger than this are refused rather than read.
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// Reads at most `cap` bytes of a regular file. Anything else (a folder, a
+/// FIFO, a device, a socket) is refused from its metadata before it is
+/// opened, so nothing can block the read or make it endless; `what` names
+/// the kind of file expected ("rules files", "records").
+pub(crate) fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(format!(
+            "it is {}, not a file; {what} are read only from regular files",
+            file_kind(&meta)
+        ));
+    }
+    if meta.len() > cap {
+        return Err(format!("it is {} bytes; {what} are limited to {cap}", meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // The path may have changed between the two looks: ask the open file.
+    let opened = file.metadata().map_err(|e| e.to_string())?;
+    if !opened.is_file() {
+        return Err(format!(
+            "it is {}, not a file; {what} are read only from regular files",
+            file_kind(&opened)
+        ));
+    }
+    // At most one byte past the limit, so a file that grows cannot make the read unbounded.
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > cap {
+        return Err(format!("it is larger than {cap} bytes, the limit for {what}"));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Whether `text` begins, after white space and comments, with `pack`: a
+/// file reached through a record that does not is refused before it is
+/// parsed, so no diagnostic shows what it holds.
+fn starts_like_a_pack(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', '\r', '\n']);
+        match rest.strip_prefix('#') {
+            Some(comment) => rest = comment.split_once('\n').map_or("", |(_, after)| after),
+            None => break,
+        }
+    }
+    rest.strip_prefix("pack").is_some_and(|after| {
+        after
+            .chars()
+            .next()
+            .is_some_and(|c| matches!(c, ' ' | '\t' | '\r' | '\n' | '#'))
+    })
+}
+
 /// Names a pack to load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PackRef {
@@ -51,10 +127,17 @@ impl Unit {
 }
 
 /// Reads every requested file and, transitively, every pack they require.
-pub fn read_all(refs: &[PackRef], sources: &mut Sources, diags: &mut Vec<Diagnostic>) -> Vec<Unit> {
+/// With `roots` (a record's packs), every file read from disk must lie in
+/// one of those folders and begin like a pack.
+pub fn read_all(
+    refs: &[PackRef],
+    roots: Option<&[PathBuf]>,
+    sources: &mut Sources,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Unit> {
     let mut units: Vec<Unit> = Vec::new();
     for r in refs {
-        if let Some(unit) = read_ref(r, None, &units, sources, diags) {
+        if let Some(unit) = read_ref(r, None, roots, &units, sources, diags) {
             units.push(unit);
         }
     }
@@ -75,10 +158,15 @@ pub fn read_all(refs: &[PackRef], sources: &mut Sources, diags: &mut Vec<Diagnos
                 .map(|d| d.join(format!("{}.rules", req.name)))
                 .filter(|p| p.is_file());
             let found = match local {
-                Some(path) => read_ref(&PackRef::Path(path), Some(&req), &units, sources, diags),
-                None if bundled(&req.name).is_some() => {
-                    read_ref(&PackRef::Bundled(req.name.clone()), Some(&req), &units, sources, diags)
-                }
+                Some(path) => read_ref(&PackRef::Path(path), Some(&req), roots, &units, sources, diags),
+                None if bundled(&req.name).is_some() => read_ref(
+                    &PackRef::Bundled(req.name.clone()),
+                    Some(&req),
+                    roots,
+                    &units,
+                    sources,
+                    diags,
+                ),
                 None => {
                     diags.push(missing_pack(&req.name, Some(&req), dir.as_deref()));
                     None
@@ -96,6 +184,7 @@ pub fn read_all(refs: &[PackRef], sources: &mut Sources, diags: &mut Vec<Diagnos
 fn read_ref(
     r: &PackRef,
     required_by: Option<&ast::Ident>,
+    roots: Option<&[PathBuf]>,
     units: &[Unit],
     sources: &mut Sources,
     diags: &mut Vec<Diagnostic>,
@@ -111,7 +200,7 @@ fn read_ref(
                 return None;
             }
             let name = path.display().to_string();
-            let text = match read_text(path) {
+            let text = match confined(path, roots).and_then(|()| read_text(path, roots.is_some())) {
                 Ok(text) => text,
                 Err(why) => {
                     let mut d = Diagnostic::new(Code::Unreadable, format!("cannot read `{name}`: {why}"));
@@ -148,27 +237,39 @@ fn read_ref(
     Some(Unit { file, ast, dir, key })
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.is_dir() {
+/// With `roots`, that `path` lies (symbolic links followed) in one of them.
+fn confined(path: &Path, roots: Option<&[PathBuf]>) -> Result<(), String> {
+    let Some(roots) = roots else { return Ok(()) };
+    let real = path.canonicalize().map_err(|e| e.to_string())?;
+    if roots
+        .iter()
+        .any(|root| root.canonicalize().is_ok_and(|root| real.starts_with(root)))
+    {
+        return Ok(());
+    }
+    let folders: Vec<String> = roots.iter().map(|r| format!("`{}`", r.display())).collect();
+    Err(format!(
+        "it lies outside the folders a record may read packs from ({}); a record names bundled packs, or packs in those folders",
+        folders.join(", ")
+    ))
+}
+
+/// A rules file's text. A `strict` read (a file reached through a record)
+/// shows nothing of a file that is not a pack: not a bad byte, not a line.
+fn read_text(path: &Path, strict: bool) -> Result<String, String> {
+    if path.is_dir() {
         return Err(format!("it is a folder, not a .rules file; {}", name_a_file_in(path)));
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "it is {} bytes; rules files are limited to {MAX_FILE_BYTES}",
-            meta.len()
-        ));
-    }
-    // Read at most one byte past the limit, so a device or pipe that reports
-    // no size cannot make the read unbounded.
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "it is larger than {MAX_FILE_BYTES} bytes, the limit for rules files"
-        ));
+    let bytes = read_capped(path, MAX_FILE_BYTES, "rules files")?;
+    if strict {
+        let text =
+            String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text, so it is not a rules pack".to_string())?;
+        if !starts_like_a_pack(&text) {
+            return Err(
+                "it does not begin with `pack`, so it is not a rules pack (its contents are not shown)".to_string(),
+            );
+        }
+        return Ok(text);
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();

@@ -64,7 +64,7 @@ fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Re
     let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
     Record::from_game(
         game,
-        record_packs(&opts.packs, dir),
+        record_packs(&opts.packs, dir).0,
         names,
         Some(replay_seed(opts.seed, g)),
     )
@@ -91,7 +91,7 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
         let record = |dir: Option<&Path>| match &game {
             Some(game) => record_of(game, opts, g, dir),
             None => Ok(Record {
-                rules: record_packs(&opts.packs, dir),
+                rules: record_packs(&opts.packs, dir).0,
                 players: (1..=opts.players).map(|p| format!("Player {p}")).collect(),
                 seed: Some(replay_seed(opts.seed, g)),
                 tiles: None,
@@ -100,11 +100,13 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
                 fails: None,
             }),
         };
+        let temporary = std::env::temp_dir();
+        let folder = opts.record_dir.as_deref().unwrap_or(&temporary);
         let written = match &opts.record_dir {
             Some(dir) => record(Some(dir)).and_then(|r| write_record(&r, dir, g)),
             None => {
-                let path = std::env::temp_dir().join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
-                record(None).and_then(|record| {
+                let path = temporary.join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
+                record(Some(&temporary)).and_then(|record| {
                     std::fs::write(&path, record.to_ron())
                         .map(|()| path.clone())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -113,8 +115,13 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
         };
         match written {
             Ok(path) => {
+                let packs_dirs: String = record_packs(&opts.packs, Some(folder))
+                    .1
+                    .iter()
+                    .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
+                    .collect();
                 out += &format!(
-                    "\n  its record: {}\n  replay it: meeple replay {}",
+                    "\n  its record: {}\n  replay it: meeple replay {packs_dirs}{}",
                     path.display(),
                     shell_word(&path.display().to_string())
                 )
@@ -307,21 +314,37 @@ pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-/// Packs as a record in `dir` must name them: bundled names as they are,
-/// paths relative to `dir` (replay reads them from the record's folder), or
-/// absolute when there is no `dir` to be relative to.
-fn record_packs(packs: &[String], dir: Option<&Path>) -> Vec<String> {
-    packs
+/// Packs as a record in `dir` must name them, since replay reads only the
+/// record's folder and the folders given with `--packs-dir`: bundled names
+/// as they are, a file in `dir` (or below it) by its path from `dir`, any
+/// other file by its name, with its folder among the folders returned.
+fn record_packs(packs: &[String], dir: Option<&Path>) -> (Vec<String>, Vec<PathBuf>) {
+    let mut folders: Vec<PathBuf> = Vec::new();
+    let names = packs
         .iter()
         .map(|p| match crate::check::PackRef::from_arg(p) {
-            crate::check::PackRef::Path(path) => match dir {
-                Some(dir) => relative_to(&path, dir),
-                None => path.canonicalize().ok().map(|a| a.display().to_string()),
+            crate::check::PackRef::Path(path) => {
+                let inside = dir
+                    .and_then(|dir| relative_to(&path, dir))
+                    .filter(|rel| !Path::new(rel).starts_with(".."));
+                match (inside, path.canonicalize()) {
+                    (Some(rel), _) => rel,
+                    (None, Ok(real)) => match (real.parent(), real.file_name()) {
+                        (Some(folder), Some(name)) => {
+                            if !folders.iter().any(|f| f == folder) {
+                                folders.push(folder.to_path_buf());
+                            }
+                            name.to_string_lossy().into_owned()
+                        }
+                        _ => p.clone(),
+                    },
+                    (None, Err(_)) => p.clone(),
+                }
             }
-            .unwrap_or_else(|| p.clone()),
             _ => p.clone(),
         })
-        .collect()
+        .collect();
+    (names, folders)
 }
 
 /// `path` as seen from `dir`, both made absolute first.
