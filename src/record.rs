@@ -808,7 +808,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         Some(s) => s.iter().for_each(|t| left[*t as usize] += 1),
         None => {
             for (t, tile) in rules.pack.tiles.iter().enumerate() {
-                left[t] = tile.count - u32::from(t == rules.pack.start as usize);
+                left[t] = tile.count.saturating_sub(u32::from(t == rules.pack.start as usize));
             }
         }
     }
