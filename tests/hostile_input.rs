@@ -1,9 +1,10 @@
-//! Hostile packs: inputs that used to make a score wrap. Each test asserts
-//! on the work done or the error given, never on the time taken.
+//! Hostile packs: inputs that used to make a score wrap or a syntax error
+//! name an invisible character. Each test asserts on the work done or the
+//! error given, never on the time taken.
 
 use meeple::agents::{play, Agent, RandomAgent};
 use meeple::engine::{ErrorKind, Game, GameError, Rules};
-use meeple::{load, PackRef};
+use meeple::{load, Code, PackRef};
 use std::sync::Arc;
 
 fn text(name: &str, text: &str) -> Vec<PackRef> {
@@ -48,4 +49,27 @@ fn scores_near_the_limit_that_do_not_pass_it_are_kept() {
         format!("pack scores\nrequires base\n\non setup {{\n  score {HUGE} to current_player reason \"huge\"\n}}\n");
     let game = run(&pack).expect("no score passes the limit");
     assert!(game.scores()[0] >= 1 << 62, "{:?}", game.scores());
+}
+
+#[test]
+fn a_byte_order_mark_starts_a_pack() {
+    let pack = "\u{FEFF}pack marked\nrequires base\n\ntile ZZ x1 { city N; field E S W touches N }\n";
+    load(&text("marked.rules", pack)).unwrap_or_else(|e| panic!("{}", e.render()));
+}
+
+#[test]
+fn a_byte_order_mark_elsewhere_is_named() {
+    let pack = "pack marked\nrequires base\n\u{FEFF}\ntile ZZ x1 { city N; field E S W touches N }\n";
+    let err = load(&text("marked.rules", pack)).expect_err("a mark mid-file is an error");
+    let d = &err.diagnostics[0];
+    assert_eq!(d.code, Code::Syntax);
+    assert!(
+        d.message.ends_with("found U+FEFF, an invisible byte-order mark"),
+        "{}",
+        d.message
+    );
+    // The label points at the mark itself.
+    let (span, _) = d.primary.as_ref().expect("a place");
+    let at = pack.find('\u{FEFF}').unwrap();
+    assert_eq!(span.range(), at..at + '\u{FEFF}'.len_utf8());
 }
