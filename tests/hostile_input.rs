@@ -1,6 +1,6 @@
-//! Hostile packs: inputs that used to make a score wrap or a syntax error
-//! name an invisible character. Each test asserts on the work done or the
-//! error given, never on the time taken.
+//! Hostile packs: inputs that used to make loading slow, a score wrap or a
+//! syntax error name an invisible character. Each test asserts on the work
+//! done or the error given, never on the time taken.
 
 use meeple::agents::{play, Agent, RandomAgent};
 use meeple::engine::{ErrorKind, Game, GameError, Rules};
@@ -72,4 +72,37 @@ fn a_byte_order_mark_elsewhere_is_named() {
     let (span, _) = d.primary.as_ref().expect("a place");
     let at = pack.find('\u{FEFF}').unwrap();
     assert_eq!(span.range(), at..at + '\u{FEFF}'.len_utf8());
+}
+
+#[test]
+fn a_name_too_long_is_refused_without_comparing_it() {
+    let long = "A".repeat(60_000);
+    let other = format!("{}B", "A".repeat(59_999));
+    let pack = format!(
+        "pack long\nrequires base\n\ntile {long} x1 {{ city N; field E S W touches N }}\ntile ZZ from {other} x1\n"
+    );
+    let err = load(&text("long.rules", &pack)).expect_err("the name is too long");
+    assert_eq!(err.diagnostics.len(), 1, "{}", err.render());
+    assert_eq!(err.diagnostics[0].code, Code::NameTooLong);
+}
+
+#[test]
+fn one_mistake_repeated_is_reported_a_bounded_number_of_times() {
+    let mut pack = String::from("pack many\nrequires base\n\n");
+    for i in 0..1000 {
+        pack += &format!("start Unknowntile{}\n", i % 7);
+    }
+    let err = load(&text("many.rules", &pack)).expect_err("the names are unknown");
+    let unknown: Vec<_> = err.diagnostics.iter().filter(|d| d.code == Code::UnknownName).collect();
+    assert_eq!(unknown.len(), meeple::check::MAX_REPEATED_ERRORS, "{}", err.render());
+    assert!(
+        unknown
+            .last()
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.starts_with("and 980 more E0003 errors in this file")),
+        "{:?}",
+        unknown.last().unwrap().notes
+    );
 }

@@ -2,7 +2,7 @@
 //! owned nodes with byte spans, and turns pest errors into diagnostics.
 
 use super::ast::*;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, MAX_NAME_CHARS};
 use crate::source::{FileId, Span};
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
@@ -68,8 +68,10 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Refuses an expression with more than [`MAX_OPERATORS`] operators. pest's
-/// token stream is flat, so this walk does not recurse.
+/// Refuses an expression with more than [`MAX_OPERATORS`] operators, and a
+/// name longer than [`MAX_NAME_CHARS`] (E0040), which would make every
+/// comparison of names (and "did you mean") slow. pest's token stream is
+/// flat, so this walk does not recurse.
 fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnostic> {
     let mut outermost: Option<(usize, usize)> = None;
     let mut operators = 0usize;
@@ -79,6 +81,14 @@ fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnost
             Rule::expr if outermost.is_none_or(|(_, end)| span.start() >= end) => {
                 outermost = Some((span.start(), span.end()));
                 operators = 0;
+            }
+            Rule::ident if span.as_str().len() > MAX_NAME_CHARS => {
+                return Err(Diagnostic::new(Code::NameTooLong, "name too long")
+                    .at(
+                        Span::new(file, span.start()..span.end()),
+                        format!("this name is {} characters long", span.as_str().len()),
+                    )
+                    .note(format!("a name may be at most {MAX_NAME_CHARS} characters long")));
             }
             Rule::op_or
             | Rule::op_and
