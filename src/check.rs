@@ -59,14 +59,52 @@ impl std::error::Error for LoadError {}
 
 /// Loads and checks packs together, with every pack they require.
 pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
-    load_from(refs, None)
+    // However many names are unknown or visible, "did you mean" stays cheap.
+    crate::diagnostic::with_suggestion_budget(crate::diagnostic::SUGGEST_STEPS_PER_LOAD, || load_from(refs, None))
 }
 
 /// Loads packs as [`load`] does, but with `roots` (a record's packs) every
 /// file read from disk, required ones included, must lie in one of those
 /// folders and begin like a pack, or it is refused unread or unshown.
 pub fn load_within(refs: &[PackRef], roots: &[std::path::PathBuf]) -> Result<RulePack, LoadError> {
-    load_from(refs, Some(roots))
+    crate::diagnostic::with_suggestion_budget(crate::diagnostic::SUGGEST_STEPS_PER_LOAD, || {
+        load_from(refs, Some(roots))
+    })
+}
+
+/// Most errors of one code shown for one file; the rest are counted in a note
+/// on the last one shown, so that a file repeating one mistake thousands of
+/// times gives a readable (and quickly rendered) report.
+pub const MAX_REPEATED_ERRORS: usize = 20;
+
+/// Keeps the first [`MAX_REPEATED_ERRORS`] diagnostics of each code and file
+/// and notes how many more there were.
+fn limit_repeats(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::HashMap;
+    let key = |d: &Diagnostic| (d.code, d.primary.as_ref().map(|(span, _)| span.file));
+    let mut seen: HashMap<_, usize> = HashMap::new();
+    let mut last_shown: HashMap<_, usize> = HashMap::new();
+    let mut kept = Vec::new();
+    for d in diags {
+        let k = key(&d);
+        let n = seen.entry(k).or_insert(0);
+        *n += 1;
+        if *n <= MAX_REPEATED_ERRORS {
+            last_shown.insert(k, kept.len());
+            kept.push(d);
+        }
+    }
+    for (k, n) in seen {
+        if n > MAX_REPEATED_ERRORS {
+            let more = n - MAX_REPEATED_ERRORS;
+            let errors = if more == 1 { "error" } else { "errors" };
+            kept[last_shown[&k]].notes.push(format!(
+                "and {more} more {} {errors} in this file, not shown (at most {MAX_REPEATED_ERRORS} of one code per file are)",
+                k.0
+            ));
+        }
+    }
+    kept
 }
 
 fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<RulePack, LoadError> {
@@ -152,6 +190,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         })
         .collect();
     requires::explain(&mut checker.diags, &units, &checker.vis, &mut sources);
+    checker.diags = limit_repeats(std::mem::take(&mut checker.diags));
     if !checker.diags.is_empty() || order.is_empty() && refs.is_empty() {
         return Err(LoadError {
             sources,

@@ -112,6 +112,8 @@ codes! {
         "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     IfExpression = 39, "`if` used as a value",
         "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
+    NameTooLong = 40, "name too long",
+        "A name (of a pack, tile, feature kind, figure, variable, function or anything else) may be at most 256 characters long, so that comparing names and suggesting corrections stays fast on any file. Use a shorter name.";
 }
 
 impl std::fmt::Display for Code {
@@ -210,23 +212,94 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     diagnostics.iter().map(|d| d.render(sources)).collect()
 }
 
+/// The longest name a rules file may write, in characters (E0040). The
+/// longest name in the bundled packs is under 30 characters; 256 leaves room
+/// for any descriptive name while keeping one edit-distance comparison of two
+/// names under 65 536 steps.
+pub const MAX_NAME_CHARS: usize = 256;
+
+/// Most edit-distance steps (cells of the alignment table) one suggestion may
+/// spend: a few milliseconds, however many names are visible.
+pub const SUGGEST_STEPS_PER_CALL: u64 = 1 << 20;
+
+/// Most edit-distance steps all suggestions of one load may spend (see
+/// [`with_suggestion_budget`]); after that, errors come without a suggestion.
+pub const SUGGEST_STEPS_PER_LOAD: u64 = 1 << 25;
+
+thread_local! {
+    /// Steps left to the suggestions of the load running on this thread, if any.
+    static BUDGET: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with at most `steps` edit-distance steps for all the suggestions
+/// it makes, so that no input (many unknown names, many visible names) makes
+/// "did you mean" quadratic. Restores the enclosing budget afterwards.
+pub fn with_suggestion_budget<T>(steps: u64, f: impl FnOnce() -> T) -> T {
+    let outer = BUDGET.with(|b| b.replace(Some(steps)));
+    let result = f();
+    BUDGET.with(|b| b.set(outer));
+    result
+}
+
 /// The closest of `candidates` to `name`, if one is close enough to be a
 /// likely typo. Distance is optimal string alignment (a transposition of two
 /// neighbouring letters, `raod` for `road`, counts as one edit): one edit per
 /// three letters, at least one, except that a one-letter name only matches a
 /// different case (any one-letter word is one edit from any other).
+///
+/// The work is bounded: names over [`MAX_NAME_CHARS`] are not compared, nor
+/// candidates whose length alone puts them out of reach, and the comparisons
+/// stop after [`SUGGEST_STEPS_PER_CALL`] steps (or when the load's budget is
+/// spent).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    suggest_counted(name, candidates).0
+}
+
+/// [`suggest`], and the number of edit-distance steps it spent.
+fn suggest_counted<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> (Option<&'a str>, u64) {
     let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        return (None, 0);
+    }
     let limit = if length < 2 { 0 } else { (length / 3).max(1) };
-    candidates
-        .into_iter()
-        .filter(|c| *c != name)
-        .map(|c| (strsim::osa_distance(&name.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|(d, _)| *d <= limit)
+    let lower = name.to_lowercase();
+    let available = BUDGET
+        .with(|b| b.get())
+        .map_or(SUGGEST_STEPS_PER_CALL, |left| left.min(SUGGEST_STEPS_PER_CALL));
+    let mut spent = 0u64;
+    let mut best: Option<(usize, usize, &'a str)> = None;
+    for c in candidates {
+        if c == name {
+            continue;
+        }
+        // Each edit changes the length by at most one, and the length of a
+        // string is at least its byte length over four: both cheap filters.
+        if c.len() > 4 * (length + limit) {
+            continue;
+        }
+        let c_length = c.chars().count();
+        if c_length.abs_diff(length) > limit {
+            continue;
+        }
+        let steps = (length.max(1) * c_length.max(1)) as u64;
+        if spent + steps > available {
+            break;
+        }
+        spent += steps;
+        let d = strsim::osa_distance(&lower, &c.to_lowercase());
         // Between equally close words, one of the same length (a swap or a
         // changed letter, not a lost or extra one) is the likelier typo.
-        .min_by_key(|(d, c)| (*d, c.chars().count().abs_diff(length)))
-        .map(|(_, c)| c)
+        let key = (d, c_length.abs_diff(length));
+        if d <= limit && best.is_none_or(|(bd, bl, _)| key < (bd, bl)) {
+            best = Some((key.0, key.1, c));
+        }
+    }
+    BUDGET.with(|b| {
+        if let Some(left) = b.get() {
+            b.set(Some(left.saturating_sub(spent)));
+        }
+    });
+    (best.map(|(_, _, c)| c), spent)
 }
 
 /// A "did you mean" note for [`suggest`].
@@ -270,5 +343,33 @@ mod tests {
         // One-letter names: only a different case is a likely typo.
         assert_eq!(suggest("X", ["N", "E", "S", "W"]), None);
         assert_eq!(suggest("n", ["N", "E", "S", "W"]), Some("N"));
+    }
+
+    #[test]
+    fn suggestions_do_bounded_work() {
+        // Candidates whose length alone is out of reach are never compared.
+        let far: Vec<String> = (0..10_000).map(|i| format!("tile_number_{i}_of_many")).collect();
+        let (found, steps) = suggest_counted("Q1", far.iter().map(String::as_str));
+        assert_eq!((found, steps), (None, 0));
+        // Overlong names are not compared at all.
+        let long = "A".repeat(60_000);
+        let other = format!("{}B", "A".repeat(59_999));
+        assert_eq!(suggest_counted(&long, [other.as_str()]), (None, 0));
+        // Many candidates within reach: the work stops at the cap.
+        let near: Vec<String> = (0..100_000).map(|i| format!("name{i:06}")).collect();
+        let (_, steps) = suggest_counted("name_00000", near.iter().map(String::as_str));
+        assert!(steps <= SUGGEST_STEPS_PER_CALL, "{steps} steps");
+        // And a load's budget bounds all its suggestions together.
+        let total = with_suggestion_budget(1000, || {
+            (0..100)
+                .map(|_| suggest_counted("name_00000", near.iter().map(String::as_str)).1)
+                .sum::<u64>()
+        });
+        assert!(total <= 1000, "{total} steps");
+        // The first matching candidate within the budget is still found.
+        assert_eq!(
+            suggest("name00000x", near.iter().map(String::as_str)),
+            Some("name000000")
+        );
     }
 }

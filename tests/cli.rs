@@ -229,3 +229,21 @@ fn a_misspelt_record_field_is_an_error() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn statistics_of_scores_near_the_limit_do_not_wrap() {
+    // Each game pays seat 0 about 2^62 points: four games sum past i64.
+    let dir = scratch("huge");
+    let pack = dir.join("huge.rules");
+    std::fs::write(
+        &pack,
+        "pack huge\nrequires base\n\non setup {\n  score 1024 * 1024 * 1024 * 1024 * 1024 * 1024 * 4 to current_player reason \"huge\"\n}\n",
+    )
+    .unwrap();
+    let out = meeple(&["sim", "--rules", &text(&pack), "--games", "4", "--seed", "1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = stdout(&out);
+    assert!(json.contains("\"mean\": 4.611686018427388e+18"), "{json}");
+    assert!(json.contains("\"huge\": 4.611686018427388e+18"), "{json}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

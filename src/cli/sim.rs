@@ -25,7 +25,9 @@ struct Seat {
     agent: String,
     scores: Vec<i64>,
     wins: f64,
-    reasons: Vec<i64>,
+    /// Points by reason summed over the games: in `i128`, so the sum of any
+    /// number of `i64` scores cannot wrap.
+    reasons: Vec<i128>,
 }
 
 /// The seed of game `g` and of each seat's agent in it. It depends on
@@ -200,7 +202,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
                 seat.wins += 1.0 / winners;
             }
             for (r, total) in seat.reasons.iter_mut().enumerate() {
-                *total += game.points(p, r as u16).unwrap_or(0);
+                *total += i128::from(game.points(p, r as u16).unwrap_or(0));
             }
         }
         discarded += game.discarded() as usize;
@@ -227,7 +229,8 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
     let stats: Vec<(f64, f64, i64, i64)> = seats
         .iter()
         .map(|s| {
-            let mean = s.scores.iter().sum::<i64>() as f64 / n;
+            // Summed in i128: scores near i64's limits must not wrap.
+            let mean = s.scores.iter().map(|x| i128::from(*x)).sum::<i128>() as f64 / n;
             let var = s.scores.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / n;
             (
                 mean,

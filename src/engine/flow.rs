@@ -461,7 +461,8 @@ impl Game {
                 }
                 Task::FinalScoring => {
                     for (player, points, reason) in std::mem::take(&mut self.owed) {
-                        self.award(player, points, reason);
+                        self.award(player, points, reason)
+                            .map_err(|e| self.reason_error(reason, e))?;
                     }
                     let mut roots: Vec<FeatureId> =
                         self.meeples.iter().map(|m| self.feature_of(m.placed, m.seg)).collect();
@@ -651,7 +652,7 @@ impl Game {
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p)) = (self.eval(amount, &mut env)?, self.eval(to, &mut env)?) {
-                    self.award(p as usize, n, *reason);
+                    self.award(p as usize, n, *reason)?;
                 }
             }
             Stmt::Place { figure, owner, on } => {
@@ -740,7 +741,7 @@ impl Game {
                     if *replace {
                         (entry.replace, entry.add) = (Some(n), 0);
                     } else {
-                        entry.add = entry.add.saturating_add(n);
+                        entry.add = entry.add.checked_add(n).ok_or(EvalError::Overflow)?;
                     }
                     if reason.is_some() {
                         entry.reason = *reason;
@@ -1176,10 +1177,19 @@ impl Game {
         let (own, extra) = match adjustment {
             None => (base, None),
             Some(a) => {
-                let adjusted = a.replace.unwrap_or(base).saturating_add(a.add);
+                let overflow = |_| self.kind_error(f, clause, EvalError::Overflow);
+                let adjusted = a
+                    .replace
+                    .unwrap_or(base)
+                    .checked_add(a.add)
+                    .ok_or(())
+                    .map_err(overflow)?;
                 match a.reason {
                     None => (adjusted, None),
-                    Some(reason) => (base, Some((adjusted.saturating_sub(base), reason))),
+                    Some(reason) => (
+                        base,
+                        Some((adjusted.checked_sub(base).ok_or(()).map_err(overflow)?, reason)),
+                    ),
                 }
             }
         };
@@ -1190,17 +1200,38 @@ impl Game {
                 if later {
                     self.owed.push((player, points, reason));
                 } else {
-                    self.award(player, points, reason);
+                    self.award(player, points, reason)
+                        .map_err(|e| self.kind_error(f, clause, e))?;
                 }
             }
         }
         Ok(())
     }
 
-    pub(super) fn award(&mut self, player: usize, points: i64, reason: ReasonId) {
-        self.scores[player] = self.scores[player].saturating_add(points);
+    /// Adds points to a player's score (and to their points under `reason`);
+    /// a score that would leave the range of `i64` is an overflow, which the
+    /// caller reports as the failure of the rule that scored.
+    pub(super) fn award(&mut self, player: usize, points: i64, reason: ReasonId) -> Result<(), EvalError> {
         let slot = player * self.rules.pack.reasons.len() + reason as usize;
-        self.points[slot] = self.points[slot].saturating_add(points);
+        let score = self.scores[player].checked_add(points).ok_or(EvalError::Overflow)?;
+        let under_reason = self.points[slot].checked_add(points).ok_or(EvalError::Overflow)?;
+        (self.scores[player], self.points[slot]) = (score, under_reason);
         self.emit(Event::Scored { player, points, reason });
+        Ok(())
+    }
+
+    /// A failure paying points delayed to the end of the game under `reason`:
+    /// named by the feature kind when the reason is one.
+    fn reason_error(&self, reason: ReasonId, e: EvalError) -> GameError {
+        let pack = &self.rules.pack;
+        let name = &pack.reasons[reason as usize];
+        match pack.kinds.get(reason as usize).filter(|k| &k.name == name) {
+            Some(kind) => e.kind().error(format!(
+                "{e} paying the delayed points of feature `{}` ({})",
+                kind.name,
+                pack.locate(kind.span)
+            )),
+            None => e.kind().error(format!("{e} paying the delayed points for `{name}`")),
+        }
     }
 }

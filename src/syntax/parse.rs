@@ -2,7 +2,7 @@
 //! owned nodes with byte spans, and turns pest errors into diagnostics.
 
 use super::ast::*;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, MAX_NAME_CHARS};
 use crate::source::{FileId, Span};
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
@@ -68,8 +68,10 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Refuses an expression with more than [`MAX_OPERATORS`] operators. pest's
-/// token stream is flat, so this walk does not recurse.
+/// Refuses an expression with more than [`MAX_OPERATORS`] operators, and a
+/// name longer than [`MAX_NAME_CHARS`] (E0040), which would make every
+/// comparison of names (and "did you mean") slow. pest's token stream is
+/// flat, so this walk does not recurse.
 fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnostic> {
     let mut outermost: Option<(usize, usize)> = None;
     let mut operators = 0usize;
@@ -79,6 +81,14 @@ fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnost
             Rule::expr if outermost.is_none_or(|(_, end)| span.start() >= end) => {
                 outermost = Some((span.start(), span.end()));
                 operators = 0;
+            }
+            Rule::ident if span.as_str().len() > MAX_NAME_CHARS => {
+                return Err(Diagnostic::new(Code::NameTooLong, "name too long")
+                    .at(
+                        Span::new(file, span.start()..span.end()),
+                        format!("this name is {} characters long", span.as_str().len()),
+                    )
+                    .note(format!("a name may be at most {MAX_NAME_CHARS} characters long")));
             }
             Rule::op_or
             | Rule::op_and
@@ -206,13 +216,21 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     let expected = join_alternatives(&expected);
     let found = found_at(text, pos);
     let span = Span::new(file, pos..pos + found.len());
+    let invisible = invisible_char(&found);
     let found_text = if found.is_empty() {
         "the end of the file".to_string()
+    } else if let Some(what) = &invisible {
+        what.clone()
     } else {
         format!("`{found}`")
     };
     let mut d = Diagnostic::new(Code::Syntax, format!("expected {expected}, found {found_text}"))
         .at(span, format!("expected {expected}"));
+    if found == "\u{FEFF}" {
+        d = d.note("a byte-order mark is accepted only as the first character of a file; delete this one (an editor saving \"UTF-8 with BOM\" puts one at the start)");
+    } else if invisible.is_some() {
+        d = d.note("delete the invisible character, or retype the line");
+    }
     if let Some(note) = syntax_hint(text, pos, &found, &hint_expected) {
         d = d.note(note);
     }
@@ -353,10 +371,31 @@ fn token_name(token: &str) -> Option<String> {
         _ if range => Some("a name".into()),
         "_" => Some("a name".into()),
         "\"" => Some("a quoted title".into()),
-        "BUILTIN_RULE" | "#" => None,
+        // The optional byte-order mark at the start is never worth asking for.
+        "BUILTIN_RULE" | "#" | "\u{FEFF}" => None,
         t if t.trim().is_empty() => None,
         t => Some(format!("`{t}`")),
     }
+}
+
+/// A character that would be invisible (or look like a space) in a message,
+/// named by its code point: `U+FEFF, an invisible byte-order mark`.
+fn invisible_char(found: &str) -> Option<String> {
+    let mut chars = found.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let what = match c {
+        '\u{FEFF}' => "an invisible byte-order mark",
+        c if c.is_whitespace() => "a space character the language does not use",
+        c if c.is_control()
+            || matches!(c, '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2064}') =>
+        {
+            "an invisible character"
+        }
+        _ => return None,
+    };
+    Some(format!("U+{:04X}, {what}", c as u32))
 }
 
 /// The token at `pos`: a word, or one character.
@@ -367,11 +406,7 @@ fn found_at(text: &str, pos: usize) -> String {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
     if word.is_empty() {
-        rest.chars()
-            .next()
-            .filter(|c| !c.is_whitespace())
-            .map(String::from)
-            .unwrap_or_default()
+        rest.chars().next().map(String::from).unwrap_or_default()
     } else {
         word
     }
