@@ -2,6 +2,7 @@
 //! they require, resolves every name, checks types and tile geometry, and
 //! keeps going after an error so that one run reports all of them.
 
+mod cost;
 mod expr;
 mod load;
 mod names;
@@ -166,6 +167,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             checker.resolve_fns(u, file);
         }
     }
+    checker.check_call_counts();
     for &u in &order {
         if let Some(file) = asts[u] {
             checker.resolve_kinds(u, file);
@@ -474,6 +476,25 @@ impl Checker {
                 (var.scope, var.ty, var.merge, var.init) = (scope, ty, merge, init);
             }
             self.diags = diags;
+        }
+    }
+
+    /// Refuses a function whose worst case, counted in calls, is out of
+    /// reach of a game's evaluation budget (see `check/cost.rs`).
+    fn check_call_counts(&mut self) {
+        for (id, calls) in cost::too_many_calls(&self.program) {
+            let f = &self.program.functions[id];
+            self.diags.push(
+                Diagnostic::new(
+                    Code::TooManyCalls,
+                    format!("function `{}` makes {calls} calls each time it runs", f.name),
+                )
+                .at(f.span, "declared here")
+                .note(format!(
+                    "at most {} calls are allowed: call a function once and keep its value with `let`",
+                    cost::MAX_CALLS
+                )),
+            );
         }
     }
 

@@ -114,6 +114,8 @@ codes! {
         "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
     NameTooLong = 40, "name too long",
         "A name (of a pack, tile, feature kind, figure, variable, function or anything else) may be at most 256 characters long, so that comparing names and suggesting corrections stays fast on any file. Use a shorter name.";
+    TooManyCalls = 41, "function makes too many calls",
+        "Counting every call written in a function's body, and in the bodies of the functions it calls, one run of it would make more than 1 000 000 calls: typically functions that each call the one before twice, doubling at every step. Such a function could never finish within a game's evaluation budget. Call a function once and keep its value with `let` (in a block function), or compute the value another way.";
 }
 
 impl std::fmt::Display for Code {

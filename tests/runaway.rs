@@ -59,18 +59,40 @@ fn a_chain_past_the_step_budget_is_stopped() {
     );
 }
 
-/// Forty functions, each calling the one before twice: 2^40 calls if
-/// nothing charged them.
+/// Forty functions, each calling the one before twice (2^40 calls), are
+/// refused when the pack loads (E0041).
 #[test]
-fn exponential_function_calls_are_charged() {
+fn exponential_function_calls_are_refused_at_load() {
     let mut text = String::from("pack runaway\nrequires base\n\nfn f0(n: int) = n\n");
     for i in 1..=40 {
         text += &format!("fn f{i}(n: int) = f{}(n) + f{}(n)\n", i - 1, i - 1);
     }
-    text += "\non tile_placed(t) {\n  score f40(0) to current_player reason \"x\"\n}\n";
+    let err = load(&[PackRef::Text {
+        name: "runaway.rules".into(),
+        text,
+    }])
+    .expect_err("the pack is refused");
+    // One error, at the first function past the limit; those calling it are
+    // refused through it.
+    assert_eq!(err.diagnostics.len(), 1, "{}", err.render());
+    let first = &err.diagnostics[0];
+    assert_eq!(first.code, meeple::Code::TooManyCalls);
+    assert_eq!(first.message, "function `f19` makes 1048575 calls each time it runs");
+}
+
+/// Functions that call the one before inside a comprehension over every
+/// feature: the count of calls depends on the board, so the pack loads,
+/// and the calls are charged while the game runs.
+#[test]
+fn calls_inside_comprehensions_are_charged() {
+    let mut text = String::from("pack runaway\nrequires base\n\nfn f0(n: int) = n\n");
+    for i in 1..=8 {
+        text += &format!("fn f{i}(n: int) = count(a in features where f{}(n) >= 0)\n", i - 1);
+    }
+    text += "\non tile_placed(t) {\n  score f8(0) to current_player reason \"x\"\n}\n";
     let err = run(&text);
     assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
-    assert!(err.to_string().contains("runaway.rules:47"), "{err}");
+    assert!(err.to_string().contains("runaway.rules:15"), "{err}");
 }
 
 /// Comprehensions nested four deep over every feature of the board.
