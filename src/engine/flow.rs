@@ -16,6 +16,9 @@ use crate::source::Span;
 pub const STEP_BUDGET: u32 = 200_000;
 /// Steps the machine may take in one turn, decisions included.
 pub const TURN_STEP_BUDGET: u64 = 2_000_000;
+/// Most events a game's log, and most figures its record of figures that
+/// left the board, may hold: a game's memory is bounded.
+pub const MAX_LOG_EVENTS: usize = 2_000_000;
 /// How deeply handlers may trigger further handlers.
 pub const MAX_DEPTH: u16 = 32;
 
@@ -290,6 +293,12 @@ impl Game {
                 let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
                 return Err(ErrorKind::Runaway.error(format!(
                     "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {at})"
+                )));
+            }
+            if self.log.len() > MAX_LOG_EVENTS || self.gone.len() > MAX_LOG_EVENTS {
+                let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+                return Err(ErrorKind::Runaway.error(format!(
+                    "a rule ran away: the game logged more than {MAX_LOG_EVENTS} events (last at {at})"
                 )));
             }
             self.turn_steps += 1;
