@@ -130,20 +130,42 @@ impl Agent for ActionTaker {
     }
 }
 
-/// An action that changes nothing leaves the decision open: an agent that
-/// takes it again and again is stopped by the bound on a turn's decisions,
-/// with the action named.
+/// An action that is not a card's play is offered once a turn on each
+/// target: one that changes nothing cannot be taken again and again.
 #[test]
-fn a_turn_that_keeps_asking_is_stopped() {
+fn an_action_is_offered_once_a_turn() {
     let pack = load(&[PackRef::Text {
-        name: "runaway.rules".into(),
-        text: "pack runaway\nrequires base\n\naction idle in before_place {\n  score 0 to current_player reason \"idle\"\n}\n"
+        name: "idle.rules".into(),
+        text: "pack idle\nrequires base\n\naction idle in before_place {\n  score 1 to current_player reason \"idle\"\n}\n"
             .into(),
     }])
     .unwrap_or_else(|e| panic!("{}", e.render()));
     let mut game = Game::new(Arc::new(Rules::new(pack)), 2, 1).expect("two players can play");
     let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(ActionTaker), Box::new(ActionTaker)];
-    let err = play(&mut game, &mut agents).expect_err("the turn never ends");
+    play(&mut game, &mut agents).expect("the game ends");
+    let idle = game
+        .rules()
+        .pack
+        .reasons
+        .iter()
+        .position(|r| r == "idle")
+        .expect("a reason") as u16;
+    let taken: i64 = (0..2).map(|p| game.points(p, idle).expect("in range")).sum();
+    let turns_placed = game.board().placed.len() as i64 - 1;
+    assert_eq!(
+        taken, turns_placed,
+        "the action was taken once in each turn that placed a tile"
+    );
+}
+
+/// A turn that asks for ever more decisions (a yes-or-no for every pair of
+/// features) is stopped by the bound on a turn's decisions, naming the rule.
+#[test]
+fn a_turn_that_keeps_asking_is_stopped() {
+    let err = run(
+        "pack runaway\nrequires base\n\non tile_placed(t) {\n  for each feature a {\n    for each feature b {\n      \
+         may {\n        score 0 to current_player reason \"x\"\n      }\n    }\n  }\n}\n",
+    );
     assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
     assert_eq!(
         err.to_string(),

@@ -8,7 +8,7 @@ use super::eval::{Env, EvalError, Value};
 use super::features::FeatureId;
 use super::game::{Adjustment, ErrorKind, Event, Game, GameError, Meeple, Phase, Steer, Target};
 use crate::ir::expr::Expr;
-use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt};
+use crate::ir::program::{ActionId, BlockId, Domain, EventKind, FnBody, Stmt, Window};
 use crate::ir::{Ownership, ReasonId, TileId, Topology};
 use crate::source::Span;
 
@@ -218,7 +218,7 @@ impl Game {
                 return Vec::new();
             }
         }
-        match &a.domain {
+        let mut targets = match &a.domain {
             None => vec![Target::None],
             Some((domain, filter)) => self
                 .domain_items(*domain, None, self.current, &mut env)
@@ -232,7 +232,19 @@ impl Game {
                 })
                 .map(|v| value_target(&v))
                 .collect(),
+        };
+        // A card's play uses up the card, and a deploy action ends the
+        // decision; any other action is offered once a turn on each target,
+        // so no action can be taken again and again without changing anything.
+        if a.card.is_none() && a.window == Window::BeforePlace {
+            targets.retain(|t| {
+                !self
+                    .taken
+                    .iter()
+                    .any(|(x, done)| *x == action && self.same_target(*done, *t))
+            });
         }
+        targets
     }
 
     pub(super) fn start_action(&mut self, action: ActionId, target: Target) {
@@ -312,6 +324,7 @@ impl Game {
                 Task::StartTurn => {
                     self.turn += 1;
                     (self.turn_decisions, self.turn_steps, self.asking) = (0, 0, None);
+                    self.taken.clear();
                     self.tasks.push(Task::Draw);
                     self.fire(EventKind::TurnStart, vec![Value::Player(self.current as u8)], 0);
                 }

@@ -271,6 +271,8 @@ pub struct Game {
     pub(super) turn_decisions: u32,
     pub(super) turn_steps: u64,
     pub(super) asking: Option<crate::source::Span>,
+    /// Actions (that are not a card's play) taken this turn, with their targets.
+    pub(super) taken: Vec<(ActionId, Target)>,
 }
 
 /// A game as one player may see it ([`Game::view_for`]): what the player
@@ -423,6 +425,7 @@ impl Game {
             turn_decisions: 0,
             turn_steps: 0,
             asking: None,
+            taken: Vec::new(),
         };
         game.put_tile(start, (0, 0), 0);
         Ok(game)
@@ -464,6 +467,7 @@ impl Game {
             frames: self.frames.clone(),
             steers: self.steers.clone(),
             work: self.work.clone(),
+            taken: self.taken.clone(),
             ..*self
         };
         copy.logging = false;
@@ -949,8 +953,9 @@ impl Game {
                     target,
                     spot,
                 });
-                if let Some(card) = self.rules.pack.program.actions[action as usize].card {
-                    self.discard_card(player, card);
+                match self.rules.pack.program.actions[action as usize].card {
+                    Some(card) => self.discard_card(player, card),
+                    None => self.taken.push((action, target)),
                 }
                 let after = match self.phase {
                     Phase::Place(tile) => Task::AwaitPlace(tile),
