@@ -13,7 +13,7 @@ mod rules;
 
 pub use board::{Board, Misfit, PlacedTile, Pos, Slot};
 pub use error::{ErrorKind, GameError};
-pub use eval::{EvalError, Value, EVAL_BUDGET};
+pub use eval::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 pub use features::{FeatureId, Features};
 pub use flow::{MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 pub use game::{Choice, Decision, Event, Game, Meeple, Target, View, MAX_PLAYERS, MAX_TURN_DECISIONS};

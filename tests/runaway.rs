@@ -39,12 +39,16 @@ fn a_handler_that_triggers_itself_is_stopped() {
 
 #[test]
 fn a_chain_past_the_step_budget_is_stopped() {
-    // Each turn start loops over every tile and every player many times over.
-    let mut text = String::from("pack busy\nrequires base\n\nvar game n: int = 0\n\nfn spin() {\n");
-    text += "  for each tile t {\n    for each player p {\n      for each feature f {\n        set n = n + 1\n      }\n    }\n  }\n}\n\n";
-    text += "on turn_start {\n";
-    for _ in 0..40 {
-        text += "  spin()\n";
+    // Loops over the players nested 18 deep: 2^18 iterations at turn start,
+    // more steps than a decision allows (each iteration costs one unit of
+    // evaluation, and several steps).
+    let mut text = String::from("pack busy\nrequires base\n\nvar game n: int = 0\n\non turn_start {\n");
+    for depth in 0..18 {
+        text += &format!("{}for each player p{depth} {{\n", "  ".repeat(depth + 1));
+    }
+    text += &format!("{}set n = n + 1\n", "  ".repeat(19));
+    for depth in (0..18).rev() {
+        text += &format!("{}}}\n", "  ".repeat(depth + 1));
     }
     text += "}\n";
     let err = run(&text);
@@ -53,7 +57,7 @@ fn a_chain_past_the_step_budget_is_stopped() {
     assert_eq!(
         message,
         format!(
-            "a rule ran away: more than {} steps without a decision (last at runaway.rules:10)",
+            "a rule ran away: more than {} steps without a decision (last at runaway.rules:25)",
             meeple::engine::STEP_BUDGET
         )
     );
@@ -173,5 +177,23 @@ fn a_turn_that_keeps_asking_is_stopped() {
             "a rule ran away: more than {} decisions in one turn (the rule that keeps asking: runaway.rules:4)",
             meeple::engine::MAX_TURN_DECISIONS
         )
+    );
+}
+
+/// Every turn a little under the budget of a decision still adds up: the
+/// game as a whole may evaluate only so much for each tile of its set.
+#[test]
+fn a_game_that_works_hard_every_turn_is_stopped() {
+    let err = run(
+        "pack busy\nrequires base\n\nvar game n: int = 0\n\non turn_start {\n  for each feature a {\n    \
+         for each feature b {\n      set n = n + 1\n    }\n  }\n}\n",
+    );
+    assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
+    assert!(
+        err.to_string().starts_with(&format!(
+            "a rule ran away: the game evaluated more than {} function calls",
+            meeple::engine::GAME_EVAL_BUDGET_PER_TILE
+        )),
+        "{err}"
     );
 }

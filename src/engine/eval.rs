@@ -14,7 +14,12 @@ const MAX_EVAL_DEPTH: u32 = 64;
 
 /// Evaluation work (function calls, list members visited) allowed between
 /// two decisions; more is a runaway rule.
-pub const EVAL_BUDGET: u64 = 2_000_000;
+pub const EVAL_BUDGET: u64 = 500_000;
+
+/// Evaluation work allowed in a whole game, for every tile of its set: a
+/// game whose rules work near [`EVAL_BUDGET`] at every decision is stopped
+/// long before it takes minutes.
+pub const GAME_EVAL_BUDGET_PER_TILE: u64 = 10_000;
 
 /// A value during evaluation. Features are held by any node of theirs and
 /// compared by their current root.
@@ -66,6 +71,8 @@ pub enum EvalError {
     TooDeep,
     /// More than [`EVAL_BUDGET`] evaluation work without a decision.
     Runaway,
+    /// More evaluation work in the whole game than its tile set allows.
+    GameRunaway,
     /// A replay forced something the game cannot do (a card not in its pile).
     Illegal(GameError),
 }
@@ -76,7 +83,7 @@ impl EvalError {
             EvalError::Overflow => ErrorKind::Overflow,
             EvalError::DivisionByZero => ErrorKind::DivisionByZero,
             EvalError::TooDeep => ErrorKind::TooDeep,
-            EvalError::Runaway => ErrorKind::Runaway,
+            EvalError::Runaway | EvalError::GameRunaway => ErrorKind::Runaway,
             EvalError::Illegal(e) => e.kind(),
         }
     }
@@ -84,13 +91,22 @@ impl EvalError {
 
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            EvalError::Overflow => "arithmetic overflow",
-            EvalError::DivisionByZero => "division by zero",
-            EvalError::TooDeep => "rules nested too deeply (a completion check or function that depends on itself?)",
-            EvalError::Runaway => "a rule ran away: more than 2000000 function calls, list members and board segments evaluated without a decision",
-            EvalError::Illegal(e) => e.message(),
-        })
+        match self {
+            EvalError::Overflow => f.write_str("arithmetic overflow"),
+            EvalError::DivisionByZero => f.write_str("division by zero"),
+            EvalError::TooDeep => {
+                f.write_str("rules nested too deeply (a completion check or function that depends on itself?)")
+            }
+            EvalError::Runaway => write!(
+                f,
+                "a rule ran away: more than {EVAL_BUDGET} function calls, list members and board segments evaluated without a decision"
+            ),
+            EvalError::GameRunaway => write!(
+                f,
+                "a rule ran away: the game evaluated more than {GAME_EVAL_BUDGET_PER_TILE} function calls, list members and board segments for every tile of its set"
+            ),
+            EvalError::Illegal(e) => f.write_str(e.message()),
+        }
     }
 }
 
@@ -196,10 +212,23 @@ impl Game {
     pub(super) fn charge(&self, units: usize) -> Result<(), EvalError> {
         let spent = self.work.get().saturating_add(units as u64);
         self.work.set(spent);
+        let total = self.game_work.get().saturating_add(units as u64);
+        self.game_work.set(total);
         if spent > EVAL_BUDGET {
             return Err(EvalError::Runaway);
         }
+        if total > self.game_eval_budget() {
+            return Err(EvalError::GameRunaway);
+        }
         Ok(())
+    }
+
+    /// The evaluation work a whole game may do: [`GAME_EVAL_BUDGET_PER_TILE`]
+    /// for every tile of its set, and never less than ten decisions' worth.
+    pub(super) fn game_eval_budget(&self) -> u64 {
+        (self.rules.pack.tile_count() as u64)
+            .saturating_mul(GAME_EVAL_BUDGET_PER_TILE)
+            .max(EVAL_BUDGET)
     }
 
     fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, EvalError> {

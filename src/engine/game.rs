@@ -265,6 +265,8 @@ pub struct Game {
     pub(super) viewer: Option<u8>,
     /// Evaluation work since the last decision (see `EVAL_BUDGET`).
     pub(super) work: std::cell::Cell<u64>,
+    /// Evaluation work in the whole game (see `GAME_EVAL_BUDGET_PER_TILE`).
+    pub(super) game_work: std::cell::Cell<u64>,
     /// Decisions and rule steps in this turn so far (see `MAX_TURN_DECISIONS`
     /// and `TURN_STEP_BUDGET`), and the rule that asked for the latest
     /// action or choice.
@@ -422,6 +424,7 @@ impl Game {
             logging: true,
             viewer: None,
             work: Default::default(),
+            game_work: Default::default(),
             turn_decisions: 0,
             turn_steps: 0,
             asking: None,
@@ -467,6 +470,7 @@ impl Game {
             frames: self.frames.clone(),
             steers: self.steers.clone(),
             work: self.work.clone(),
+            game_work: self.game_work.clone(),
             taken: self.taken.clone(),
             ..*self
         };
