@@ -38,6 +38,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The loader's cap on a pack file (`src/check/load.rs`).
+const MAX_PACK_BYTES: usize = 4 << 20;
 const SLOW: Duration = Duration::from_secs(1);
 const HANG: Duration = Duration::from_secs(30);
 const MEMORY_CAP_KIB: u64 = 512 * 1024;
@@ -391,6 +393,10 @@ fn mutated_pack(rng: &mut Rng) -> String {
         let (_, other) = *pick(rng, BUNDLED);
         mutate_pack(rng, &mut text, other);
     }
+    // A pack file over 4 MiB is refused before parsing; `PackRef::Text` has
+    // no such cap, so keep mutants to what a file could hold.
+    let cap = floor_boundary(&text, MAX_PACK_BYTES);
+    text.truncate(cap);
     text
 }
 
