@@ -1,6 +1,7 @@
 //! Every input the fuzzer (`examples/fuzz.rs`) ever caught failing loads or
-//! replays without a panic and in bounded time. Open findings under
-//! `tests/fuzz_regressions/known/` are skipped with a note.
+//! replays without a panic, and its game ends or stops with an error (time is
+//! measured by the fuzzer, not here: tests run on shared machines). Open
+//! findings under `tests/fuzz_regressions/known/` are skipped with a note.
 
 use meeple::agents::{play, Agent, RandomAgent};
 use meeple::engine::{Game, Rules};
@@ -9,10 +10,6 @@ use meeple::{load, PackRef};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// Far above the fuzzer's 1 s, since tests build with `opt-level = 1`.
-const LIMIT: Duration = Duration::from_secs(20);
 
 fn run_pack(name: &str, text: &str) {
     if let Ok(pack) = load(&[PackRef::Text {
@@ -42,7 +39,7 @@ fn run_record(name: &str, text: &str) {
 }
 
 #[test]
-fn every_kept_fuzz_failure_runs_without_panic_in_bounded_time() {
+fn every_kept_fuzz_failure_runs_without_panic() {
     let dir = Path::new("tests/fuzz_regressions");
     let known: Vec<_> = std::fs::read_dir(dir.join("known")).into_iter().flatten().collect();
     if !known.is_empty() {
@@ -61,7 +58,6 @@ fn every_kept_fuzz_failure_runs_without_panic_in_bounded_time() {
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(path).unwrap();
-        let start = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             if name.ends_with(".ron") {
                 run_record(&name, &text)
@@ -70,8 +66,6 @@ fn every_kept_fuzz_failure_runs_without_panic_in_bounded_time() {
             }
         }));
         assert!(outcome.is_ok(), "{}: panicked", path.display());
-        let took = start.elapsed();
-        assert!(took < LIMIT, "{}: took {took:?}", path.display());
     }
     eprintln!("{} kept fuzz inputs ran", files.len());
 }
