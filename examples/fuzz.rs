@@ -40,7 +40,12 @@ use std::time::{Duration, Instant};
 
 /// The loader's cap on a pack file (`src/check/load.rs`).
 const MAX_PACK_BYTES: usize = 4 << 20;
-const SLOW: Duration = Duration::from_secs(1);
+/// An input over this many seconds is a failure (`--slow-secs`; 1 by default).
+static SLOW_SECS: AtomicU64 = AtomicU64::new(1);
+
+fn slow() -> Duration {
+    Duration::from_secs(SLOW_SECS.load(Ordering::Relaxed))
+}
 const HANG: Duration = Duration::from_secs(30);
 const MEMORY_CAP_KIB: u64 = 512 * 1024;
 /// Games of each pack combination whose records are mutated.
@@ -96,9 +101,10 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => o.seed = number()?,
             "--threads" => o.threads = number()?.max(1),
             "--out" => o.out = PathBuf::from(value),
+            "--slow-secs" => SLOW_SECS.store(number()?.max(1), Ordering::Relaxed),
             _ => {
                 return Err(format!(
-                    "unknown flag {flag}; flags: --packs --records --seed --threads --out"
+                    "unknown flag {flag}; flags: --packs --records --seed --threads --out --slow-secs"
                 ))
             }
         }
@@ -756,7 +762,7 @@ fn guarded(
     let grew = rss_kib().saturating_sub(before);
     *current.lock().unwrap() = None;
     counts.slowest_us.fetch_max(took.as_micros() as u64, Ordering::Relaxed);
-    let failed = result.is_err() || took > SLOW || grew > MEMORY_CAP_KIB;
+    let failed = result.is_err() || took > slow() || grew > MEMORY_CAP_KIB;
     if failed && known.contains(text) {
         counts.known.fetch_add(1, Ordering::Relaxed);
         eprintln!("known failure ({file}): {took:?}, panic: {}", result.is_err());
@@ -767,7 +773,7 @@ fn guarded(
         counts.panics.fetch_add(1, Ordering::Relaxed);
         why.push("panic".to_string());
     }
-    if took > SLOW {
+    if took > slow() {
         counts.slow.fetch_add(1, Ordering::Relaxed);
         why.push(format!("took {took:?}"));
     }
@@ -920,7 +926,7 @@ fn main() {
         "failures: {} panics, {} over {:?}, {} over the {} MiB memory cap, {} known (tests/fuzz_regressions/known/); slowest input {:.3} s; peak RSS {} KiB",
         n(&counts.panics),
         n(&counts.slow),
-        SLOW,
+        slow(),
         n(&counts.memory),
         MEMORY_CAP_KIB / 1024,
         n(&counts.known),
