@@ -73,3 +73,14 @@ fn a_replay_of_unknown_tiles_is_a_setup_error() {
     let err = Game::replaying(rules, 2, None, vec![9_999]).expect_err("tile 9999 does not exist");
     assert_eq!(err.kind(), ErrorKind::Setup);
 }
+
+#[test]
+fn pack_text_in_memory_is_held_to_the_file_cap() {
+    let text = format!("pack big\nrequires base\n#{}\n", "x".repeat(5 << 20));
+    let err = load(&[PackRef::Text {
+        name: "big.rules".into(),
+        text,
+    }])
+    .expect_err("over 4 MiB");
+    assert!(err.render().contains("limited to"), "{}", err.render());
+}

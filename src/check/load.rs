@@ -224,7 +224,20 @@ fn read_ref(
             };
             (key, format!("rules/{pack}.rules"), text.to_string(), None)
         }
-        PackRef::Text { name, text } => (format!("<text>/{name}"), name.clone(), text.clone(), None),
+        PackRef::Text { name, text } => {
+            // Text in memory is held to the same cap as a file.
+            if text.len() as u64 > MAX_FILE_BYTES {
+                diags.push(Diagnostic::new(
+                    Code::Unreadable,
+                    format!(
+                        "cannot read `{name}`: it is {} bytes; rules files are limited to {MAX_FILE_BYTES}",
+                        text.len()
+                    ),
+                ));
+                return None;
+            }
+            (format!("<text>/{name}"), name.clone(), text.clone(), None)
+        }
     };
     let file = sources.add(name, text);
     let ast = match parse_file(file, sources.text(file)) {
