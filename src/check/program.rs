@@ -9,28 +9,6 @@ use crate::ir::{Figure, KindId, Ownership};
 use crate::source::Span;
 use crate::syntax::ast;
 
-/// The statement keywords, for messages.
-const STATEMENTS: &[&str] = &[
-    "score",
-    "place",
-    "move",
-    "return",
-    "set",
-    "let",
-    "if",
-    "for each",
-    "choose",
-    "may",
-    "draw card",
-    "draw tile",
-    "discard",
-    "strengthen",
-    "adjust scoring",
-    "delay scoring",
-    "swap",
-    "steer next placement",
-];
-
 /// What statement checking writes to.
 pub struct Out<'a> {
     pub blocks: &'a mut Vec<Vec<StmtAt>>,
@@ -606,7 +584,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                     .maybe_note(did_you_mean(&func.name, fns))
                     .note(format!(
                         "effects are the statements {} and the functions declared with `fn`",
-                        STATEMENTS.join(", ")
+                        crate::syntax::STATEMENTS.join(", ")
                     )),
             );
             None

@@ -928,8 +928,8 @@ impl Game {
         Ok(false)
     }
 
-    /// The values a domain (or a list in it) ranges over, charged to the
-    /// evaluation budget.
+    /// The values a domain (or a list in it) ranges over, in a stable order;
+    /// `player`'s hand for cards. They are charged to the evaluation budget.
     fn domain_items(
         &self,
         domain: Domain,
@@ -937,24 +937,10 @@ impl Game {
         player: usize,
         env: &mut Env,
     ) -> Result<Vec<Value>, EvalError> {
-        let items = self.domain_values(domain, list, player, env)?;
-        self.charge(items.len())?;
-        Ok(items)
-    }
-
-    /// The values a domain (or a list in it) ranges over, in a stable order;
-    /// `player`'s hand for cards.
-    fn domain_values(
-        &self,
-        domain: Domain,
-        list: Option<&Expr>,
-        player: usize,
-        env: &mut Env,
-    ) -> Result<Vec<Value>, EvalError> {
-        if let Some(l) = list {
+        let items = if let Some(l) = list {
             // A list is narrowed to the domain's kind or figure type.
             let items = self.eval(l, env)?.items();
-            return Ok(match domain {
+            match domain {
                 Domain::Features(Some(k)) => items
                     .into_iter()
                     .filter(|v| matches!(v, Value::Feature(f) if self.features.kind(*f) == k))
@@ -964,8 +950,16 @@ impl Game {
                     .filter(|v| matches!(v, Value::Figure(id) if self.figure_by_id(*id).is_some_and(|m| m.figure == t)))
                     .collect(),
                 _ => items,
-            });
-        }
+            }
+        } else {
+            self.domain_values(domain, player)?
+        };
+        self.charge(items.len())?;
+        Ok(items)
+    }
+
+    /// The values a whole domain ranges over.
+    fn domain_values(&self, domain: Domain, player: usize) -> Result<Vec<Value>, EvalError> {
         Ok(match domain {
             Domain::Players => (0..self.players as u8).map(Value::Player).collect(),
             Domain::Figures(t) => self

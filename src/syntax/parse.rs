@@ -412,8 +412,9 @@ fn found_at(text: &str, pos: usize) -> String {
     }
 }
 
-/// The words that begin a statement (or continue one, `else`).
-const STATEMENT_WORDS: &[&str] = &[
+/// The statements of the language, as messages name them; the first word
+/// of each begins a statement (and `else` continues an `if`).
+pub(crate) const STATEMENTS: &[&str] = &[
     "score",
     "place",
     "move",
@@ -421,18 +422,32 @@ const STATEMENT_WORDS: &[&str] = &[
     "set",
     "let",
     "if",
-    "else",
-    "for",
+    "for each",
     "choose",
     "may",
-    "draw",
+    "draw card",
+    "draw tile",
     "discard",
     "strengthen",
-    "adjust",
-    "delay",
+    "adjust scoring",
+    "delay scoring",
     "swap",
-    "steer",
+    "steer next placement",
 ];
+
+/// The words that begin a statement, and `else`.
+fn statement_words() -> impl Iterator<Item = &'static str> {
+    let mut seen: Vec<&str> = Vec::new();
+    STATEMENTS
+        .iter()
+        .filter_map(|s| s.split(' ').next())
+        .chain(["else"])
+        .filter(move |w| {
+            let new = !seen.contains(w);
+            seen.push(w);
+            new
+        })
+}
 
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
@@ -455,7 +470,7 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
         .map_or(0, |(i, c)| i + c.len_utf8())..];
     if expected == ["`(`"] && is_word(previous) {
-        if let Some(word) = crate::diagnostic::suggest(previous, STATEMENT_WORDS.iter().copied()) {
+        if let Some(word) = crate::diagnostic::suggest(previous, statement_words()) {
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
         }
     }
