@@ -27,6 +27,7 @@
 pub mod agents;
 pub mod bundled;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;

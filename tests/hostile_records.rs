@@ -161,28 +161,3 @@ fn a_fifo_is_refused_without_blocking() {
     let e = Record::read(&fifo).unwrap_err().to_string();
     assert!(e.contains("it is a FIFO (named pipe), not a file"), "{e}");
 }
-
-#[test]
-fn the_command_takes_a_packs_folder() {
-    let base = scratch("cli");
-    let packs = base.join("packs");
-    std::fs::create_dir_all(&packs).unwrap();
-    std::fs::write(packs.join("theirs.rules"), "pack theirs\nrequires base\n").unwrap();
-    let record = base.join("r.ron");
-    std::fs::write(
-        &record,
-        "Record(rules: [\"theirs.rules\"], players: [\"A\"], turns: [], expect: [Scores([0])])",
-    )
-    .unwrap();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .arg("replay")
-            .args(args)
-            .arg(&record)
-            .output()
-            .unwrap()
-    };
-    assert!(!run(&[]).status.success());
-    let out = run(&["--packs-dir", packs.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}

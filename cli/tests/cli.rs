@@ -189,7 +189,7 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
 
 #[test]
 fn a_record_that_fails_as_it_says_replays_with_success() {
-    let out = meeple(&["replay", "tests/scenarios/base/illegal_edge_mismatch.ron"]);
+    let out = meeple(&["replay", "../tests/scenarios/base/illegal_edge_mismatch.ron"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("its south edge (road) meets a city"),
@@ -246,4 +246,31 @@ fn statistics_of_scores_near_the_limit_do_not_wrap() {
     assert!(json.contains("\"mean\": 4.611686018427388e+18"), "{json}");
     assert!(json.contains("\"huge\": 4.611686018427388e+18"), "{json}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A record's packs may come from `--packs-dir` (and only from there or
+/// its own folder).
+#[test]
+fn the_command_takes_a_packs_folder() {
+    let base = scratch("packs-dir");
+    let packs = base.join("packs");
+    std::fs::create_dir_all(&packs).unwrap();
+    std::fs::write(packs.join("theirs.rules"), "pack theirs\nrequires base\n").unwrap();
+    let record = base.join("r.ron");
+    std::fs::write(
+        &record,
+        "Record(rules: [\"theirs.rules\"], players: [\"A\"], turns: [], expect: [Scores([0])])",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .arg("replay")
+            .args(args)
+            .arg(&record)
+            .output()
+            .unwrap()
+    };
+    assert!(!run(&[]).status.success());
+    let out = run(&["--packs-dir", packs.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
