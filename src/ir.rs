@@ -7,24 +7,14 @@ pub mod program;
 pub mod reference;
 
 use crate::source::{FileId, Sources, Span};
-pub use crate::syntax::ast::{Ownership, Posture, Topology};
+pub mod shared;
+pub use shared::{
+    ActionId, BinOp, BlockId, CardId, DeckId, FigureId, FnId, IconId, KindId, MarkerId, Ownership, PackId, Posture,
+    ReasonId, TileId, Topology, UnOp, VarId,
+};
 use expr::Expr;
 use geometry::Bits;
 
-/// Index into [`RulePack::kinds`].
-pub type KindId = u16;
-/// Index into [`RulePack::figures`].
-pub type FigureId = u16;
-/// Index into [`RulePack::markers`].
-pub type MarkerId = u16;
-/// Index into [`RulePack::icons`].
-pub type IconId = u16;
-/// Index into [`RulePack::tiles`].
-pub type TileId = u16;
-/// Index into [`RulePack::reasons`].
-pub type ReasonId = u16;
-/// Index into [`RulePack::packs`].
-pub type PackId = u16;
 
 /// Several packs loaded, checked and merged: everything a game needs.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@ use super::game::Game;
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::FnBody;
 use crate::ir::{FigureId, IconId, KindId, MarkerId, Ownership};
-use crate::syntax::ast::{BinOp, UnOp};
+use crate::ir::{BinOp, UnOp};
 
 /// Deepest nesting of function calls and completion checks while evaluating.
 const MAX_EVAL_DEPTH: u32 = 64;

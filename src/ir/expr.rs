@@ -4,9 +4,7 @@
 //! parameters, result, doc, example); the checker, the language reference
 //! (`docs/language.md`) and the evaluator all read that table.
 
-use super::program::{FnId, VarId};
-use super::{FigureId, IconId, KindId, MarkerId};
-use crate::syntax::ast::{BinOp, Topology, UnOp};
+use super::shared::{BinOp, FigureId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
 
 /// The type of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,8 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-use super::{FigureId, KindId, ReasonId};
+use super::shared::{FigureId, KindId, ReasonId};
+pub use super::shared::{ActionId, BlockId, CardId, DeckId, FnId, VarId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
@@ -190,10 +191,6 @@ pub struct Var {
     pub span: Span,
 }
 
-/// Index into [`Program::decks`].
-pub type DeckId = u16;
-/// Index into [`Program::cards`].
-pub type CardId = u16;
 
 impl Program {
     /// The deck a card belongs to.
@@ -226,14 +223,6 @@ pub struct Card {
     pub span: Span,
 }
 
-/// Index into [`Program::blocks`].
-pub type BlockId = u32;
-/// Index into [`Program::functions`].
-pub type FnId = u16;
-/// Index into [`Program::vars`].
-pub type VarId = u16;
-/// Index into [`Program::actions`].
-pub type ActionId = u16;
 
 /// What a `choose`, `for each` or action ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! The abstract syntax tree of a `.rules` file: owned data, every node with a span.
 
+pub use crate::ir::shared::{BinOp, Ownership, Posture, Topology, UnOp};
 use crate::source::Span;
 
 /// A name as written in the source.
@@ -272,16 +273,6 @@ impl Stmt {
     }
 }
 
-/// How segments of a feature kind join across tiles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Topology {
-    /// Joined through whole edges (cities, roads).
-    Edges,
-    /// Joined through half-edges (fields).
-    HalfEdges,
-    /// Not joined; the 3×3 neighbourhood matters (monasteries).
-    Area,
-}
 
 /// `feature NAME TOPOLOGY { clauses }`.
 #[derive(Clone, Debug)]
@@ -314,19 +305,7 @@ pub enum FeatureClause {
     },
 }
 
-/// Who owns the copies of a figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ownership {
-    PerPlayer,
-    Neutral,
-}
 
-/// How a figure stands on a feature.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Posture {
-    Standing,
-    Lying,
-}
 
 /// `figure NAME per_player N { stands on a, b; lies on c }`.
 #[derive(Clone, Debug)]
@@ -417,51 +396,8 @@ pub struct StartDecl {
     pub span: Span,
 }
 
-/// Binary operators, loosest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
 
-impl BinOp {
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Or => "or",
-            BinOp::And => "and",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Rem => "%",
-        }
-    }
-}
 
-/// Prefix operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    Not,
-    Neg,
-}
 
 /// An expression.
 #[derive(Clone, Debug)]
