@@ -8,33 +8,32 @@ pub mod reference;
 
 use crate::source::{FileId, Sources, Span};
 pub mod shared;
+use expr::Expr;
+use geometry::Bits;
 pub use shared::{
     ActionId, BinOp, BlockId, CardId, DeckId, FigureId, FnId, IconId, KindId, MarkerId, Ownership, PackId, Posture,
     ReasonId, TileId, Topology, UnOp, VarId,
 };
-use expr::Expr;
-use geometry::Bits;
-
 
 /// Several packs loaded, checked and merged: everything a game needs.
 #[derive(Clone, Debug)]
 pub struct RulePack {
     /// The source files read, for diagnostics and rule locations.
-    pub sources: Sources,
+    pub(crate) sources: Sources,
     /// Loaded packs, each after the packs it requires.
-    pub packs: Vec<Pack>,
-    pub kinds: Vec<FeatureKind>,
-    pub figures: Vec<Figure>,
-    pub markers: Vec<Marker>,
-    pub icons: Vec<Icon>,
-    pub tiles: Vec<TileType>,
+    pub(crate) packs: Vec<Pack>,
+    pub(crate) kinds: Vec<FeatureKind>,
+    pub(crate) figures: Vec<Figure>,
+    pub(crate) markers: Vec<Marker>,
+    pub(crate) icons: Vec<Icon>,
+    pub(crate) tiles: Vec<TileType>,
     /// The tile type of which one copy starts on the board.
-    pub start: TileId,
+    pub(crate) start: TileId,
     /// Handlers, actions, functions and variables.
-    pub program: program::Program,
+    pub(crate) program: program::Program,
     /// Why points are scored, for statistics and logs: first every feature
     /// kind's name (reason `k` is kind `k`), then reasons named by rules.
-    pub reasons: Vec<String>,
+    pub(crate) reasons: Vec<String>,
 }
 
 /// One loaded `.rules` file.
@@ -164,6 +163,57 @@ pub struct Segment {
 }
 
 impl RulePack {
+    /// The source files read, for diagnostics and rule locations.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// The loaded packs, each after the packs it requires.
+    pub fn packs(&self) -> &[Pack] {
+        &self.packs
+    }
+
+    /// The feature kinds, by [`KindId`].
+    pub fn kinds(&self) -> &[FeatureKind] {
+        &self.kinds
+    }
+
+    /// The figure types, by [`FigureId`].
+    pub fn figures(&self) -> &[Figure] {
+        &self.figures
+    }
+
+    /// The segment markers, by [`MarkerId`].
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    /// The tile icons, by [`IconId`].
+    pub fn icons(&self) -> &[Icon] {
+        &self.icons
+    }
+
+    /// The tile types with their counts, by [`TileId`].
+    pub fn tiles(&self) -> &[TileType] {
+        &self.tiles
+    }
+
+    /// The tile type of which one copy starts on the board.
+    pub fn start(&self) -> TileId {
+        self.start
+    }
+
+    /// Handlers, actions, functions, variables, decks and cards.
+    pub fn program(&self) -> &program::Program {
+        &self.program
+    }
+
+    /// Why points are scored, by [`ReasonId`]: first every feature kind's
+    /// name (reason `k` is kind `k`), then the reasons rules name.
+    pub fn reasons(&self) -> &[String] {
+        &self.reasons
+    }
+
     /// The kind with this name.
     pub fn kind(&self, name: &str) -> Option<KindId> {
         self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)

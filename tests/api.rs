@@ -16,7 +16,7 @@ fn base_game(players: usize) -> Game {
 #[test]
 fn out_of_range_ids_are_none() {
     let game = base_game(2);
-    let reasons = game.rules().pack.reasons.len() as u16;
+    let reasons = game.rules().pack().reasons().len() as u16;
     assert_eq!(game.points(0, 0), Some(0));
     assert_eq!(game.points(0, reasons), None, "no reason past the last");
     assert_eq!(game.points(0, 99), None);

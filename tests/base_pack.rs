@@ -17,23 +17,23 @@ fn base_set_has_the_published_totals() {
     let monastery = pack.kind("monastery").unwrap();
     let pennant = pack.marker("pennant").unwrap();
     assert_eq!(pack.tile_count(), 72);
-    assert_eq!(pack.tiles.len(), 24);
+    assert_eq!(pack.tiles().len(), 24);
     let pennants: u32 = pack
-        .tiles
+        .tiles()
         .iter()
         .map(|t| t.count * t.marker_count(pennant) as u32)
         .sum();
     assert_eq!(pennants, 10);
     let monasteries: u32 = pack
-        .tiles
+        .tiles()
         .iter()
         .filter(|t| t.segments.iter().any(|s| s.kind == monastery))
         .map(|t| t.count)
         .sum();
     assert_eq!(monasteries, 6);
-    assert_eq!(pack.tiles[pack.start as usize].name, "D");
-    assert!(pack.tiles.iter().any(|t| t.segments.iter().any(|s| s.kind == city)));
-    let follower = &pack.figures[pack.figure("follower").unwrap() as usize];
+    assert_eq!(pack.tiles()[pack.start() as usize].name, "D");
+    assert!(pack.tiles().iter().any(|t| t.segments.iter().any(|s| s.kind == city)));
+    let follower = &pack.figures()[pack.figure("follower").unwrap() as usize];
     assert_eq!(follower.count, 7);
 }
 
@@ -60,13 +60,13 @@ fn every_base_tile_matches_the_reference_table() {
     let pennant = pack.marker("pennant").unwrap();
     let json: serde_json::Value = serde_json::from_str(include_str!("data/base_tiles.json")).unwrap();
     let reference = json["tiles"].as_array().unwrap();
-    assert_eq!(reference.len(), pack.tiles.len());
+    assert_eq!(reference.len(), pack.tiles().len());
     for r in reference {
         let letter = r["letter"].as_str().unwrap();
-        let tile = &pack.tiles[pack.tile(letter).unwrap_or_else(|| panic!("tile {letter} missing")) as usize];
+        let tile = &pack.tiles()[pack.tile(letter).unwrap_or_else(|| panic!("tile {letter} missing")) as usize];
         assert_eq!(u64::from(tile.count), r["count"].as_u64().unwrap(), "count of {letter}");
         assert_eq!(
-            pack.start as usize == pack.tile(letter).unwrap() as usize,
+            pack.start() as usize == pack.tile(letter).unwrap() as usize,
             r["start_tile"].as_bool().unwrap()
         );
         for (e, edge) in EDGE_NAMES.iter().enumerate() {
@@ -118,7 +118,7 @@ fn every_base_tile_matches_the_reference_table() {
         let fields: BTreeSet<(EdgeSet, BTreeSet<EdgeSet>)> = tile
             .segments
             .iter()
-            .filter(|s| pack.kinds[s.kind as usize].topology == Topology::HalfEdges)
+            .filter(|s| pack.kinds()[s.kind as usize].topology == Topology::HalfEdges)
             .map(|s| {
                 let touched = s
                     .touches
@@ -150,7 +150,7 @@ fn every_base_tile_matches_the_reference_table() {
 fn bundled_base_is_the_file_in_rules() {
     let bundled = load(&[PackRef::Bundled("base".into())]).unwrap();
     let file = base();
-    assert_eq!(bundled.tiles.len(), file.tiles.len());
+    assert_eq!(bundled.tiles().len(), file.tiles().len());
     assert_eq!(
         meeple::bundled::bundled("base").unwrap(),
         std::fs::read_to_string("rules/base.rules").unwrap()

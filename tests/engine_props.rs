@@ -41,7 +41,7 @@ fn assert_board_matches(game: &Game) {
 fn assert_figures_conserved(game: &Game) {
     let pack = &game.rules().pack;
     for player in 0..game.players() {
-        for (f, fig) in pack.figures.iter().enumerate() {
+        for (f, fig) in pack.figures().iter().enumerate() {
             let on_board = game
                 .meeples()
                 .iter()
@@ -110,7 +110,7 @@ proptest! {
         prop_assert_eq!(placed + discarded, 72);
         prop_assert!(game.is_over());
         let total_by_reason: i64 = (0..players)
-            .map(|p| (0..game.rules().pack.reasons.len()).map(|r| game.points(p, r as u16).expect("ids are in range")).sum::<i64>())
+            .map(|p| (0..game.rules().pack().reasons().len()).map(|r| game.points(p, r as u16).expect("ids are in range")).sum::<i64>())
             .sum();
         prop_assert_eq!(total_by_reason, game.scores().iter().sum::<i64>());
     }
@@ -143,7 +143,7 @@ fn scripted_agents_reproduce_a_recorded_game() {
     )
     .expect("a game, not a view");
     let rules = base();
-    let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
+    let draws = record.draw_names().map(|n| rules.pack().tile(n).unwrap()).collect();
     let mut again = Game::replaying(rules, 3, None, draws).unwrap();
     let mut agents = ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut agents).unwrap();

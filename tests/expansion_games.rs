@@ -35,7 +35,7 @@ fn rules(packs: &[&str]) -> Arc<Rules> {
 
 fn assert_conserved(game: &Game) {
     let pack = &game.rules().pack;
-    for (f, fig) in pack.figures.iter().enumerate() {
+    for (f, fig) in pack.figures().iter().enumerate() {
         let on_board = |owner: Option<u8>| {
             game.meeples()
                 .iter()
@@ -61,7 +61,7 @@ fn assert_conserved(game: &Game) {
 fn expansion_games_keep_the_rules_and_replay_exactly() {
     for packs in COMBINATIONS {
         let rules = rules(packs);
-        let total = rules.pack.tile_count() as usize;
+        let total = rules.pack().tile_count() as usize;
         for seed in 0..12u64 {
             let players = 2 + (seed as usize % 3);
             let mut game = Game::new(rules.clone(), players, seed).unwrap();
@@ -109,7 +109,7 @@ fn scripted_agents_replay_expansion_games() {
     play(&mut game, &mut agents).unwrap();
     let record = Record::from_game(&game, vec!["x".into()], vec!["a".into(), "b".into(), "c".into()], None)
         .expect("a game, not a view");
-    let draws = record.draw_names().map(|n| rules.pack.tile(n).unwrap()).collect();
+    let draws = record.draw_names().map(|n| rules.pack().tile(n).unwrap()).collect();
     let mut again = Game::replaying(rules, 3, None, draws).unwrap();
     let mut scripted = meeple::record::ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut scripted).unwrap();
@@ -176,8 +176,8 @@ fn agents_that_look_see_only_views() {
         .hand(1)
         .unwrap()
         .iter()
-        .all(|c| (*c as usize) < rules.pack.program.cards.len()));
-    for d in 0..rules.pack.program.decks.len() as u16 {
+        .all(|c| (*c as usize) < rules.pack().program().cards.len()));
+    for d in 0..rules.pack().program().decks.len() as u16 {
         assert_eq!(view.deck_sizes(d), game.deck_sizes(d));
     }
     assert!(game.view_for(2).is_none(), "a 2-player game has no player 2");

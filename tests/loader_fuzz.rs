@@ -13,8 +13,8 @@ fn check_text(text: String) -> Result<(), TestCaseError> {
         text,
     }]) {
         Ok(pack) => {
-            prop_assert!(!pack.tiles.is_empty());
-            prop_assert!((pack.start as usize) < pack.tiles.len());
+            prop_assert!(!pack.tiles().is_empty());
+            prop_assert!((pack.start() as usize) < pack.tiles().len());
         }
         Err(e) => {
             prop_assert!(!e.diagnostics.is_empty());

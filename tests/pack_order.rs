@@ -137,7 +137,7 @@ fn packs_load_after_their_requirements_then_by_name() {
     ] {
         let loaded = load(&refs).unwrap_or_else(|e| panic!("{}", e.render()));
         let last: Vec<&str> = loaded
-            .tiles
+            .tiles()
             .iter()
             .rev()
             .take(3)

@@ -32,7 +32,7 @@ fn game_with_demands(first: (i32, i32), second: (i32, i32)) -> Game {
         },
     ];
     let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
-    let e = rules.pack.tile("E").expect("base has tile E");
+    let e = rules.pack().tile("E").expect("base has tile E");
     let mut game = Game::with_stack(rules, 2, 1, vec![e, e]).expect("two players can play");
     for square in [first, second] {
         assert!(matches!(game.decision(), Some(Decision::Choose { .. })));
@@ -72,7 +72,7 @@ fn a_demand_made_in_setup_binds_the_first_placement() {
 fn a_later_demand_does_not_cancel_an_earlier_one() {
     let mut game = game_with_demands((0, -1), (0, 1));
     assert_eq!(squares(&game), vec![(0, -1)], "the first demand binds");
-    let e = game.rules().pack.tile("E").expect("base has tile E");
+    let e = game.rules().pack().tile("E").expect("base has tile E");
     let refused = game.apply(Choice::Place {
         tile: e,
         pos: (0, 1),

@@ -92,7 +92,7 @@ fn mutate(record: &mut Record, rules: &Rules, rng: &mut Seeded) {
         return;
     }
     let i = moves[rng.below(moves.len())];
-    let tiles = &rules.pack.tiles;
+    let tiles = &rules.pack().tiles();
     match rng.below(8) {
         0 => {
             let step = record.turns.remove(i);

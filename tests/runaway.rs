@@ -149,8 +149,8 @@ fn an_action_is_offered_once_a_turn() {
     play(&mut game, &mut agents).expect("the game ends");
     let idle = game
         .rules()
-        .pack
-        .reasons
+        .pack()
+        .reasons()
         .iter()
         .position(|r| r == "idle")
         .expect("a reason") as u16;

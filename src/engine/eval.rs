@@ -6,8 +6,8 @@ use super::features::FeatureId;
 use super::game::Game;
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::FnBody;
-use crate::ir::{FigureId, IconId, KindId, MarkerId, Ownership};
 use crate::ir::{BinOp, UnOp};
+use crate::ir::{FigureId, IconId, KindId, MarkerId, Ownership};
 
 /// Deepest nesting of function calls and completion checks while evaluating.
 const MAX_EVAL_DEPTH: u32 = 64;

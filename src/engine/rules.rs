@@ -61,6 +61,11 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The checked rule pack being played.
+    pub fn pack(&self) -> &RulePack {
+        &self.pack
+    }
+
     /// Prepares a pack for play.
     pub fn new(pack: RulePack) -> Rules {
         let rotated: Vec<[Rotated; 4]> = (0..pack.tiles.len())

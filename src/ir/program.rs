@@ -3,8 +3,8 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-use super::shared::{FigureId, KindId, ReasonId};
 pub use super::shared::{ActionId, BlockId, CardId, DeckId, FnId, VarId};
+use super::shared::{FigureId, KindId, ReasonId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
@@ -191,7 +191,6 @@ pub struct Var {
     pub span: Span,
 }
 
-
 impl Program {
     /// The deck a card belongs to.
     pub fn deck_of(&self, card: CardId) -> DeckId {
@@ -222,7 +221,6 @@ pub struct Card {
     pub at_end: Option<(BlockId, u16)>,
     pub span: Span,
 }
-
 
 /// What a `choose`, `for each` or action ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -273,7 +273,6 @@ impl Stmt {
     }
 }
 
-
 /// `feature NAME TOPOLOGY { clauses }`.
 #[derive(Clone, Debug)]
 pub struct FeatureDecl {
@@ -304,8 +303,6 @@ pub enum FeatureClause {
         span: Span,
     },
 }
-
-
 
 /// `figure NAME per_player N { stands on a, b; lies on c }`.
 #[derive(Clone, Debug)]
@@ -395,9 +392,6 @@ pub struct StartDecl {
     pub tile: Ident,
     pub span: Span,
 }
-
-
-
 
 /// An expression.
 #[derive(Clone, Debug)]
