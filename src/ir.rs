@@ -1,7 +1,7 @@
 //! The intermediate representation: a checked, resolved rule pack. Every name
 //! is a dense index; nothing here is looked up by string while a game runs.
 
-pub mod expr;
+pub(crate) mod expr;
 pub mod geometry;
 pub mod program;
 pub mod reference;

@@ -34,7 +34,7 @@ pub mod engine;
 pub mod ir;
 pub mod record;
 pub mod source;
-pub mod syntax;
+pub(crate) mod syntax;
 
 pub use check::{load, LoadError, PackRef};
 pub use diagnostic::{Code, Diagnostic};

@@ -4,5 +4,5 @@
 pub mod ast;
 mod parse;
 
+pub(crate) use parse::parse_file;
 pub(crate) use parse::STATEMENTS;
-pub use parse::{parse_file, MAX_NESTING};

@@ -7,6 +7,8 @@
 use super::shared::{BinOp, FigureId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
 
 /// The type of an expression.
+// `Type::FigureType` is the language's own name for the type of `follower`.
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     Int,

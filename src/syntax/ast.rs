@@ -73,7 +73,6 @@ pub struct CardDecl {
     pub at_end: Option<Block>,
     /// `kept`: held in the hand until a rule uses it.
     pub kept: bool,
-    pub span: Span,
 }
 
 /// `var SCOPE NAME: TYPE [= INIT] [merge POLICY]`.
@@ -84,7 +83,6 @@ pub struct VarDecl {
     pub ty: Ident,
     pub init: Option<Expr>,
     pub merge: Option<Ident>,
-    pub span: Span,
 }
 
 /// `on EVENT(names) [when COND] { ... }`.
@@ -130,14 +128,12 @@ pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<(Ident, Ident)>,
     pub body: FnBody,
-    pub span: Span,
 }
 
 /// `{ statements }`.
 #[derive(Clone, Debug)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
-    pub span: Span,
 }
 
 /// An effect statement.
@@ -354,14 +350,12 @@ pub struct TileDecl {
     pub from: Option<Ident>,
     pub count: Option<Number>,
     pub body: Option<TileBody>,
-    pub span: Span,
 }
 
 /// `{ item; item }` of a tile declaration.
 #[derive(Clone, Debug)]
 pub struct TileBody {
     pub items: Vec<TileItem>,
-    pub span: Span,
 }
 
 /// One entry of a tile body.
@@ -372,7 +366,6 @@ pub enum TileItem {
     Icon {
         name: Ident,
         value: Option<Ident>,
-        span: Span,
     },
 }
 

@@ -648,7 +648,6 @@ impl Cx {
     }
 
     fn var(&self, pair: Pair<Rule>) -> VarDecl {
-        let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let scope = self.ident(
             inner
@@ -666,7 +665,6 @@ impl Cx {
             ty,
             init: None,
             merge: None,
-            span,
         };
         for part in inner {
             match part.as_rule() {
@@ -686,10 +684,7 @@ impl Cx {
             event,
             names: Vec::new(),
             when: None,
-            body: Block {
-                stmts: Vec::new(),
-                span,
-            },
+            body: Block { stmts: Vec::new() },
             span,
         };
         for part in inner {
@@ -719,10 +714,7 @@ impl Cx {
             window,
             domain: None,
             when: None,
-            body: Block {
-                stmts: Vec::new(),
-                span,
-            },
+            body: Block { stmts: Vec::new() },
             span,
         };
         for part in parts {
@@ -737,7 +729,6 @@ impl Cx {
     }
 
     fn card(&self, pair: Pair<Rule>) -> CardDecl {
-        let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let name = self.ident(inner.next().expect("card has a name"));
         let count = self.number(inner.next().expect("card has a count"));
@@ -750,7 +741,6 @@ impl Cx {
             play: None,
             at_end: None,
             kept: false,
-            span,
         };
         for part in inner {
             match part.as_rule() {
@@ -787,7 +777,6 @@ impl Cx {
     }
 
     fn function(&self, pair: Pair<Rule>) -> FnDecl {
-        let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let name = self.ident(inner.next().expect("fn has a name"));
         let mut params = Vec::new();
@@ -813,15 +802,12 @@ impl Cx {
             name,
             params,
             body: body.expect("fn has a body"),
-            span,
         }
     }
 
     fn block(&self, pair: Pair<Rule>) -> Block {
-        let span = self.span(&pair);
         Block {
             stmts: pair.into_inner().map(|s| self.stmt(s)).collect(),
-            span,
         }
     }
 
@@ -945,10 +931,7 @@ impl Cx {
                 let otherwise = inner.next().map(|e| match e.as_rule() {
                     Rule::if_stmt => {
                         let s = self.stmt(e);
-                        Block {
-                            span: s.span(),
-                            stmts: vec![s],
-                        }
+                        Block { stmts: vec![s] }
                     }
                     _ => self.block(e),
                 });
@@ -1098,7 +1081,6 @@ impl Cx {
     }
 
     fn tile(&self, pair: Pair<Rule>) -> TileDecl {
-        let span = self.span(&pair);
         let mut inner = pair.into_inner();
         let mode = match inner.next().and_then(|m| m.into_inner().next()).map(|p| p.as_rule()) {
             Some(Rule::tile_extend) => TileMode::Extend,
@@ -1112,16 +1094,14 @@ impl Cx {
             from: None,
             count: None,
             body: None,
-            span,
         };
         for part in inner {
             match part.as_rule() {
                 Rule::tile_from => decl.from = part.into_inner().nth(1).map(|p| self.ident(p)),
                 Rule::count => decl.count = Some(self.number(part)),
                 Rule::tile_body => {
-                    let body_span = self.span(&part);
                     let items = part.into_inner().map(|p| self.tile_item(p)).collect();
-                    decl.body = Some(TileBody { items, span: body_span });
+                    decl.body = Some(TileBody { items });
                 }
                 rule => unreachable!("tile part {rule:?}"),
             }
@@ -1137,7 +1117,6 @@ impl Cx {
                 TileItem::Icon {
                     name: self.ident(inner.next().expect("icon has a name")),
                     value: inner.next().map(|p| self.ident(p)),
-                    span,
                 }
             }
             Rule::segment => {
