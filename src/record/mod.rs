@@ -4,8 +4,9 @@
 //!
 //! The modules, from the lowest: `error` (how a replay fails), `format` (the
 //! RON types, reading and loading), `naming` (game ↔ record words),
-//! `write` (a game's record), `expect` (expectations), `script` (the
-//! scripted agent) and `replay`. A module imports only lower ones.
+//! `write` (a game's record), `expect` (expectations), `walk` (the one
+//! walker of a step, turning it into choices), `script` (the scripted
+//! agent) and `replay`. A module imports only lower ones.
 
 mod error;
 mod expect;
@@ -13,6 +14,7 @@ mod format;
 mod naming;
 mod replay;
 mod script;
+mod walk;
 mod write;
 
 pub use error::{Fails, ReplayError};

@@ -8,7 +8,7 @@ use super::format::{Deploy, Pick};
 use crate::engine::{Choice, ErrorKind, Game, GameError, Pos, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::Window;
-use crate::ir::{FigureId, Ownership};
+use crate::ir::{FigureId, Ownership, TileId};
 
 /// A target in the game's terms.
 pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick> {
@@ -61,6 +61,15 @@ pub(crate) fn unknown<'a>(what: &str, name: &str, names: impl IntoIterator<Item 
     GameError::new(ErrorKind::UnknownName, format!("unknown {what} `{name}`{hint}"))
 }
 
+/// The tile type a record's tile name means.
+pub(crate) fn tile_id(rules: &Rules, name: &str) -> Result<TileId, GameError> {
+    rules
+        .pack
+        .tile(name)
+        .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
+}
+
+/// The card a record's card name means.
 pub(crate) fn card_id(rules: &Rules, name: &str) -> Result<u16, GameError> {
     let cards = &rules.pack.program.cards;
     cards

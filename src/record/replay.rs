@@ -4,10 +4,10 @@
 
 use super::error::ReplayError;
 use super::expect::check;
-use super::format::{Pick, Record, Step};
-use super::naming::{action_window, card_id, choice_for, deploy_choice, rotation, unknown};
-use crate::engine::{Choice, Decision, ErrorKind, Event, Game, GameError, Rules};
-use crate::ir::program::{Domain, Window};
+use super::format::{Record, Step};
+use super::naming::{card_id, tile_id};
+use super::walk::{StepCursor, TurnMoves};
+use crate::engine::{Decision, ErrorKind, Event, Game, GameError, Rules};
 use crate::ir::TileId;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,12 +50,7 @@ pub fn replay(record: &Record, dir: &Path) -> Result<Game, ReplayError> {
 
 /// Replays a record on already loaded rules.
 pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayError> {
-    let tile_id = |name: &str| {
-        rules
-            .pack
-            .tile(name)
-            .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
-    };
+    let tile_id = |name: &str| tile_id(&rules, name);
     let stack = match &record.tiles {
         Some(names) => Some(
             names
@@ -156,12 +151,7 @@ fn step_draws(
     left: &mut [u32],
     step: &Step,
 ) -> Result<(Vec<TileId>, Vec<u16>), GameError> {
-    let tile_id = |name: &str| {
-        rules
-            .pack
-            .tile(name)
-            .ok_or_else(|| unknown("tile", name, rules.pack.tiles.iter().map(|t| t.name.as_str())))
-    };
+    let tile_id = |name: &str| tile_id(rules, name);
     let (placed, extra): (&String, &[String]) = match step {
         Step::Turn {
             tile, draws: Some(d), ..
@@ -208,7 +198,6 @@ fn step_draws(
 
 /// Plays one step of a record.
 fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usize) -> Result<(), ReplayError> {
-    let rules = game.rules().clone();
     let fail = |error: GameError| ReplayError::Step { index, error };
     match step {
         Step::Check(expects) => {
@@ -234,18 +223,16 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
                 )));
             }
         }
-        Step::Turn {
-            tile,
-            at,
-            rot,
-            deploy,
-            choices,
-            ..
-        } => {
-            let mut choices = choices.iter();
+        Step::Turn { tile, .. } => {
+            let turn = TurnMoves::of(step).expect("a Turn step");
+            let mut cursor = StepCursor::default();
+            let play = |game: &mut Game, cursor: &mut StepCursor| {
+                let choice = cursor.choice(game, &turn).map_err(fail)?;
+                game.apply(choice).map_err(fail)
+            };
             // Choices pending before the draw (at the very start of a game).
             while let Some(Decision::Choose { .. }) = game.decision() {
-                answer(game, choices.next(), index)?;
+                play(game, &mut cursor)?;
             }
             let (_, discarded) = nth_draw(game, *draws_seen)
                 .ok_or_else(|| fail(GameError::new(ErrorKind::GameOver, "the game is already over")))?;
@@ -256,63 +243,27 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
                     format!("tile {tile} fits nowhere on the board; the record must say Discard(tile: \"{tile}\")"),
                 )));
             }
-            // Actions taken before placing, and the choices they ask.
-            loop {
-                match game.decision() {
-                    Some(Decision::Place { .. })
-                        if action_window(game, choices.clone().next()) == Some(Window::BeforePlace) => {}
-                    Some(Decision::Choose { .. }) => {}
-                    _ => break,
-                }
-                answer(game, choices.next(), index)?;
+            // Actions taken before placing, the choices they ask, and the placement.
+            while !cursor.placed() {
+                play(game, &mut cursor)?;
             }
-            let rot = rotation(*rot).map_err(fail)?;
-            let placed_tile = rules
-                .pack
-                .tile(tile)
-                .ok_or_else(|| fail(unknown("tile", tile, rules.pack.tiles.iter().map(|t| t.name.as_str()))))?;
-            game.apply(Choice::Place {
-                tile: placed_tile,
-                pos: *at,
-                rot,
-            })
-            .map_err(fail)?;
             // Choices the placement raises (before the deploy phase).
             while let Some(Decision::Choose { .. }) = game.decision() {
-                answer(game, choices.next(), index)?;
+                play(game, &mut cursor)?;
             }
-            let Some(Decision::Deploy { placed, .. }) = game.decision() else {
+            if !matches!(game.decision(), Some(Decision::Deploy { .. })) {
                 return Err(fail(GameError::new(
                     ErrorKind::WrongDecision,
                     "the game did not ask for a deployment after the placement",
                 )));
-            };
-            if let Some(Pick::Action { .. }) = choices.clone().next() {
-                if deploy.is_some() {
-                    return Err(fail(GameError::new(
-                        ErrorKind::ActionAndDeploy,
-                        "a turn takes an action or deploys a figure, not both",
-                    )));
-                }
-                answer(game, choices.next(), index)?;
-            } else {
-                let choice = match deploy {
-                    None => Choice::Pass,
-                    Some(d) => deploy_choice(game, placed, d).map_err(|why| {
-                        let figure = d.figure.as_deref().unwrap_or("a figure");
-                        fail(why.context(format_args!(
-                            "tile {tile} at {at:?}: cannot deploy {figure} on {}",
-                            d.on
-                        )))
-                    })?,
-                };
-                game.apply(choice).map_err(fail)?;
             }
+            // The deployment, or an action taken instead.
+            play(game, &mut cursor)?;
             // Every choice until the next placement.
             while let Some(Decision::Choose { .. }) = game.decision() {
-                answer(game, choices.next(), index)?;
+                play(game, &mut cursor)?;
             }
-            let unused = choices.count();
+            let unused = cursor.unused(&turn);
             if unused > 0 {
                 return Err(fail(GameError::new(
                     ErrorKind::LeftoverChoices,
@@ -322,47 +273,6 @@ fn replay_step(game: &mut Game, step: &Step, index: usize, draws_seen: &mut usiz
         }
     }
     Ok(())
-}
-
-/// Answers the pending decision with the record's next choice.
-fn answer(game: &mut Game, pick: Option<&Pick>, index: usize) -> Result<(), ReplayError> {
-    let fail = |error: GameError| ReplayError::Step { index, error };
-    let asked = describe_decision(game);
-    let Some(pick) = pick else {
-        return Err(fail(GameError::new(
-            ErrorKind::MissingChoice,
-            format!("{asked}; add the answer to this turn's `choices`"),
-        )));
-    };
-    let choice = choice_for(game, pick).map_err(|why| fail(why.context(&asked)))?;
-    game.apply(choice).map_err(fail)
-}
-
-/// What the pending decision asks, in words.
-fn describe_decision(game: &Game) -> String {
-    match game.decision() {
-        Some(Decision::Choose {
-            player,
-            domain,
-            optional,
-        }) => {
-            let what = match domain {
-                Domain::Players => "a player".to_string(),
-                Domain::Tiles => "a tile".to_string(),
-                Domain::Figures(None) => "a figure".to_string(),
-                Domain::Figures(Some(f)) => format!("a {}", game.rules().pack.figures[f as usize].name),
-                Domain::Features(None) => "a feature".to_string(),
-                Domain::Features(Some(k)) => format!("a {}", game.rules().pack.kinds[k as usize].name),
-                Domain::Cards => "a card from their hand".to_string(),
-                Domain::Squares => "a square next to the board".to_string(),
-            };
-            let may = if optional { " (or Decline)" } else { "" };
-            format!("the game asks player {player} to choose {what}{may}")
-        }
-        Some(Decision::Place { player, .. }) => format!("the game asks player {player} to place the tile"),
-        Some(Decision::Deploy { player, .. }) => format!("the game asks player {player} to deploy"),
-        None => "the game is over".to_string(),
-    }
 }
 
 /// The `n`-th draw of the game (from 0): the tile, and whether it was discarded.

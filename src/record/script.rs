@@ -2,84 +2,34 @@
 //! decision at a time, so that [`crate::agents::play`] reproduces a recorded
 //! game.
 
-use super::format::{Deploy, Pick, Record, Step};
-use super::naming::{action_window, choice_for, deploy_choice, rotation};
-use crate::engine::{Choice, Decision, ErrorKind, Game, GameError, Pos};
-use crate::ir::program::Window;
-
-/// One turn of a script: the tile, where it goes, the deployment, the choices.
-#[derive(Debug)]
-struct ScriptTurn {
-    tile: String,
-    at: Pos,
-    rot: i64,
-    deploy: Option<Deploy>,
-    choices: Vec<Pick>,
-}
+use super::format::{Record, Step};
+use super::walk::{StepCursor, TurnMoves};
+use crate::engine::{Choice, ErrorKind, Game, GameError};
 
 /// The moves of a record, answered one decision at a time.
 #[derive(Debug)]
 struct Script {
-    turns: Vec<ScriptTurn>,
+    /// The record's Turn steps.
+    turns: Vec<Step>,
+    /// The Turn step being played.
     turn: usize,
-    next_choice: usize,
-    placed: bool,
+    cursor: StepCursor,
 }
 
 impl Script {
-    fn next_pick(&mut self) -> Option<Pick> {
-        let pick = self.turns.get(self.turn)?.choices.get(self.next_choice)?.clone();
-        self.next_choice += 1;
-        Some(pick)
-    }
-
-    fn peek_is_action(&self, game: &Game, window: Window) -> bool {
-        let next = self.turns.get(self.turn).and_then(|t| t.choices.get(self.next_choice));
-        action_window(game, next) == Some(window)
-    }
-
     fn answer(&mut self, game: &Game) -> Result<Choice, GameError> {
-        match game.decision() {
-            Some(Decision::Place { .. }) => {
-                if self.placed {
-                    (self.turn, self.next_choice, self.placed) = (self.turn + 1, 0, false);
-                }
-                if self.peek_is_action(game, Window::BeforePlace) {
-                    return choice_for(game, &self.next_pick().expect("peeked"));
-                }
-                let turn = self
-                    .turns
-                    .get(self.turn)
-                    .ok_or_else(|| GameError::new(ErrorKind::MissingChoice, "the script has no more turns"))?;
-                let tile =
-                    game.rules().pack.tile(&turn.tile).ok_or_else(|| {
-                        GameError::new(ErrorKind::UnknownName, format!("unknown tile `{}`", turn.tile))
-                    })?;
-                let choice = Choice::Place {
-                    tile,
-                    pos: turn.at,
-                    rot: rotation(turn.rot)?,
-                };
-                self.placed = true;
-                Ok(choice)
-            }
-            Some(Decision::Deploy { placed, .. }) => {
-                if self.peek_is_action(game, Window::Deploy) {
-                    return choice_for(game, &self.next_pick().expect("peeked"));
-                }
-                match self.turns.get(self.turn).and_then(|t| t.deploy.clone()) {
-                    None => Ok(Choice::Pass),
-                    Some(d) => deploy_choice(game, placed, &d),
-                }
-            }
-            Some(Decision::Choose { .. }) => {
-                let pick = self.next_pick().ok_or_else(|| {
-                    GameError::new(ErrorKind::MissingChoice, "the script has no answer for this choice")
-                })?;
-                choice_for(game, &pick)
-            }
-            None => Err(GameError::new(ErrorKind::GameOver, "the game is over")),
+        if game.decision().is_none() {
+            return Err(GameError::new(ErrorKind::GameOver, "the game is over"));
         }
+        if self.cursor.done(game) {
+            (self.turn, self.cursor) = (self.turn + 1, StepCursor::default());
+        }
+        let turn = self
+            .turns
+            .get(self.turn)
+            .and_then(TurnMoves::of)
+            .ok_or_else(|| GameError::new(ErrorKind::MissingChoice, "the script has no more turns"))?;
+        self.cursor.choice(game, &turn)
     }
 }
 
@@ -98,29 +48,13 @@ impl ScriptedAgent {
         let turns = record
             .turns
             .iter()
-            .filter_map(|s| match s {
-                Step::Turn {
-                    tile,
-                    at,
-                    rot,
-                    deploy,
-                    choices,
-                    ..
-                } => Some(ScriptTurn {
-                    tile: tile.clone(),
-                    at: *at,
-                    rot: *rot,
-                    deploy: deploy.clone(),
-                    choices: choices.clone(),
-                }),
-                _ => None,
-            })
+            .filter(|s| matches!(s, Step::Turn { .. }))
+            .cloned()
             .collect();
         let script = std::rc::Rc::new(std::cell::RefCell::new(Script {
             turns,
             turn: 0,
-            next_choice: 0,
-            placed: false,
+            cursor: StepCursor::default(),
         }));
         (0..players)
             .map(|_| Box::new(ScriptedAgent { script: script.clone() }) as Box<dyn crate::agents::Agent>)
