@@ -12,6 +12,8 @@ mod error;
 mod expect;
 mod format;
 mod naming;
+#[cfg(test)]
+mod naming_props;
 mod replay;
 mod script;
 mod walk;

@@ -7,7 +7,7 @@
 use super::format::{Deploy, Pick};
 use crate::engine::{Choice, ErrorKind, Game, GameError, Pos, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
-use crate::ir::program::Window;
+use crate::ir::program::{ActionId, Window};
 use crate::ir::{FigureId, Ownership, TileId};
 
 /// A target in the game's terms.
@@ -33,6 +33,27 @@ pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> O
         (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
         _ => return None,
     })
+}
+
+/// An action taken, in the game's terms: its name, and its target when it has one.
+pub(crate) fn action_pick(game: &Game, action: ActionId, target: Target, spot: Option<(u16, u8)>) -> Pick {
+    Pick::Action {
+        name: game.rules().pack.program.actions[action as usize].name.clone(),
+        target: pick_of(game, target, spot).map(Box::new),
+    }
+}
+
+/// A figure deployed onto a segment of a placed tile, in the game's terms.
+pub(crate) fn deploy_of(game: &Game, figure: FigureId, placed: u16, seg: u8) -> Deploy {
+    Deploy {
+        figure: Some(game.rules().pack.figures[figure as usize].name.clone()),
+        on: segment_name(game, placed, seg),
+    }
+}
+
+/// Quarter turns clockwise as a record's degrees (the inverse of [`rotation`]).
+pub(crate) fn degrees(rot: u8) -> i64 {
+    i64::from(rot) * 90
 }
 
 /// A segment's name in records: its first edge or half-edge in board

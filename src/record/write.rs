@@ -2,8 +2,8 @@
 //! game's log of events into steps, naming everything in the game's terms
 //! through [`super::naming`].
 
-use super::format::{Deploy, Pick, Record, Step};
-use super::naming::{pick_of, segment_name};
+use super::format::{Pick, Record, Step};
+use super::naming::{action_pick, degrees, deploy_of, pick_of};
 use crate::engine::{ErrorKind, Event, Game, GameError};
 use crate::ir::program::Window;
 
@@ -69,7 +69,7 @@ impl Record {
                     turns.push(Step::Turn {
                         tile: pack.tiles[*tile as usize].name.clone(),
                         at: *pos,
-                        rot: i64::from(*rot) * 90,
+                        rot: degrees(*rot),
                         deploy: None,
                         choices: std::mem::take(&mut early),
                         draws: (turn_draws.len() > 1).then(|| turn_draws.clone()),
@@ -83,19 +83,13 @@ impl Record {
                     figure, placed, seg, ..
                 } => {
                     if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
-                        *deploy = Some(Deploy {
-                            figure: Some(pack.figures[*figure as usize].name.clone()),
-                            on: segment_name(game, *placed, *seg),
-                        });
+                        *deploy = Some(deploy_of(game, *figure, *placed, *seg));
                     }
                     None
                 }
                 Event::Acted {
                     action, target, spot, ..
-                } => Some(Pick::Action {
-                    name: pack.program.actions[*action as usize].name.clone(),
-                    target: pick_of(game, *target, *spot).map(Box::new),
-                }),
+                } => Some(action_pick(game, *action, *target, *spot)),
                 Event::Chose { target, spot, .. } => pick_of(game, *target, *spot),
                 Event::Declined { .. } => Some(Pick::Decline),
                 _ => None,
