@@ -12,9 +12,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fails {
+    /// The failing step, counted from 0; none for set-up or the final `expect`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
+    /// The kind of the failure.
     pub kind: ErrorKind,
+    /// Words the error message must contain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
@@ -54,13 +57,25 @@ pub enum ReplayError {
     /// The record's set-up is wrong (players, tiles).
     Setup(String),
     /// A step is illegal: its index (from 0) and why.
-    Step { index: usize, error: GameError },
+    Step {
+        /// The step's index, counted from 0.
+        index: usize,
+        /// Why it is illegal.
+        error: GameError,
+    },
     /// An expectation does not hold.
-    Expect { index: Option<usize>, message: String },
+    Expect {
+        /// The `Check` step's index; none for the final `expect`.
+        index: Option<usize>,
+        /// What was found instead.
+        message: String,
+    },
     /// The record's `fails` says how it must fail, and it did not fail so:
     /// `found` is how it failed, if it did.
     Fails {
+        /// The failure the record states.
         expected: Fails,
+        /// How the replay failed instead, if it did.
         found: Option<Box<ReplayError>>,
     },
 }

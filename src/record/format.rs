@@ -21,12 +21,16 @@ pub struct Record {
     pub rules: Vec<String>,
     /// Player names in turn order.
     pub players: Vec<String>,
+    /// The `--seed` of `meeple sim` that plays this game again (not needed
+    /// to replay it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// When given, the stack holds exactly these tiles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiles: Option<Vec<String>>,
+    /// The steps, in order.
     pub turns: Vec<Step>,
+    /// Checks made after the last step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Expect>,
     /// When given, the record must fail, and in this way.
@@ -42,13 +46,17 @@ pub enum Step {
     /// `choices` answers, in order, every action taken and every rule's
     /// `choose` from this turn's placement decision until the next one.
     Turn {
+        /// The tile placed.
         tile: String,
+        /// Where: the start tile is at (0, 0), `y` grows to the south.
         at: Pos,
         /// Degrees clockwise; any integer parses, so that a bad one is
         /// reported at its step.
         rot: i64,
+        /// The figure deployed on the placed tile, if any.
         #[serde(default)]
         deploy: Option<Deploy>,
+        /// Actions taken and answers to `choose`, in order.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         choices: Vec<Pick>,
         /// Every tile drawn this turn, in order, when a rule drew more than
@@ -60,7 +68,10 @@ pub enum Step {
         cards: Vec<String>,
     },
     /// The drawn tile fit nowhere and left the game.
-    Discard { tile: String },
+    Discard {
+        /// The tile discarded.
+        tile: String,
+    },
     /// Expectations checked at this point.
     Check(Vec<Expect>),
 }
@@ -71,20 +82,28 @@ pub enum Step {
 pub enum Pick {
     /// A feature, named by a tile and a segment location on it.
     Feature {
+        /// A tile of the feature.
         at: Pos,
+        /// The feature's segment on that tile.
         on: String,
     },
     /// A figure, named by the tile and segment it stands on, and when
     /// several stand there, by its type and owner.
     Figure {
+        /// The tile it stands on.
         at: Pos,
+        /// The segment it stands on.
         on: String,
+        /// Its figure type.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         figure: Option<String>,
+        /// Its owner; none for a neutral figure.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<usize>,
     },
+    /// A placed tile.
     Tile {
+        /// Where it lies.
         at: Pos,
     },
     /// A player, by number (0 is the first).
@@ -93,13 +112,16 @@ pub enum Pick {
     Card(String),
     /// A square of the board.
     Square {
+        /// Its coordinates.
         at: Pos,
     },
     /// Decline an optional choice.
     Decline,
     /// Take an action, on a target when the action has one.
     Action {
+        /// The action's name in the packs.
         name: String,
+        /// What it is taken on, when it has a target.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<Box<Pick>>,
     },
@@ -109,6 +131,8 @@ pub enum Pick {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Deploy {
+    /// The figure type; without it, the first of the player's supply that
+    /// may stand there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
     /// An edge, a half-edge, or a kind name, in board directions.
@@ -119,29 +143,47 @@ pub struct Deploy {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Expect {
+    /// Every player's score, in player order.
     Scores(Vec<i64>),
+    /// A player's points from one reason.
     Points {
+        /// The player, from 0.
         player: usize,
+        /// A feature kind's name, or a reason given by a rule.
         reason: String,
+        /// The points.
         points: i64,
     },
+    /// Figures in a player's supply.
     Supply {
+        /// The player, from 0.
         player: usize,
+        /// Only figures of this type; without it, all figures.
         #[serde(default)]
         figure: Option<String>,
+        /// How many.
         count: u32,
     },
+    /// A figure of a player stands on a segment.
     Figure {
+        /// The player, from 0.
         player: usize,
+        /// The tile.
         at: Pos,
+        /// The segment on it.
         on: String,
+        /// The figure's type, if it matters.
         #[serde(default)]
         figure: Option<String>,
     },
+    /// No figure stands on a segment.
     Empty {
+        /// The tile.
         at: Pos,
+        /// The segment on it.
         on: String,
     },
+    /// Whether the game has ended.
     GameOver(bool),
 }
 
