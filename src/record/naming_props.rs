@@ -2,8 +2,8 @@
 //! placed tile, named as a record names it, resolves back to that segment,
 //! and every option of the pending decision, in its record form and back,
 //! is the same option. Packs are picked from the bundled ones at run time
-//! (the base game, and as many bundled packs as load together), so no
-//! expansion is named here.
+//! (the base game, each bundled pack alone, and as many bundled packs as
+//! load together), so no expansion is named here.
 
 use super::format::{Deploy, Pick};
 use super::naming::{
@@ -42,6 +42,18 @@ fn together() -> Arc<Rules> {
             rules_of(&names).expect("checked above")
         })
         .clone()
+}
+
+/// Each bundled pack alone (with the packs it requires), in the order of
+/// [`crate::bundled::bundled_names`].
+fn alone(i: usize) -> Arc<Rules> {
+    static RULES: OnceLock<Vec<Arc<Rules>>> = OnceLock::new();
+    let all = RULES.get_or_init(|| {
+        crate::bundled::bundled_names()
+            .map(|name| rules_of(&[name]).unwrap_or_else(|| panic!("bundled pack {name} loads")))
+            .collect()
+    });
+    all[i % all.len()].clone()
 }
 
 /// Every segment of every placed tile resolves from its name back to itself.
@@ -166,6 +178,11 @@ proptest! {
     #[test]
     fn base_game_names_read_back(seed in any::<u64>(), players in 2usize..=5, every in 1usize..=8) {
         play_checking(base(), players, seed, every);
+    }
+
+    #[test]
+    fn each_bundled_pack_names_read_back(pack in 0usize..64, seed in any::<u64>(), players in 2usize..=5, every in 1usize..=8) {
+        play_checking(alone(pack), players, seed, every);
     }
 
     #[test]
