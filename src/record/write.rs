@@ -1,0 +1,123 @@
+//! Writing a played game as a record: [`Record::from_game`] turns the
+//! game's log of events into steps, naming everything in the game's terms
+//! through [`super::naming`].
+
+use super::format::{Pick, Record, Step};
+use super::naming::{action_pick, degrees, deploy_of, pick_of};
+use crate::engine::{ErrorKind, Event, Game, GameError};
+use crate::ir::program::Window;
+
+impl Record {
+    /// The record of a played game: every draw and decision, in order. A
+    /// player's view (or a copy of one) is refused: its hidden parts are a
+    /// sample, not the game that was played.
+    pub fn from_game(
+        game: &Game,
+        rules: Vec<String>,
+        players: Vec<String>,
+        seed: Option<u64>,
+    ) -> Result<Record, GameError> {
+        if game.is_view() {
+            return Err(ErrorKind::View
+                .error("this is a player's view, whose hidden tiles and cards are a sample: record the game itself"));
+        }
+        let pack = &game.rules().pack;
+        let mut turns: Vec<Step> = Vec::new();
+        // Replay answers a Turn's choices from its placement decision on, so
+        // an action taken before placing waits for its Turn step, as does any
+        // choice made before the first placement; every other choice belongs
+        // to the latest Turn.
+        let mut early: Vec<Pick> = Vec::new();
+        let mut early_cards: Vec<String> = Vec::new();
+        let mut turn_draws: Vec<String> = Vec::new();
+        // From a before-place action until the placement, choices belong to
+        // the coming Turn.
+        let mut placing = false;
+        for event in game.log() {
+            let pick = match event {
+                Event::Drew { tile, .. } => {
+                    turn_draws = vec![pack.tiles[*tile as usize].name.clone()];
+                    placing = false;
+                    None
+                }
+                Event::DrewExtra { tile, .. } => {
+                    let name = pack.tiles[*tile as usize].name.clone();
+                    match turns.last_mut() {
+                        // Drawn after this turn's placement: it follows the turn's draws.
+                        Some(Step::Turn {
+                            tile: placed, draws, ..
+                        }) if turn_draws.is_empty() => draws.get_or_insert_with(|| vec![placed.clone()]).push(name),
+                        _ => turn_draws.push(name),
+                    }
+                    None
+                }
+                Event::CardDrawn { card, .. } => {
+                    let name = pack.program.cards[*card as usize].name.clone();
+                    match latest_turn(&mut turns) {
+                        Some(Step::Turn { cards, .. }) if !placing => cards.push(name),
+                        _ => early_cards.push(name),
+                    }
+                    None
+                }
+                Event::Discarded { tile, .. } => {
+                    turns.push(Step::Discard {
+                        tile: pack.tiles[*tile as usize].name.clone(),
+                    });
+                    None
+                }
+                Event::Placed { tile, pos, rot, .. } => {
+                    turns.push(Step::Turn {
+                        tile: pack.tiles[*tile as usize].name.clone(),
+                        at: *pos,
+                        rot: degrees(*rot),
+                        deploy: None,
+                        choices: std::mem::take(&mut early),
+                        draws: (turn_draws.len() > 1).then(|| turn_draws.clone()),
+                        cards: std::mem::take(&mut early_cards),
+                    });
+                    turn_draws.clear();
+                    placing = false;
+                    None
+                }
+                Event::Deployed {
+                    figure, placed, seg, ..
+                } => {
+                    if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
+                        *deploy = Some(deploy_of(game, *figure, *placed, *seg));
+                    }
+                    None
+                }
+                Event::Acted {
+                    action, target, spot, ..
+                } => Some(action_pick(game, *action, *target, *spot)),
+                Event::Chose { target, spot, .. } => pick_of(game, *target, *spot),
+                Event::Declined { .. } => Some(Pick::Decline),
+                _ => None,
+            };
+            let Some(pick) = pick else { continue };
+            if matches!(event, Event::Acted { action, .. }
+                if pack.program.actions[*action as usize].window == Window::BeforePlace)
+            {
+                placing = true;
+            }
+            match latest_turn(&mut turns) {
+                Some(Step::Turn { choices, .. }) if !placing => choices.push(pick),
+                _ => early.push(pick),
+            }
+        }
+        Ok(Record {
+            rules,
+            players,
+            seed,
+            tiles: None,
+            turns,
+            expect: Vec::new(),
+            fails: None,
+        })
+    }
+}
+
+/// The last Turn step so far.
+fn latest_turn(turns: &mut [Step]) -> Option<&mut Step> {
+    turns.iter_mut().rev().find(|s| matches!(s, Step::Turn { .. }))
+}
