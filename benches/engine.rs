@@ -53,7 +53,7 @@ fn main() {
     let mut game = Game::new(rules.clone(), 2, 7).expect("base sets up");
     let mut agent = RandomAgent::new(3);
     let mut options: Vec<Choice> = Vec::new();
-    while game.board().placed.len() < 36 {
+    while game.board().tiles().len() < 36 {
         game.options_into(&mut options);
         let choice = agent.choose(&game, &options).expect("random agents always choose");
         game.apply(choice).expect("options are legal");

@@ -11,7 +11,7 @@ mod game;
 mod rng;
 mod rules;
 
-pub use board::{Board, Misfit, PlacedTile, Pos, Slot};
+pub use board::{Board, Misfit, PlacedTile, Pos};
 pub use error::{ErrorKind, GameError};
 pub use eval::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 pub use features::{FeatureId, Features};

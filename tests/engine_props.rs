@@ -20,11 +20,11 @@ fn base() -> Arc<Rules> {
 /// Every shared edge on the board shows the same thing on both sides.
 fn assert_board_matches(game: &Game) {
     let rules = game.rules();
-    for p in &game.board().placed {
-        let mine = &rules.rotated[p.tile as usize][p.rot as usize];
+    for p in game.board().tiles() {
+        let mine = &rules.rotated(p.tile, p.rot).expect("a tile of the pack");
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             if let Some(n) = game.board().tile_at((p.pos.0 + dx, p.pos.1 + dy)) {
-                let theirs = &rules.rotated[n.tile as usize][n.rot as usize];
+                let theirs = &rules.rotated(n.tile, n.rot).expect("a tile of the pack");
                 assert_eq!(
                     mine.sig[edge],
                     theirs.sig[opposite_edge(edge as u8) as usize],
@@ -39,7 +39,7 @@ fn assert_board_matches(game: &Game) {
 
 /// Figures on the board plus figures in supply equal the declared count.
 fn assert_figures_conserved(game: &Game) {
-    let pack = &game.rules().pack;
+    let pack = game.rules().pack();
     for player in 0..game.players() {
         for (f, fig) in pack.figures().iter().enumerate() {
             let on_board = game
@@ -60,15 +60,11 @@ fn assert_figures_conserved(game: &Game) {
 /// squares and rotations that the full fit check accepts.
 fn assert_fast_fit_agrees(game: &Game, tile: u16, options: &[Choice]) {
     let rules = game.rules();
-    for slot in &game.board().frontier {
-        for &rot in &rules.distinct_rotations[tile as usize] {
-            let listed = options.contains(&Choice::Place {
-                tile,
-                pos: slot.pos,
-                rot,
-            });
-            let fits = game.board().fits(rules, tile, slot.pos, rot).is_ok();
-            assert_eq!(listed, fits, "tile {tile} at {:?} rot {rot}", slot.pos);
+    for pos in game.board().open_squares() {
+        for &rot in rules.distinct_rotations(tile) {
+            let listed = options.contains(&Choice::Place { tile, pos, rot });
+            let fits = game.board().fits(rules, tile, pos, rot).is_ok();
+            assert_eq!(listed, fits, "tile {tile} at {:?} rot {rot}", pos);
         }
     }
 }
@@ -105,7 +101,7 @@ proptest! {
     #[test]
     fn random_games_keep_the_rules(seed in any::<u64>(), players in 1usize..=6) {
         let game = play_checked(players, seed, &["random"]);
-        let placed = game.board().placed.len();
+        let placed = game.board().tiles().len();
         let discarded = game.log().iter().filter(|e| matches!(e, Event::Discarded { .. })).count();
         prop_assert_eq!(placed + discarded, 72);
         prop_assert!(game.is_over());
@@ -126,7 +122,7 @@ proptest! {
         prop_assert_eq!(&parsed, &record);
         let replayed = replay_with(&parsed, base()).unwrap();
         prop_assert_eq!(replayed.scores(), game.scores());
-        prop_assert_eq!(&replayed.board().placed, &game.board().placed);
+        prop_assert_eq!(&replayed.board().tiles(), &game.board().tiles());
         prop_assert_eq!(replayed.meeples(), game.meeples());
         prop_assert_eq!(replayed.log(), game.log());
     }

@@ -34,7 +34,7 @@ fn rules(packs: &[&str]) -> Arc<Rules> {
 }
 
 fn assert_conserved(game: &Game) {
-    let pack = &game.rules().pack;
+    let pack = &game.rules().pack();
     for (f, fig) in pack.figures().iter().enumerate() {
         let on_board = |owner: Option<u8>| {
             game.meeples()
@@ -85,7 +85,7 @@ fn expansion_games_keep_the_rules_and_replay_exactly() {
                 assert_conserved(&game);
             }
             assert_eq!(
-                game.board().placed.len() + game.discarded() as usize,
+                game.board().tiles().len() + game.discarded() as usize,
                 total,
                 "{packs:?} seed {seed}"
             );

@@ -155,7 +155,7 @@ fn an_action_is_offered_once_a_turn() {
         .position(|r| r == "idle")
         .expect("a reason") as u16;
     let taken: i64 = (0..2).map(|p| game.points(p, idle).expect("in range")).sum();
-    let turns_placed = game.board().placed.len() as i64 - 1;
+    let turns_placed = game.board().tiles().len() as i64 - 1;
     assert_eq!(
         taken, turns_placed,
         "the action was taken once in each turn that placed a tile"

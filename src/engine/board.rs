@@ -37,8 +37,8 @@ const FRONTIER: u16 = u16::MAX;
 
 /// An empty square next to the board, with what its neighbours require.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    pub pos: Pos,
+pub(crate) struct Slot {
+    pub(crate) pos: Pos,
     /// The edge signatures the neighbours require, packed like [`Rotated::packed`].
     need: u64,
     /// Which 16-bit lanes of `need` are set (the sides that have a neighbour).
@@ -47,7 +47,7 @@ pub struct Slot {
 
 impl Slot {
     /// Whether a tile showing `packed` fits here.
-    pub fn accepts(&self, packed: u64) -> bool {
+    pub(crate) fn accepts(&self, packed: u64) -> bool {
         packed & self.mask == self.need
     }
 }
@@ -67,14 +67,24 @@ pub struct Board {
     height: i64,
     /// 0: empty; `FRONTIER`: empty next to a tile; else index + 1 into `placed`.
     cells: Vec<u16>,
-    pub placed: Vec<PlacedTile>,
+    pub(crate) placed: Vec<PlacedTile>,
     /// Empty squares next to at least one tile.
-    pub frontier: Vec<Slot>,
+    pub(crate) frontier: Vec<Slot>,
 }
 
 impl Board {
+    /// The tiles on the board in the order placed: the start tile first.
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.placed
+    }
+
+    /// The empty squares next to a placed tile, where a tile may go.
+    pub fn open_squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.frontier.iter().map(|s| s.pos)
+    }
+
     /// An empty board.
-    pub fn new() -> Board {
+    pub(crate) fn new() -> Board {
         let half = START_SIDE / 2;
         Board {
             x0: -half,
@@ -178,7 +188,7 @@ impl Board {
     }
 
     /// Puts a tile on the board (its fit already checked) and returns its index.
-    pub fn put(&mut self, rules: &Rules, tile: PlacedTile) -> u16 {
+    pub(crate) fn put(&mut self, rules: &Rules, tile: PlacedTile) -> u16 {
         self.make_room(tile.pos);
         let index = self.placed.len() as u16;
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");

@@ -35,27 +35,28 @@ pub struct Rotated {
     pub half_seg: [u8; 8],
     /// Each segment's edges and half-edges in board directions.
     pub seg_edges: Vec<Bits>,
+    /// Each segment's half-edges in board directions.
     pub seg_halves: Vec<Bits>,
 }
 
 /// A checked rule pack with the tables the engine plays from.
 #[derive(Debug)]
 pub struct Rules {
-    pub pack: RulePack,
+    pub(crate) pack: RulePack,
     /// `rotated[tile][quarters]`, for all four rotations.
-    pub rotated: Vec<[Rotated; 4]>,
+    pub(crate) rotated: Vec<[Rotated; 4]>,
     /// The rotations (in quarter turns) that give different layouts; a
     /// symmetric tile offers each distinct placement once.
-    pub distinct_rotations: Vec<Vec<u8>>,
+    pub(crate) distinct_rotations: Vec<Vec<u8>>,
     /// Handlers listening to each event (by [`EventKind::index`]), in order.
-    pub listeners: Vec<Vec<u16>>,
+    pub(crate) listeners: Vec<Vec<u16>>,
     /// For each variable: its index among the variables of its scope.
-    pub var_index: Vec<usize>,
+    pub(crate) var_index: Vec<usize>,
     /// Feature variables' merge policies and start values, by index.
-    pub feature_merges: Vec<Merge>,
-    pub feature_var_init: Vec<i64>,
+    pub(crate) feature_merges: Vec<Merge>,
+    pub(crate) feature_var_init: Vec<i64>,
     /// Player variables' start values, by index.
-    pub player_var_init: Vec<i64>,
+    pub(crate) player_var_init: Vec<i64>,
     /// Which windows have actions.
     windows: [bool; 2],
 }
@@ -125,13 +126,27 @@ impl Rules {
         }
     }
 
+    /// A tile type turned `quarter_turns` clockwise (0 to 3): what each
+    /// board edge shows and which segment reaches it; `None` for a tile
+    /// type the pack does not have.
+    pub fn rotated(&self, tile: TileId, quarter_turns: u8) -> Option<&Rotated> {
+        self.rotated.get(tile as usize)?.get(quarter_turns as usize)
+    }
+
+    /// The rotations (in quarter turns) of a tile type that look different,
+    /// so a symmetric tile is offered once per distinct placement; empty for
+    /// a tile type the pack does not have.
+    pub fn distinct_rotations(&self, tile: TileId) -> &[u8] {
+        self.distinct_rotations.get(tile as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// Whether any action is offered in `window`.
-    pub fn has_actions(&self, window: Window) -> bool {
+    pub(crate) fn has_actions(&self, window: Window) -> bool {
         self.windows[window as usize]
     }
 
     /// The handlers of an event.
-    pub fn handlers_of(&self, event: EventKind) -> &[u16] {
+    pub(crate) fn handlers_of(&self, event: EventKind) -> &[u16] {
         &self.listeners[event.index()]
     }
 }
