@@ -316,7 +316,7 @@ impl Game {
                 if !p.options().iter().any(|t| self.same_target(*t, target)) {
                     return Err(ErrorKind::NotAnOption.error("that is not one of the choices"));
                 }
-                let p = p.clone();
+                let p = self.take_pending();
                 let spot = self.spot(target);
                 self.emit(Event::Chose {
                     player: p.player() as usize,
@@ -329,7 +329,7 @@ impl Game {
                 if !p.optional() {
                     return Err(ErrorKind::CannotDecline.error("this choice must be made; it cannot be declined"));
                 }
-                let p = p.clone();
+                let p = self.take_pending();
                 self.emit(Event::Declined {
                     player: p.player() as usize,
                 });
@@ -354,6 +354,14 @@ impl Game {
         self.asking = asking.or(self.asking);
         self.phase = Phase::Running;
         self.run()
+    }
+
+    /// Takes the answered choice out of the phase: the machine runs on.
+    fn take_pending(&mut self) -> Box<Pending> {
+        match std::mem::replace(&mut self.phase, Phase::Running) {
+            Phase::Choose(p) => p,
+            _ => unreachable!("called only while a choice is pending"),
+        }
     }
 
     /// The message for a tile that does not fit, in the game's terms.

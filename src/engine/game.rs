@@ -18,6 +18,7 @@ use super::rules::Rules;
 use super::state::{full_stack, State};
 use super::task::{Adjustment, Frame, Log, Phase, Steer, Task};
 use super::types::{Decision, Event, Meeple, Target};
+use super::value::EvalError;
 use crate::ir::geometry::{EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::{ActionId, CardId};
 use crate::ir::{FigureId, ReasonId, TileId};
@@ -371,7 +372,7 @@ impl Game {
     }
 
     /// Whether the feature satisfies its kind's `complete when`.
-    pub(crate) fn completed(&self, f: FeatureId) -> Result<bool, super::value::EvalError> {
+    pub(crate) fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
         self.evaluator().completed(f)
     }
 
