@@ -45,8 +45,11 @@ pub struct Env<'a> {
 /// charges.
 #[derive(Clone, Copy)]
 pub(super) struct Evaluator<'a> {
+    /// The game state read.
     pub state: &'a State,
+    /// The rules played.
     pub rules: &'a Rules,
+    /// The budgets charged.
     pub budget: &'a Budget,
 }
 
@@ -208,6 +211,7 @@ impl Evaluator<'_> {
         self.completed_at(f, 0)
     }
 
+    /// [`Evaluator::completed`] inside an evaluation `depth` deep.
     pub(super) fn completed_at(&self, f: FeatureId, depth: u32) -> Result<bool, EvalError> {
         if depth >= MAX_EVAL_DEPTH {
             return Err(EvalError::TooDeep);

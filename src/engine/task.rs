@@ -171,7 +171,9 @@ impl Pending {
 /// The event log: every event, in order, while logging is on.
 #[derive(Clone, Debug)]
 pub(super) struct Log {
+    /// The events so far, in order.
     pub events: Vec<Event>,
+    /// Whether events are recorded (search turns it off).
     pub on: bool,
 }
 

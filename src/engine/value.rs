@@ -72,6 +72,7 @@ pub enum EvalError {
 }
 
 impl EvalError {
+    /// The kind of game error this failure is reported as.
     pub fn kind(&self) -> ErrorKind {
         match self {
             EvalError::Overflow => ErrorKind::Overflow,
