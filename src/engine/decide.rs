@@ -219,41 +219,7 @@ impl Game {
         };
         let player = self.state.current();
         match (&self.phase, choice) {
-            (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => {
-                let drawn = *drawn;
-                if tile != drawn && !self.state.extras().iter().any(|(t, _)| *t == tile) {
-                    let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
-                    return Err(ErrorKind::TileNotDrawn.error(format!(
-                        "tile {} was not drawn; the drawn tile is {}",
-                        name(tile),
-                        name(drawn)
-                    )));
-                }
-                if rot > 3 {
-                    return Err(
-                        ErrorKind::BadRotation.error(format!("rotation must be 0 to 3 quarter turns, not {rot}"))
-                    );
-                }
-                if let Err(misfit) = self.state.board().fits(&self.rules, tile, pos, rot) {
-                    return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
-                }
-                if let Some(square) = self.bound_square().filter(|s| *s != pos) {
-                    return Err(ErrorKind::SquareRequired.error(format!(
-                        "the tile must go on square ({}, {}), where it fits",
-                        square.0, square.1
-                    )));
-                }
-                // Demands on this turn's placement are spent, used or not.
-                let turn = self.turn;
-                self.steers.retain(|s| s.turn > turn);
-                let placed = self.state.place(&self.rules, tile, pos, rot);
-                self.emit(Event::Placed { player, tile, pos, rot });
-                let log = &mut self.log;
-                self.state.set_aside_extras(Some((drawn, tile)), |tile, kept| {
-                    log.emit(Event::TileSetAside { tile, kept })
-                });
-                self.after_place(placed);
-            }
+            (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => self.apply_place(*drawn, tile, pos, rot)?,
             (Phase::Deploy(placed), Choice::Pass) => {
                 let placed = *placed;
                 self.emit(Event::Passed { player });
@@ -274,43 +240,7 @@ impl Game {
                 self.after_deploy(placed, Some(meeple));
             }
             (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, target }) => {
-                let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
-                let allowed = match (&self.phase, window) {
-                    (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
-                        self.action_targets(action).iter().any(|t| self.same_target(*t, target))
-                    }
-                    _ => false,
-                };
-                if !allowed {
-                    let name = self
-                        .rules
-                        .pack
-                        .program
-                        .actions
-                        .get(action as usize)
-                        .map_or("?", |a| a.name.as_str());
-                    return Err(
-                        ErrorKind::ActionUnavailable.error(format!("the action `{name}` is not available on that now"))
-                    );
-                }
-                let spot = self.spot(target);
-                self.emit(Event::Acted {
-                    player,
-                    action,
-                    target,
-                    spot,
-                });
-                match self.rules.pack.program.actions[action as usize].card {
-                    Some(card) => self.discard_card(player, card),
-                    None => self.taken.push((action, target)),
-                }
-                let after = match self.phase {
-                    Phase::Place(tile) => Task::AwaitPlace(tile),
-                    Phase::Deploy(placed) => Task::Scoring(placed),
-                    _ => unreachable!("actions are checked against the phase above"),
-                };
-                self.tasks.push(after);
-                self.start_action(action, target);
+                self.apply_action(player, action, target)?
             }
             (Phase::Choose(p), Choice::Pick(target)) => {
                 if !p.options().iter().any(|t| self.same_target(*t, target)) {
@@ -354,6 +284,84 @@ impl Game {
         self.asking = asking.or(self.asking);
         self.phase = Phase::Running;
         self.run()
+    }
+
+    /// Places a tile (the drawn one, or an extra one) after checking it
+    /// was drawn, fits and uses the square a rule demands.
+    fn apply_place(&mut self, drawn: TileId, tile: TileId, pos: Pos, rot: u8) -> Result<(), GameError> {
+        let player = self.state.current();
+        if tile != drawn && !self.state.extras().iter().any(|(t, _)| *t == tile) {
+            let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
+            return Err(ErrorKind::TileNotDrawn.error(format!(
+                "tile {} was not drawn; the drawn tile is {}",
+                name(tile),
+                name(drawn)
+            )));
+        }
+        if rot > 3 {
+            return Err(ErrorKind::BadRotation.error(format!("rotation must be 0 to 3 quarter turns, not {rot}")));
+        }
+        if let Err(misfit) = self.state.board().fits(&self.rules, tile, pos, rot) {
+            return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
+        }
+        if let Some(square) = self.bound_square().filter(|s| *s != pos) {
+            return Err(ErrorKind::SquareRequired.error(format!(
+                "the tile must go on square ({}, {}), where it fits",
+                square.0, square.1
+            )));
+        }
+        // Demands on this turn's placement are spent, used or not.
+        let turn = self.turn;
+        self.steers.retain(|s| s.turn > turn);
+        let placed = self.state.place(&self.rules, tile, pos, rot);
+        self.emit(Event::Placed { player, tile, pos, rot });
+        let log = &mut self.log;
+        self.state.set_aside_extras(Some((drawn, tile)), |tile, kept| {
+            log.emit(Event::TileSetAside { tile, kept })
+        });
+        self.after_place(placed);
+        Ok(())
+    }
+
+    /// Takes an action offered with the pending decision, after checking it
+    /// is offered now on that target.
+    fn apply_action(&mut self, player: usize, action: ActionId, target: Target) -> Result<(), GameError> {
+        let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
+        let allowed = match (&self.phase, window) {
+            (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
+                self.action_targets(action).iter().any(|t| self.same_target(*t, target))
+            }
+            _ => false,
+        };
+        if !allowed {
+            let name = self
+                .rules
+                .pack
+                .program
+                .actions
+                .get(action as usize)
+                .map_or("?", |a| a.name.as_str());
+            return Err(ErrorKind::ActionUnavailable.error(format!("the action `{name}` is not available on that now")));
+        }
+        let spot = self.spot(target);
+        self.emit(Event::Acted {
+            player,
+            action,
+            target,
+            spot,
+        });
+        match self.rules.pack.program.actions[action as usize].card {
+            Some(card) => self.discard_card(player, card),
+            None => self.taken.push((action, target)),
+        }
+        let after = match self.phase {
+            Phase::Place(tile) => Task::AwaitPlace(tile),
+            Phase::Deploy(placed) => Task::Scoring(placed),
+            _ => unreachable!("actions are checked against the phase above"),
+        };
+        self.tasks.push(after);
+        self.start_action(action, target);
+        Ok(())
     }
 
     /// Takes the answered choice out of the phase: the machine runs on.
