@@ -192,6 +192,7 @@ impl Game {
     }
 
     /// What evaluation reads: the state, the rules and the budget.
+    #[inline]
     pub(super) fn evaluator(&self) -> Evaluator<'_> {
         Evaluator {
             state: &self.state,
@@ -201,6 +202,7 @@ impl Game {
     }
 
     /// Records an event if logging is on.
+    #[inline]
     pub(super) fn emit(&mut self, event: Event) {
         self.log.emit(event);
     }
@@ -346,16 +348,19 @@ impl Game {
 
     /// The feature-graph node of a segment of a placed tile: the feature,
     /// named at that segment.
+    #[inline]
     pub(crate) fn node_of(&self, placed: u16, seg: u8) -> u32 {
         self.state.node_of(placed, seg)
     }
 
     /// The feature a segment of a placed tile belongs to.
+    #[inline]
     pub(crate) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
         self.state.feature_of(placed, seg)
     }
 
     /// Figures on a feature.
+    #[inline]
     pub(crate) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
         self.state.meeples_on(feature)
     }

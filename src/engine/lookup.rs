@@ -11,11 +11,13 @@ use crate::ir::{FigureId, Ownership, TileId};
 
 impl State {
     /// The feature-graph node of a segment of a placed tile.
+    #[inline]
     pub(super) fn node_of(&self, placed: u16, seg: u8) -> u32 {
         self.board().placed[placed as usize].first_node + u32::from(seg)
     }
 
     /// The feature a segment of a placed tile belongs to.
+    #[inline]
     pub(super) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
         self.features().find(self.node_of(placed, seg))
     }
@@ -27,6 +29,7 @@ impl State {
     }
 
     /// Figures on a feature.
+    #[inline]
     pub(super) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
         let root = self.features().find(feature);
         self.meeples()

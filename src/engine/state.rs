@@ -134,31 +134,37 @@ impl State {
     // ----- reading -----
 
     /// Number of players.
+    #[inline]
     pub(super) fn players(&self) -> usize {
         self.players
     }
 
     /// The player whose turn it is.
+    #[inline]
     pub(super) fn current(&self) -> usize {
         self.current
     }
 
     /// The board.
+    #[inline]
     pub(super) fn board(&self) -> &Board {
         &self.board
     }
 
     /// The feature graph.
+    #[inline]
     pub(super) fn features(&self) -> &Features {
         &self.features
     }
 
     /// Figures on the board.
+    #[inline]
     pub(super) fn meeples(&self) -> &[Meeple] {
         &self.meeples
     }
 
     /// A figure on the board by id.
+    #[inline]
     pub(super) fn meeple(&self, id: u32) -> Option<&Meeple> {
         self.meeples.iter().find(|m| m.id == id)
     }
@@ -179,6 +185,7 @@ impl State {
     }
 
     /// Copies of `figure` in the player's supply, for ids known to be valid.
+    #[inline]
     pub(super) fn supply_of(&self, player: usize, figure: FigureId) -> u16 {
         self.supply[player * self.figures + figure as usize]
     }
@@ -199,6 +206,7 @@ impl State {
     }
 
     /// Scores, by player.
+    #[inline]
     pub(super) fn scores(&self) -> &[i64] {
         &self.scores
     }
@@ -213,6 +221,7 @@ impl State {
     }
 
     /// The tiles left to draw, in no meaningful order.
+    #[inline]
     pub(super) fn stack(&self) -> &[TileId] {
         &self.stack
     }
@@ -223,31 +232,37 @@ impl State {
     }
 
     /// Extra tiles drawn this turn, with whether they go back into the stack.
+    #[inline]
     pub(super) fn extras(&self) -> &[(TileId, bool)] {
         &self.extras
     }
 
     /// The tile placed this turn.
+    #[inline]
     pub(super) fn placed_tile(&self) -> Option<u16> {
         self.placed_tile
     }
 
     /// A game variable.
+    #[inline]
     pub(super) fn game_var(&self, var: usize) -> &Value {
         &self.game_vars[var]
     }
 
     /// Player variable `k` of a player.
+    #[inline]
     pub(super) fn player_var(&self, player: usize, k: usize) -> i64 {
         self.player_vars[player * self.stride + k]
     }
 
     /// Every player's hand.
+    #[inline]
     pub(super) fn hands(&self) -> &[Vec<CardId>] {
         &self.hands
     }
 
     /// Draw piles, by deck.
+    #[inline]
     pub(super) fn piles(&self) -> &[Vec<CardId>] {
         &self.piles
     }

@@ -179,6 +179,7 @@ pub(super) struct Log {
 
 impl Log {
     /// Records an event if logging is on.
+    #[inline]
     pub(super) fn emit(&mut self, event: Event) {
         if self.on {
             self.events.push(event);
