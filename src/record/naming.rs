@@ -7,7 +7,8 @@
 use super::format::{Deploy, Pick};
 use crate::engine::{Choice, ErrorKind, Game, GameError, Pos, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
-use crate::ir::program::{ActionId, Window};
+use crate::ir::program::Window;
+use crate::ir::ActionId;
 use crate::ir::{FigureId, Ownership, TileId};
 
 /// A target in the game's terms.

@@ -1,0 +1,441 @@
+//! The pending decision: its legal options (placements, deployments with
+//! their checks, actions and their targets, a choice's targets) and
+//! [`Game::apply`], which checks a choice, records it and runs the machine
+//! on to the next decision.
+
+use super::board::{Misfit, Pos};
+use super::error::{ErrorKind, GameError};
+use super::eval::Env;
+use super::game::{Game, MAX_TURN_DECISIONS};
+use super::rules::{half_kinds, HALVES};
+use super::task::{Pending, Phase, Task};
+use super::types::{Choice, Event, Target};
+use super::value::{value_target, Value};
+use crate::ir::program::Window;
+use crate::ir::ActionId;
+use crate::ir::{FigureId, Ownership, TileId};
+
+impl Game {
+    /// The legal choices for the pending decision.
+    pub fn options(&self) -> Vec<Choice> {
+        let mut out = Vec::new();
+        self.options_into(&mut out);
+        out
+    }
+
+    /// The legal choices, written into `out` (cleared first) to avoid allocating.
+    pub fn options_into(&self, out: &mut Vec<Choice>) {
+        out.clear();
+        match &self.phase {
+            Phase::Place(drawn) => {
+                let rules = &*self.rules;
+                for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
+                    for slot in &self.state.board().frontier {
+                        for &rot in &rules.distinct_rotations[tile as usize] {
+                            if slot.accepts(rules.rotated[tile as usize][rot as usize].packed) {
+                                out.push(Choice::Place {
+                                    tile,
+                                    pos: slot.pos,
+                                    rot,
+                                });
+                            }
+                        }
+                    }
+                }
+                if let Some(square) = self.bound_square() {
+                    out.retain(|c| matches!(c, Choice::Place { pos, .. } if *pos == square));
+                }
+                self.action_options(Window::BeforePlace, out);
+            }
+            Phase::Deploy(placed) => {
+                out.push(Choice::Pass);
+                self.deploy_options(*placed, out);
+                self.action_options(Window::Deploy, out);
+            }
+            Phase::Choose(p) => {
+                out.extend(p.options().iter().map(|t| Choice::Pick(*t)));
+                if p.optional() {
+                    out.push(Choice::Decline);
+                }
+            }
+            Phase::Over | Phase::Running => {}
+        }
+    }
+
+    fn action_options(&self, window: Window, out: &mut Vec<Choice>) {
+        if !self.rules.has_actions(window) {
+            return;
+        }
+        for (id, action) in self.rules.pack.program.actions.iter().enumerate() {
+            if action.window == window {
+                for target in self.action_targets(id as ActionId) {
+                    out.push(Choice::Action {
+                        action: id as ActionId,
+                        target,
+                    });
+                }
+            }
+        }
+    }
+
+    fn deploy_options(&self, placed: u16, out: &mut Vec<Choice>) {
+        let pack = &self.rules.pack;
+        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        for seg in 0..tile.segments.len() as u8 {
+            if self.deploy_check(placed, seg, None).is_err() {
+                continue;
+            }
+            for (f, fig) in pack.figures.iter().enumerate() {
+                let f = f as FigureId;
+                if fig.ownership == Ownership::PerPlayer && self.deploy_check(placed, seg, Some(f)).is_ok() {
+                    out.push(Choice::Deploy { figure: f, seg });
+                }
+            }
+        }
+    }
+
+    /// Why `figure` (or any figure, when `None`) may not be deployed on the
+    /// segment, or `None` when it may.
+    pub(crate) fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
+        let refusal = self.deploy_check(placed, seg, figure).err()?;
+        let pack = &self.rules.pack;
+        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        let kind = |seg: u8| &pack.kinds[tile.segments[seg as usize].kind as usize].name;
+        let fig = |f: FigureId| &pack.figures[f as usize].name;
+        Some(match refusal {
+            Refusal::NoSegment => ErrorKind::NoSuchSegment.error(format!("tile {} has no segment {seg}", tile.name)),
+            Refusal::NoFigure(f) => ErrorKind::NoSuchId.error(format!(
+                "figure type {f} does not exist; the packs define {}",
+                pack.figures.len()
+            )),
+            Refusal::Complete => ErrorKind::FeatureComplete.error(format!("the {} is already complete", kind(seg))),
+            Refusal::Occupied => {
+                ErrorKind::FeatureOccupied.error(format!("the {} already has a figure on it", kind(seg)))
+            }
+            Refusal::Neutral(f) => ErrorKind::NeutralFigure.error(format!("{} is not a player's figure", fig(f))),
+            Refusal::CannotStand(f) => {
+                ErrorKind::FigureCannotStand.error(format!("{} cannot go on a {}", with_article(fig(f)), kind(seg)))
+            }
+            Refusal::NoneLeft(f) => ErrorKind::SupplyEmpty.error(format!("no {} is left in the supply", fig(f))),
+        })
+    }
+
+    fn deploy_check(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Result<(), Refusal> {
+        let pack = &self.rules.pack;
+        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
+        let feature = self.feature_of(placed, seg);
+        if self.state.features().is_done(feature) && self.meeples_on(feature).next().is_some() {
+            return Err(Refusal::Complete);
+        }
+        if self.meeples_on(feature).any(|m| m.owner.is_some()) {
+            return Err(Refusal::Occupied);
+        }
+        let Some(f) = figure else { return Ok(()) };
+        let fig = pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
+        if fig.ownership != Ownership::PerPlayer {
+            return Err(Refusal::Neutral(f));
+        }
+        if fig.posture_on(segment.kind).is_none() {
+            return Err(Refusal::CannotStand(f));
+        }
+        if self.state.supply_of(self.state.current(), f) == 0 {
+            return Err(Refusal::NoneLeft(f));
+        }
+        Ok(())
+    }
+
+    /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
+    pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
+        let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+            return Vec::new();
+        };
+        // Each look at an action's targets has the whole evaluation budget.
+        self.budget.reset();
+        let ev = self.evaluator();
+        if a.card
+            .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
+        {
+            return Vec::new();
+        }
+        let mut locals = vec![Value::None; a.slots as usize];
+        let mut env = Env {
+            locals: &mut locals,
+            subject: None,
+            depth: 0,
+        };
+        if let Some(when) = &a.when {
+            if ev.eval(when, &mut env) != Ok(Value::Bool(true)) {
+                return Vec::new();
+            }
+        }
+        let mut targets = match &a.domain {
+            None => vec![Target::None],
+            Some((domain, filter)) => ev
+                .domain_items(*domain, None, self.state.current(), &mut env)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|item| {
+                    env.locals[0] = item.clone();
+                    filter
+                        .as_ref()
+                        .is_none_or(|f| ev.eval(f, &mut env) == Ok(Value::Bool(true)))
+                })
+                .map(|v| value_target(&v))
+                .collect(),
+        };
+        // A card's play uses up the card, and a deploy action ends the
+        // decision; any other action is offered once a turn on each target,
+        // so no action can be taken again and again without changing anything.
+        if a.card.is_none() && a.window == Window::BeforePlace {
+            targets.retain(|t| {
+                !self
+                    .taken
+                    .iter()
+                    .any(|(x, done)| *x == action && self.same_target(*done, *t))
+            });
+        }
+        targets
+    }
+
+    /// Applies a choice to the pending decision.
+    pub fn apply(&mut self, choice: Choice) -> Result<(), GameError> {
+        if self.turn_decisions >= MAX_TURN_DECISIONS && self.decision().is_some() {
+            let at = self
+                .asking
+                .map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: more than {MAX_TURN_DECISIONS} decisions in one turn (the rule that keeps asking: {at})"
+            )));
+        }
+        let asking = match (&self.phase, choice) {
+            (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, .. }) => {
+                self.rules.pack.program.actions.get(action as usize).map(|a| a.span)
+            }
+            (Phase::Choose(p), _) => match &**p {
+                Pending::Rule(c) => self.frames.get(c.frame as usize).map(|f| f.origin),
+                Pending::Trim { .. } => None,
+            },
+            _ => None,
+        };
+        let player = self.state.current();
+        match (&self.phase, choice) {
+            (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => self.apply_place(*drawn, tile, pos, rot)?,
+            (Phase::Deploy(placed), Choice::Pass) => {
+                let placed = *placed;
+                self.emit(Event::Passed { player });
+                self.after_deploy(placed, None);
+            }
+            (Phase::Deploy(placed), Choice::Deploy { figure, seg }) => {
+                let placed = *placed;
+                if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
+                    return Err(why);
+                }
+                let meeple = self.state.deploy(figure, Some(player as u8), placed, seg).id;
+                self.emit(Event::Deployed {
+                    player,
+                    figure,
+                    placed,
+                    seg,
+                });
+                self.after_deploy(placed, Some(meeple));
+            }
+            (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, target }) => {
+                self.apply_action(player, action, target)?
+            }
+            (Phase::Choose(p), Choice::Pick(target)) => {
+                if !p.options().iter().any(|t| self.same_target(*t, target)) {
+                    return Err(ErrorKind::NotAnOption.error("that is not one of the choices"));
+                }
+                let p = self.take_pending();
+                let spot = self.spot(target);
+                self.emit(Event::Chose {
+                    player: p.player() as usize,
+                    target,
+                    spot,
+                });
+                self.resume_pick(&p, target);
+            }
+            (Phase::Choose(p), Choice::Decline) => {
+                if !p.optional() {
+                    return Err(ErrorKind::CannotDecline.error("this choice must be made; it cannot be declined"));
+                }
+                let p = self.take_pending();
+                self.emit(Event::Declined {
+                    player: p.player() as usize,
+                });
+                self.resume_decline(&p);
+            }
+            (Phase::Over, _) => return Err(ErrorKind::GameOver.error("the game is over")),
+            (Phase::Place(tile), _) => {
+                return Err(ErrorKind::WrongDecision.error(format!(
+                    "tile {} must be placed first",
+                    self.rules.pack.tiles[*tile as usize].name
+                )))
+            }
+            (Phase::Deploy(_), _) => {
+                return Err(ErrorKind::WrongDecision.error("the tile is already placed; deploy a figure or pass"))
+            }
+            (Phase::Choose(_), _) => {
+                return Err(ErrorKind::WrongDecision.error("a choice is pending; pick one of its options"))
+            }
+            (Phase::Running, _) => return Err(ErrorKind::WrongDecision.error("the game is not waiting for a decision")),
+        }
+        self.turn_decisions += 1;
+        self.asking = asking.or(self.asking);
+        self.phase = Phase::Running;
+        self.run()
+    }
+
+    /// Places a tile (the drawn one, or an extra one) after checking it
+    /// was drawn, fits and uses the square a rule demands.
+    fn apply_place(&mut self, drawn: TileId, tile: TileId, pos: Pos, rot: u8) -> Result<(), GameError> {
+        let player = self.state.current();
+        if tile != drawn && !self.state.extras().iter().any(|(t, _)| *t == tile) {
+            let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
+            return Err(ErrorKind::TileNotDrawn.error(format!(
+                "tile {} was not drawn; the drawn tile is {}",
+                name(tile),
+                name(drawn)
+            )));
+        }
+        if rot > 3 {
+            return Err(ErrorKind::BadRotation.error(format!("rotation must be 0 to 3 quarter turns, not {rot}")));
+        }
+        if let Err(misfit) = self.state.board().fits(&self.rules, tile, pos, rot) {
+            return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
+        }
+        if let Some(square) = self.bound_square().filter(|s| *s != pos) {
+            return Err(ErrorKind::SquareRequired.error(format!(
+                "the tile must go on square ({}, {}), where it fits",
+                square.0, square.1
+            )));
+        }
+        // Demands on this turn's placement are spent, used or not.
+        let turn = self.turn;
+        self.steers.retain(|s| s.turn > turn);
+        let placed = self.state.place(&self.rules, tile, pos, rot);
+        self.emit(Event::Placed { player, tile, pos, rot });
+        let log = &mut self.log;
+        self.state.set_aside_extras(Some((drawn, tile)), |tile, kept| {
+            log.emit(Event::TileSetAside { tile, kept })
+        });
+        self.after_place(placed);
+        Ok(())
+    }
+
+    /// Takes an action offered with the pending decision, after checking it
+    /// is offered now on that target.
+    fn apply_action(&mut self, player: usize, action: ActionId, target: Target) -> Result<(), GameError> {
+        let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
+        let allowed = match (&self.phase, window) {
+            (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
+                self.action_targets(action).iter().any(|t| self.same_target(*t, target))
+            }
+            _ => false,
+        };
+        if !allowed {
+            let name = self
+                .rules
+                .pack
+                .program
+                .actions
+                .get(action as usize)
+                .map_or("?", |a| a.name.as_str());
+            return Err(ErrorKind::ActionUnavailable.error(format!("the action `{name}` is not available on that now")));
+        }
+        let spot = self.spot(target);
+        self.emit(Event::Acted {
+            player,
+            action,
+            target,
+            spot,
+        });
+        match self.rules.pack.program.actions[action as usize].card {
+            Some(card) => self.discard_card(player, card),
+            None => self.taken.push((action, target)),
+        }
+        let after = match self.phase {
+            Phase::Place(tile) => Task::AwaitPlace(tile),
+            Phase::Deploy(placed) => Task::Scoring(placed),
+            _ => unreachable!("actions are checked against the phase above"),
+        };
+        self.tasks.push(after);
+        self.start_action(action, target);
+        Ok(())
+    }
+
+    /// Takes the answered choice out of the phase: the machine runs on.
+    fn take_pending(&mut self) -> Box<Pending> {
+        match std::mem::replace(&mut self.phase, Phase::Running) {
+            Phase::Choose(p) => p,
+            _ => unreachable!("called only while a choice is pending"),
+        }
+    }
+
+    /// The message for a tile that does not fit, in the game's terms.
+    pub(crate) fn describe_misfit(&self, tile: TileId, pos: Pos, rot: u8, misfit: Misfit) -> String {
+        let pack = &self.rules.pack;
+        let name = &pack.tiles[tile as usize].name;
+        let here = format!("tile {name} at ({}, {}) rot {}", pos.0, pos.1, u32::from(rot) * 90);
+        let kind_name = |k: u16| {
+            if k == 0 {
+                "nothing".to_string()
+            } else {
+                pack.kinds[k as usize - 1].name.clone()
+            }
+        };
+        let what = |sig: u16| match sig {
+            0 => "nothing".to_string(),
+            s if s & HALVES != 0 => match half_kinds(s) {
+                (a, b) if a == b => kind_name(a),
+                (a, b) => format!("{} and {}", kind_name(a), kind_name(b)),
+            },
+            k => kind_name(k),
+        };
+        match misfit {
+            Misfit::Occupied => {
+                let other = self
+                    .state
+                    .board()
+                    .tile_at(pos)
+                    .map_or("?", |p| pack.tiles[p.tile as usize].name.as_str());
+                format!("{here}: the square already holds tile {other}")
+            }
+            Misfit::Isolated => format!("{here}: it touches no placed tile"),
+            Misfit::Mismatch { edge, mine, theirs } => {
+                let side = ["north", "east", "south", "west"][edge as usize];
+                let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                format!(
+                    "{here}: its {side} edge ({}) meets {article} {}",
+                    what(mine),
+                    what(theirs)
+                )
+            }
+        }
+    }
+}
+
+/// Why a figure may not be deployed (worded by [`Game::deploy_refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    NoSegment,
+    NoFigure(FigureId),
+    Complete,
+    Occupied,
+    Neutral(FigureId),
+    CannotStand(FigureId),
+    NoneLeft(FigureId),
+}
+
+/// "a follower", "an eagle".
+pub fn with_article(word: &str) -> String {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
+        _ => format!("a {word}"),
+    }
+}

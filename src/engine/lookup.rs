@@ -1,0 +1,105 @@
+//! Questions about the game state that follow from it without changing it:
+//! which feature a segment belongs to, the figures on a feature and who
+//! holds its majority, what a feature touches, where a tile could fit. They
+//! read the state through its accessors only.
+
+use super::features::FeatureId;
+use super::rules::Rules;
+use super::state::State;
+use super::types::Meeple;
+use crate::ir::{FigureId, Ownership, TileId};
+
+impl State {
+    /// The feature-graph node of a segment of a placed tile.
+    #[inline]
+    pub(super) fn node_of(&self, placed: u16, seg: u8) -> u32 {
+        self.board().placed[placed as usize].first_node + u32::from(seg)
+    }
+
+    /// The feature a segment of a placed tile belongs to.
+    #[inline]
+    pub(super) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
+        self.features().find(self.node_of(placed, seg))
+    }
+
+    /// The tile and segment of a feature-graph node.
+    pub(super) fn node_spot(&self, node: u32) -> (u16, u8) {
+        let placed = self.board().placed.partition_point(|p| p.first_node <= node) - 1;
+        (placed as u16, (node - self.board().placed[placed].first_node) as u8)
+    }
+
+    /// Figures on a feature.
+    #[inline]
+    pub(super) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
+        let root = self.features().find(feature);
+        self.meeples()
+            .iter()
+            .filter(move |m| self.feature_of(m.placed, m.seg) == root)
+    }
+
+    /// The players with the most figures on a feature (all tied ones); empty if none.
+    pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
+        let mut counts = vec![0i64; self.players()];
+        let mut present = vec![false; self.players()];
+        for m in self.meeples_on(f) {
+            if let Some(owner) = m.owner {
+                if rules.pack.figures[m.figure as usize].ownership == Ownership::PerPlayer {
+                    counts[owner as usize] += 1;
+                    present[owner as usize] = true;
+                }
+            }
+        }
+        // Majority bonuses count only for players with a figure there.
+        for (p, count) in counts.iter_mut().enumerate() {
+            if present[p] {
+                *count += self.features().strength(f, p);
+            }
+        }
+        let best = counts
+            .iter()
+            .zip(&present)
+            .filter(|(_, here)| **here)
+            .map(|(c, _)| *c)
+            .max()
+            .unwrap_or(0);
+        if !present.iter().any(|h| *h) {
+            return Vec::new();
+        }
+        (0..self.players())
+            .filter(|p| present[*p] && counts[*p] == best)
+            .collect()
+    }
+
+    /// The features named by the `touches` lists of this feature's segments, each once.
+    pub(super) fn touching(&self, rules: &Rules, f: FeatureId) -> Vec<FeatureId> {
+        let mut out = Vec::new();
+        for (placed, seg) in self.features().members(f) {
+            let p = &self.board().placed[placed as usize];
+            for &t in &rules.pack.tiles[p.tile as usize].segments[seg as usize].touches {
+                let root = self.features().find(p.first_node + u32::from(t));
+                if !out.contains(&root) {
+                    out.push(root);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the tile fits on some square in some rotation.
+    pub(super) fn fits_anywhere(&self, rules: &Rules, tile: TileId) -> bool {
+        let rotated = &rules.rotated[tile as usize];
+        self.board().frontier.iter().any(|slot| {
+            rules.distinct_rotations[tile as usize]
+                .iter()
+                .any(|&rot| slot.accepts(rotated[rot as usize].packed))
+        })
+    }
+
+    /// Whether a figure of this type may stand on the segment.
+    pub(super) fn may_stand(&self, rules: &Rules, figure: FigureId, placed: u16, seg: u8) -> bool {
+        let tile = &rules.pack.tiles[self.board().placed[placed as usize].tile as usize];
+        rules.pack.figures[figure as usize]
+            .posture_on(tile.segments[seg as usize].kind)
+            .is_some()
+    }
+}

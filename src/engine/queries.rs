@@ -1,0 +1,313 @@
+//! The built-in queries of `ir::expr::BUILTINS` (`tiles of`, `owners of`,
+//! `supply of` ...): what an expression may ask about the game state.
+
+use super::eval::Evaluator;
+use super::value::{EvalError, Value};
+use crate::ir::expr::Builtin;
+
+impl Evaluator<'_> {
+    /// Answers a built-in query about `of` with `args`.
+    pub(super) fn query(&self, builtin: Builtin, of: Value, args: &[Value], depth: u32) -> Result<Value, EvalError> {
+        let pack = &self.rules.pack;
+        let feature = |v: &Value| match v {
+            Value::Feature(f) => Some(self.state.features().find(*f)),
+            _ => None,
+        };
+        let tile = |v: &Value| match v {
+            Value::Tile(t) => self.state.board().placed.get(*t as usize),
+            _ => None,
+        };
+        let figure = |v: &Value| match v {
+            Value::Figure(id) => self.state.figure_by_id(*id),
+            _ => None,
+        };
+        let player = |v: &Value| match v {
+            Value::Player(p) => Some(*p as usize),
+            _ => None,
+        };
+        let int = |n: usize| Value::Int(n as i64);
+        Ok(match builtin {
+            Builtin::Tiles => feature(&of).map_or(Value::Int(0), |f| int(self.state.features().tile_count(f))),
+            Builtin::OpenEdges => {
+                feature(&of).map_or(Value::Int(0), |f| Value::Int(i64::from(self.state.features().open(f))))
+            }
+            Builtin::Neighbours => feature(&of).map_or(Value::Int(0), |f| {
+                let (placed, _) = self.state.features().members(f).next().unwrap_or((0, 0));
+                int(self
+                    .state
+                    .board()
+                    .neighbours(self.state.board().placed[placed as usize].pos))
+            }),
+            Builtin::Completed => match feature(&of) {
+                Some(f) => Value::Bool(self.completed_at(f, depth)?),
+                None => Value::Bool(false),
+            },
+            Builtin::Scored => Value::Bool(feature(&of).is_some_and(|f| self.state.features().is_done(f))),
+            Builtin::Touching => {
+                Value::Features(feature(&of).map_or_else(Vec::new, |f| self.state.touching(self.rules, f)))
+            }
+            Builtin::Kind => feature(&of).map_or(Value::None, |f| Value::Kind(self.state.features().kind(f))),
+            Builtin::Markers => match (feature(&of), args.first()) {
+                (Some(f), Some(Value::Marker(m))) => {
+                    let n: usize = self
+                        .state
+                        .features()
+                        .members(f)
+                        .map(|(placed, seg)| {
+                            let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+                            tile.segments[seg as usize].markers.iter().filter(|x| *x == m).count()
+                        })
+                        .sum();
+                    int(n)
+                }
+                _ => Value::Int(0),
+            },
+            Builtin::Figures => {
+                Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.meeples_on(f).map(|m| m.id).collect()))
+            }
+            Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
+                (Some(f), Some(p)) => int(self.state.meeples_on(f).filter(|m| m.owner == Some(p as u8)).count()),
+                _ => Value::Int(0),
+            },
+            Builtin::Has => match (feature(&of), args.first()) {
+                (Some(f), Some(Value::FigureType(t))) => Value::Bool(self.state.meeples_on(f).any(|m| m.figure == *t)),
+                _ => Value::Bool(false),
+            },
+            Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
+                self.state
+                    .majority(self.rules, f)
+                    .into_iter()
+                    .map(|p| p as u8)
+                    .collect()
+            })),
+            Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
+                (Some(f), Some(p)) => Value::Bool(self.state.majority(self.rules, f).contains(&p)),
+                _ => Value::Bool(false),
+            },
+            Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {
+                Some(f) => {
+                    let kind = &pack.kinds[self.state.features().kind(f) as usize];
+                    let formula = if builtin == Builtin::CompletedScore {
+                        &kind.score_completed
+                    } else {
+                        &kind.score_final
+                    };
+                    match formula {
+                        Some(e) => Value::Int(self.formula(e, f)?),
+                        None => Value::Int(0),
+                    }
+                }
+                None => Value::Int(0),
+            },
+            Builtin::Owner => figure(&of).and_then(|m| m.owner).map_or(Value::None, Value::Player),
+            Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure)),
+            Builtin::FigureFeature => match &of {
+                Value::Figure(id) => self
+                    .state
+                    .meeple(*id)
+                    .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
+                _ => Value::None,
+            },
+            Builtin::FigureTile => match &of {
+                Value::Figure(id) => self.state.meeple(*id).map_or(Value::None, |m| Value::Tile(m.placed)),
+                _ => Value::None,
+            },
+            Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
+            Builtin::Y => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.1))),
+            Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot) * 90)),
+            Builtin::HasIcon => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Icon(i))) => Value::Bool(pack.tiles[t.tile as usize].has_icon(*i)),
+                _ => Value::Bool(false),
+            },
+            Builtin::IconValue => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Icon(i))) => pack.tiles[t.tile as usize]
+                    .icons
+                    .iter()
+                    .find(|x| x.icon == *i)
+                    .and_then(|x| x.value)
+                    .map_or(Value::None, Value::Direction),
+                _ => Value::None,
+            },
+            Builtin::TileFeature => match (&of, args.first()) {
+                (Value::Tile(t), Some(Value::Kind(k))) => {
+                    let placed = &self.state.board().placed[*t as usize];
+                    pack.tiles[placed.tile as usize]
+                        .segments
+                        .iter()
+                        .position(|s| s.kind == *k)
+                        .map_or(Value::None, |s| Value::Feature(self.state.feature_of(*t, s as u8)))
+                }
+                _ => Value::None,
+            },
+            Builtin::Score => player(&of).map_or(Value::Int(0), |p| Value::Int(self.state.scores()[p])),
+            Builtin::Supply => match (player(&of), args.first()) {
+                (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.state.supply(p, *f).unwrap_or(0))),
+                _ => Value::Int(0),
+            },
+            Builtin::OnBoard => match of {
+                Value::FigureType(t) => self
+                    .state
+                    .meeples()
+                    .iter()
+                    .find(|m| m.figure == t)
+                    .map_or(Value::None, |m| Value::Figure(m.id)),
+                _ => Value::None,
+            },
+            Builtin::TypeFeature => match of {
+                Value::FigureType(t) => self
+                    .state
+                    .meeples()
+                    .iter()
+                    .find(|m| m.figure == t)
+                    .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
+                _ => Value::None,
+            },
+            Builtin::TileFeatures => match of {
+                Value::Tile(t) => {
+                    let placed = &self.state.board().placed[t as usize];
+                    let mut roots: Vec<u32> = Vec::new();
+                    for s in 0..pack.tiles[placed.tile as usize].segments.len() {
+                        let root = self.state.feature_of(t, s as u8);
+                        if !roots.contains(&root) {
+                            roots.push(root);
+                        }
+                    }
+                    Value::Features(roots)
+                }
+                _ => Value::Features(Vec::new()),
+            },
+            Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
+                let kind = pack.tiles[self.state.board().placed[m.placed as usize].tile as usize].segments
+                    [m.seg as usize]
+                    .kind;
+                Value::Bool(pack.figures[m.figure as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
+            }),
+            Builtin::LiesOn | Builtin::StandsOn => match (of, args.first()) {
+                (Value::FigureType(f), Some(Value::Kind(k))) => {
+                    let want = if builtin == Builtin::LiesOn {
+                        crate::ir::Posture::Lying
+                    } else {
+                        crate::ir::Posture::Standing
+                    };
+                    Value::Bool(pack.figures[f as usize].posture_on(*k) == Some(want))
+                }
+                _ => Value::Bool(false),
+            },
+            Builtin::Cards => match (player(&of), args.first()) {
+                (Some(p), Some(Value::Deck(d))) => int(self.state.hands()[p]
+                    .iter()
+                    .filter(|c| pack.program.deck_of(**c) == *d)
+                    .count()),
+                _ => Value::Int(0),
+            },
+            Builtin::HandSize => player(&of).map_or(Value::Int(0), |p| int(self.state.hands()[p].len())),
+            Builtin::Holds => match (player(&of), args.first()) {
+                (Some(p), Some(Value::Card(c))) => Value::Bool(self.state.hands()[p].contains(c)),
+                _ => Value::Bool(false),
+            },
+            Builtin::Left => match of {
+                Value::Deck(d) => int(self.state.piles()[d as usize].len()),
+                _ => Value::Int(0),
+            },
+            Builtin::AllFeatures => {
+                self.charge(self.state.features().len())?;
+                let mut roots: Vec<u32> = (0..self.state.features().len() as u32)
+                    .filter(|n| self.state.features().find(*n) == *n)
+                    .collect();
+                roots.sort_unstable();
+                Value::Features(roots)
+            }
+            Builtin::Ends => feature(&of).map_or(Value::Int(0), |f| {
+                let ends = self
+                    .state
+                    .features()
+                    .members(f)
+                    .filter(|(placed, seg)| {
+                        let p = &self.state.board().placed[*placed as usize];
+                        self.rules.rotated[p.tile as usize][p.rot as usize].seg_edges[*seg as usize].len() == 1
+                    })
+                    .count();
+                int(ends)
+            }),
+            Builtin::FeatureTile => feature(&of)
+                .and_then(|f| self.state.features().members(f).next())
+                .map_or(Value::None, |(t, _)| Value::Tile(t)),
+            Builtin::Distance => match (
+                tile(args.first().unwrap_or(&Value::None)),
+                tile(args.get(1).unwrap_or(&Value::None)),
+            ) {
+                (Some(a), Some(b)) => {
+                    let dx = (i64::from(a.pos.0) - i64::from(b.pos.0)).abs();
+                    let dy = (i64::from(a.pos.1) - i64::from(b.pos.1)).abs();
+                    Value::Int(dx.max(dy))
+                }
+                _ => Value::Int(0),
+            },
+            Builtin::SquareX | Builtin::SquareY => match of {
+                Value::Square(x, y) => Value::Int(i64::from(if builtin == Builtin::SquareX { x } else { y })),
+                _ => Value::Int(0),
+            },
+            Builtin::CurrentPlayer => Value::Player(self.state.current() as u8),
+            Builtin::NextPlayer => Value::Player(((self.state.current() + 1) % self.state.players()) as u8),
+            Builtin::Opponents => Value::Players(
+                (1..self.state.players())
+                    .map(|i| ((self.state.current() + i) % self.state.players()) as u8)
+                    .collect(),
+            ),
+            Builtin::Players => Value::Players((0..self.state.players() as u8).collect()),
+            Builtin::PlacedTile => self.state.placed_tile().map_or(Value::None, Value::Tile),
+            Builtin::StartTile => Value::Tile(0),
+            Builtin::Turn => match (args.first(), args.get(1)) {
+                (Some(Value::Direction(d)), Some(Value::Int(deg))) => {
+                    Value::Direction(((i64::from(*d) + deg.div_euclid(45)).rem_euclid(8)) as u8)
+                }
+                _ => Value::None,
+            },
+            Builtin::Toward => match (
+                tile(args.first().unwrap_or(&Value::None)),
+                tile(args.get(1).unwrap_or(&Value::None)),
+                args.get(2),
+            ) {
+                (Some(a), Some(b), Some(Value::Direction(d))) => Value::Bool(toward(a.pos, b.pos, *d)),
+                _ => Value::Bool(false),
+            },
+        })
+    }
+}
+
+/// Whether `b` lies in direction `d` (0 = N, clockwise in eighths) from `a`:
+/// the closed half-plane for N, E, S, W; the closed quadrant for the diagonals.
+/// y grows southwards.
+fn toward(a: (i32, i32), b: (i32, i32), d: u8) -> bool {
+    let (dx, dy) = (i64::from(b.0) - i64::from(a.0), i64::from(b.1) - i64::from(a.1));
+    let north = dy <= 0;
+    let south = dy >= 0;
+    let east = dx >= 0;
+    let west = dx <= 0;
+    match d % 8 {
+        0 => north,
+        1 => north && east,
+        2 => east,
+        3 => south && east,
+        4 => south,
+        5 => south && west,
+        6 => west,
+        _ => north && west,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toward;
+
+    #[test]
+    fn directions_include_the_rose_row_and_column() {
+        assert!(toward((0, 0), (3, -2), 1)); // NE
+        assert!(toward((0, 0), (0, -2), 1)); // the column belongs to NE and NW
+        assert!(toward((0, 0), (0, -2), 7));
+        assert!(toward((0, 0), (4, 0), 3)); // the row belongs to NE and SE
+        assert!(!toward((0, 0), (-1, -1), 1));
+        assert!(toward((0, 0), (5, 0), 0)); // N is the half-plane y <= 0
+        assert!(!toward((0, 0), (5, 1), 0));
+    }
+}

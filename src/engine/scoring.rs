@@ -1,0 +1,305 @@
+//! Scoring: which features a placement may have completed, completing
+//! and scoring a feature by majority (with bonuses, rules' adjustments and
+//! payments delayed to the end), returning its figures, and final scoring.
+//! Points are paid only through `State::award`, which keeps every score
+//! the sum of its points by reason.
+
+use super::error::GameError;
+use super::features::FeatureId;
+use super::game::Game;
+use super::rules::Rules;
+use super::state::State;
+use super::task::{Adjustment, Log, Step, Task};
+use super::types::{Event, Meeple};
+use super::value::{EvalError, Value};
+use crate::ir::program::EventKind;
+use crate::ir::{ReasonId, Topology};
+
+impl Game {
+    /// After the deploy decision: checks the features around the placed
+    /// tile for completion, then ends the turn.
+    pub(super) fn scoring(&mut self, placed: u16) -> Step {
+        let candidates = self.completion_candidates(placed);
+        self.tasks.push(Task::EndTurn);
+        self.then(candidates.into_iter().map(Task::Complete));
+        Step::Next
+    }
+
+    /// Scores a feature if it is complete and not yet scored: its events,
+    /// its points, and its figures back to their supplies.
+    pub(super) fn complete(&mut self, f: FeatureId) -> Result<Step, GameError> {
+        let f = self.state.features().find(f);
+        if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
+            self.state.set_done(f);
+            let arg = || vec![Value::Feature(f)];
+            self.then([
+                Task::Fire {
+                    event: EventKind::FeatureCompleted,
+                    args: arg(),
+                    depth: 0,
+                },
+                Task::Score {
+                    feature: f,
+                    completed: true,
+                },
+                Task::Fire {
+                    event: EventKind::FeatureScored,
+                    args: arg(),
+                    depth: 0,
+                },
+                Task::ReturnAll(f),
+                Task::Fire {
+                    event: EventKind::FeatureDone,
+                    args: arg(),
+                    depth: 0,
+                },
+            ]);
+        }
+        Ok(Step::Next)
+    }
+
+    /// Returns the players' figures on a scored feature, unless its payment
+    /// is delayed (its figures stay).
+    pub(super) fn return_all(&mut self, f: FeatureId) -> Step {
+        if self.delayed.contains(&self.state.features().find(f)) {
+            return Step::Next;
+        }
+        let players: Vec<Meeple> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
+        for m in players.into_iter().rev() {
+            self.remove_meeple(m.id);
+        }
+        Step::Next
+    }
+
+    /// The game is over: points owed are paid, then every feature with
+    /// figures on it and not yet scored is scored by its final formula.
+    pub(super) fn final_scoring(&mut self) -> Result<Step, GameError> {
+        let Game {
+            rules,
+            state,
+            owed,
+            log,
+            ..
+        } = self;
+        // Draining: on a failure the rest of what is owed is dropped too.
+        for (player, points, reason) in owed.drain(..) {
+            pay(state, log, player, points, reason).map_err(|e| reason_error(rules, reason, e))?;
+        }
+        let features = self.state.features();
+        let mut roots: Vec<FeatureId> = self
+            .state
+            .meeples()
+            .iter()
+            .map(|m| self.state.feature_of(m.placed, m.seg))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        roots.retain(|f| !features.is_done(*f));
+        roots.sort_by_key(|f| (features.kind(*f), *f));
+        self.tasks.push(Task::Finish);
+        self.fire(EventKind::GameOver, Vec::new(), 0);
+        let scoring: Vec<Task> = roots
+            .into_iter()
+            .flat_map(|f| {
+                [
+                    Task::Score {
+                        feature: f,
+                        completed: false,
+                    },
+                    Task::Fire {
+                        event: EventKind::FeatureScored,
+                        args: vec![Value::Feature(f)],
+                        depth: 0,
+                    },
+                ]
+            })
+            .collect();
+        self.then(scoring);
+        Ok(Step::Next)
+    }
+
+    /// `adjust scoring of`: changes a feature's next scoring.
+    pub(super) fn adjust(
+        &mut self,
+        f: FeatureId,
+        replace: bool,
+        n: i64,
+        reason: Option<ReasonId>,
+    ) -> Result<(), EvalError> {
+        let root = self.state.features().find(f);
+        let i = match self.adjustments.iter().position(|a| a.feature == root) {
+            Some(i) => i,
+            None => {
+                self.adjustments.push(Adjustment {
+                    feature: root,
+                    replace: None,
+                    add: 0,
+                    reason: None,
+                });
+                self.adjustments.len() - 1
+            }
+        };
+        let entry = &mut self.adjustments[i];
+        if replace {
+            (entry.replace, entry.add) = (Some(n), 0);
+        } else {
+            entry.add = entry.add.checked_add(n).ok_or(EvalError::Overflow)?;
+        }
+        if reason.is_some() {
+            entry.reason = reason;
+        }
+        Ok(())
+    }
+
+    /// `delay scoring of`: a completed feature's points wait for the end,
+    /// and its figures stay.
+    pub(super) fn delay(&mut self, f: FeatureId) {
+        let root = self.state.features().find(f);
+        if !self.delayed.contains(&root) {
+            self.delayed.push(root);
+        }
+    }
+
+    /// Adds points to a player's score (and to their points under `reason`)
+    /// and logs it; a score that would leave the range of `i64` is an
+    /// overflow, which the caller reports as the failure of the rule that scored.
+    pub(super) fn award(&mut self, player: usize, points: i64, reason: ReasonId) -> Result<(), EvalError> {
+        pay(&mut self.state, &mut self.log, player, points, reason)
+    }
+
+    /// Features the placement may have completed: the tile's own, and area
+    /// features on the 3×3 around it.
+    pub(super) fn completion_candidates(&self, placed: u16) -> Vec<FeatureId> {
+        let pack = &self.rules.pack;
+        let board = self.state.board();
+        let p = board.placed[placed as usize];
+        let mut candidates: Vec<FeatureId> = Vec::new();
+        let mut push = |f: FeatureId| {
+            if !candidates.contains(&f) {
+                candidates.push(f);
+            }
+        };
+        for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
+            push(self.feature_of(placed, seg));
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
+                    continue;
+                };
+                let tile = &pack.tiles[board.placed[other as usize].tile as usize];
+                for (seg, s) in tile.segments.iter().enumerate() {
+                    if pack.kinds[s.kind as usize].topology == Topology::Area {
+                        push(self.feature_of(other, seg as u8));
+                    }
+                }
+            }
+        }
+        candidates
+    }
+
+    /// Pays a feature's value to the majority of its figures.
+    pub(super) fn score_feature(&mut self, f: FeatureId, completed: bool) -> Result<(), GameError> {
+        let rules = &*self.rules;
+        let kind_id = self.state.features().kind(f);
+        let kind = &rules.pack.kinds[kind_id as usize];
+        let (formula, clause) = if completed {
+            (&kind.score_completed, "score completed")
+        } else {
+            (&kind.score_final, "score final")
+        };
+        let root = self.state.features().find(f);
+        let adjustment = self
+            .adjustments
+            .iter()
+            .position(|a| a.feature == root)
+            .map(|i| self.adjustments.remove(i));
+        let owners = self.majority(f);
+        if owners.is_empty() {
+            return Ok(());
+        }
+        // The kind's own value; not needed when a reasonless adjustment replaces it.
+        let replaced = matches!(
+            adjustment,
+            Some(Adjustment {
+                replace: Some(_),
+                reason: None,
+                ..
+            })
+        );
+        let base = match formula {
+            Some(formula) if !replaced => self
+                .evaluator()
+                .formula(formula, f)
+                .map_err(|e| self.kind_error(f, clause, e))?,
+            None if adjustment.is_none() => return Ok(()),
+            _ => 0,
+        };
+        // What is paid under the kind, and the extra paid under an adjustment's reason.
+        let (own, extra) = match adjustment {
+            None => (base, None),
+            Some(a) => {
+                let overflow = |_| self.kind_error(f, clause, EvalError::Overflow);
+                let adjusted = a
+                    .replace
+                    .unwrap_or(base)
+                    .checked_add(a.add)
+                    .ok_or(())
+                    .map_err(overflow)?;
+                match a.reason {
+                    None => (adjusted, None),
+                    Some(reason) => (
+                        base,
+                        Some((adjusted.checked_sub(base).ok_or(()).map_err(overflow)?, reason)),
+                    ),
+                }
+            }
+        };
+        let extra = extra.filter(|&(points, _)| points != 0);
+        let later = completed && self.delayed.contains(&root);
+        for player in owners {
+            for (points, reason) in std::iter::once((own, kind_id)).chain(extra) {
+                if later {
+                    self.owed.push((player, points, reason));
+                } else {
+                    pay(&mut self.state, &mut self.log, player, points, reason)
+                        .map_err(|e| self.kind_error(f, clause, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A failure in a clause of a feature kind, named by the kind.
+    pub(super) fn kind_error(&self, f: FeatureId, clause: &str, e: EvalError) -> GameError {
+        let kind = &self.rules.pack.kinds[self.state.features().kind(f) as usize];
+        e.kind().error(format!(
+            "{e} in `{clause}` of feature `{}` ({})",
+            kind.name,
+            self.rules.pack.locate(kind.span)
+        ))
+    }
+}
+
+/// A failure paying points delayed to the end of the game under `reason`:
+/// named by the feature kind when the reason is one.
+fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
+    let pack = &rules.pack;
+    let name = &pack.reasons[reason as usize];
+    match pack.kinds.get(reason as usize).filter(|k| &k.name == name) {
+        Some(kind) => e.kind().error(format!(
+            "{e} paying the delayed points of feature `{}` ({})",
+            kind.name,
+            pack.locate(kind.span)
+        )),
+        None => e.kind().error(format!("{e} paying the delayed points for `{name}`")),
+    }
+}
+
+/// Pays points into the state and logs the payment: [`Game::award`] for
+/// callers that hold other parts of the game borrowed.
+fn pay(state: &mut State, log: &mut Log, player: usize, points: i64, reason: ReasonId) -> Result<(), EvalError> {
+    state.award(player, points, reason)?;
+    log.emit(Event::Scored { player, points, reason });
+    Ok(())
+}

@@ -1,0 +1,459 @@
+//! Rule statements: running a block one statement at a time, `for each`
+//! loops, and one function per statement (or per small group of them). A
+//! statement reads through the evaluator with its frame's locals and
+//! changes the game only through `State`'s mutators and the machine's
+//! queues; a `choose` stops the machine with a pending decision.
+
+use super::error::GameError;
+use super::eval::{Env, Evaluator};
+use super::features::FeatureId;
+use super::game::Game;
+use super::rules::Rules;
+use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
+use super::types::Event;
+use super::value::{value_target, EvalError, Value};
+use crate::ir::expr::Expr;
+use crate::ir::program::{Domain, FnBody, Stmt};
+use crate::ir::{BlockId, VarId};
+use crate::ir::{FigureId, Ownership};
+use crate::source::Span;
+
+impl Game {
+    /// Runs statement `pc` of a block in a frame (and queues the next one).
+    /// `rules` is the game's own, held apart so statements borrowed from
+    /// it can change the game.
+    pub(super) fn run_statement(
+        &mut self,
+        rules: &Rules,
+        frame: u32,
+        block: BlockId,
+        pc: u32,
+        last: &mut Option<Span>,
+    ) -> Result<Step, GameError> {
+        let stmts = &rules.pack.program.blocks[block as usize];
+        let Some(stmt) = stmts.get(pc as usize) else {
+            return Ok(Step::Next);
+        };
+        if (pc as usize) + 1 < stmts.len() {
+            self.tasks.push(Task::Run {
+                frame,
+                block,
+                pc: pc + 1,
+            });
+        }
+        *last = Some(stmt.span);
+        let stopped = self.exec(rules, frame, &stmt.stmt).map_err(|e| match e {
+            EvalError::Illegal(e) => e,
+            e => self.located(e, stmt.span),
+        })?;
+        Ok(if stopped { Step::Stop } else { Step::Next })
+    }
+
+    /// One round of a `for each` loop: the next item that passes the filter
+    /// runs the body, then the loop goes on.
+    pub(super) fn each(
+        &mut self,
+        frame: u32,
+        slot: u16,
+        mut items: Vec<Value>,
+        filter: Option<Expr>,
+        body: BlockId,
+    ) -> Result<Step, GameError> {
+        while !items.is_empty() {
+            let item = items.remove(0);
+            self.frames[frame as usize].locals[slot as usize] = item;
+            let keep = match &filter {
+                Some(f) => {
+                    let origin = self.frames[frame as usize].origin;
+                    self.eval_at(frame, f).map_err(|e| self.located(e, origin))? == Value::Bool(true)
+                }
+                None => true,
+            };
+            if keep {
+                self.tasks.push(Task::Each {
+                    frame,
+                    slot,
+                    items,
+                    filter,
+                    body,
+                });
+                self.tasks.push(Task::Run {
+                    frame,
+                    block: body,
+                    pc: 0,
+                });
+                break;
+            }
+        }
+        Ok(Step::Next)
+    }
+
+    /// Evaluates with the locals of a frame (borrowed beside the state the
+    /// evaluator reads).
+    fn with_frame<R>(&mut self, frame: u32, f: impl FnOnce(Evaluator<'_>, &mut Env) -> R) -> R {
+        let Game {
+            state,
+            rules,
+            budget,
+            frames,
+            ..
+        } = self;
+        let ev = Evaluator { state, rules, budget };
+        f(
+            ev,
+            &mut Env {
+                locals: &mut frames[frame as usize].locals,
+                subject: None,
+                depth: 0,
+            },
+        )
+    }
+
+    /// Evaluates an expression with the locals of a frame.
+    fn eval_at(&mut self, frame: u32, expr: &Expr) -> Result<Value, EvalError> {
+        self.with_frame(frame, |ev, env| ev.eval(expr, env))
+    }
+
+    /// The items of a domain (or a list in it), with the locals of a frame.
+    fn items_at(
+        &mut self,
+        frame: u32,
+        domain: Domain,
+        list: Option<&Expr>,
+        player: usize,
+    ) -> Result<Vec<Value>, EvalError> {
+        self.with_frame(frame, |ev, env| ev.domain_items(domain, list, player, env))
+    }
+
+    /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
+    fn exec(&mut self, rules: &Rules, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
+        match stmt {
+            Stmt::Score { amount, to, reason } => {
+                if let (Value::Int(n), Value::Player(p)) = (self.eval_at(frame, amount)?, self.eval_at(frame, to)?) {
+                    self.award(p as usize, n, *reason)?;
+                }
+            }
+            Stmt::Place { figure, owner, on } => self.exec_place(frame, *figure, owner.as_ref(), on)?,
+            Stmt::Move { figure, to, at } => self.exec_move(frame, figure, to, at.as_ref())?,
+            Stmt::Return { figure } => self.exec_return(frame, figure)?,
+            Stmt::Swap { a, b } => self.exec_swap(frame, a, b)?,
+            Stmt::DrawCard { deck, player } => {
+                if let Value::Player(p) = self.eval_at(frame, player)? {
+                    self.draw_card(*deck, p as usize)?;
+                }
+            }
+            Stmt::Discard { card, player } => {
+                let p = match player {
+                    Some(p) => match self.eval_at(frame, p)? {
+                        Value::Player(p) => p as usize,
+                        _ => return Ok(false),
+                    },
+                    None => self.state.current(),
+                };
+                if let Value::Card(c) = self.eval_at(frame, card)? {
+                    self.discard_card(p, c);
+                }
+            }
+            Stmt::ExtraTile { keep } => {
+                if let Some(tile) = self.draw().map_err(EvalError::Illegal)? {
+                    self.state.add_extra(tile, *keep);
+                    let player = self.state.current();
+                    self.emit(Event::DrewExtra { player, tile });
+                }
+            }
+            Stmt::Strengthen { player, feature, by } => {
+                if let (Value::Player(p), Value::Feature(f), Value::Int(n)) = (
+                    self.eval_at(frame, player)?,
+                    self.eval_at(frame, feature)?,
+                    self.eval_at(frame, by)?,
+                ) {
+                    self.state.strengthen(f, p as usize, n);
+                }
+            }
+            Stmt::Adjust {
+                feature,
+                replace,
+                amount,
+                reason,
+            } => {
+                if let (Value::Feature(f), Value::Int(n)) =
+                    (self.eval_at(frame, feature)?, self.eval_at(frame, amount)?)
+                {
+                    self.adjust(f, *replace, n, *reason)?;
+                }
+            }
+            Stmt::Delay { feature } => {
+                if let Value::Feature(f) = self.eval_at(frame, feature)? {
+                    self.delay(f);
+                }
+            }
+            Stmt::Steer { square } => {
+                if let Value::Square(x, y) = self.eval_at(frame, square)? {
+                    // The next turn's placement; in `setup`, the first turn's.
+                    self.steers.push(Steer {
+                        square: (x, y),
+                        turn: self.turn + 1,
+                    });
+                }
+            }
+            Stmt::Set { var, of, value } => self.exec_set(rules, frame, *var, of.as_ref(), value)?,
+            Stmt::Let { slot, value } => {
+                let v = self.eval_at(frame, value)?;
+                self.frames[frame as usize].locals[*slot as usize] = v;
+            }
+            Stmt::If { cond, then, otherwise } => {
+                let block = if self.eval_at(frame, cond)? == Value::Bool(true) {
+                    Some(*then)
+                } else {
+                    *otherwise
+                };
+                if let Some(block) = block {
+                    self.tasks.push(Task::Run { frame, block, pc: 0 });
+                }
+            }
+            Stmt::ForEach {
+                slot,
+                domain,
+                list,
+                filter,
+                body,
+            } => {
+                let items = self.items_at(frame, *domain, list.as_ref(), self.state.current())?;
+                self.tasks.push(Task::Each {
+                    frame,
+                    slot: *slot,
+                    items,
+                    filter: filter.clone(),
+                    body: *body,
+                });
+            }
+            Stmt::Choose { .. } => return self.exec_choose(frame, stmt),
+            Stmt::Call { func, args } => {
+                let f = &rules.pack.program.functions[*func as usize];
+                let mut call_locals = vec![Value::None; f.slots as usize];
+                for (i, a) in args.iter().enumerate() {
+                    call_locals[i] = self.eval_at(frame, a)?;
+                }
+                if let FnBody::Block(b) = &f.body {
+                    if self.depth() >= MAX_DEPTH {
+                        return Err(EvalError::TooDeep);
+                    }
+                    self.push_frame(call_locals, f.span, *b);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// `place figure for owner on feature`.
+    fn exec_place(&mut self, frame: u32, figure: FigureId, owner: Option<&Expr>, on: &Expr) -> Result<(), EvalError> {
+        let owner = match owner {
+            Some(o) => match self.eval_at(frame, o)? {
+                Value::Player(p) => Some(p),
+                _ => return Ok(()),
+            },
+            None => None,
+        };
+        if let Value::Feature(f) = self.eval_at(frame, on)? {
+            self.put_figure(figure, owner, f);
+        }
+        Ok(())
+    }
+
+    /// `move figure to feature at tile`.
+    fn exec_move(&mut self, frame: u32, figure: &Expr, to: &Expr, at: Option<&Expr>) -> Result<(), EvalError> {
+        let who = self.eval_at(frame, figure)?;
+        let at = match at {
+            Some(t) => match self.eval_at(frame, t)? {
+                Value::Tile(t) => Some(t),
+                _ => return Ok(()),
+            },
+            None => None,
+        };
+        if let Value::Feature(f) = self.eval_at(frame, to)? {
+            self.move_figure(&who, f, at);
+        }
+        Ok(())
+    }
+
+    /// `return figure`: a figure, or the first on the board of a type.
+    fn exec_return(&mut self, frame: u32, figure: &Expr) -> Result<(), EvalError> {
+        let id = match self.eval_at(frame, figure)? {
+            Value::Figure(id) => Some(id),
+            Value::FigureType(t) => self.state.meeples().iter().find(|m| m.figure == t).map(|m| m.id),
+            _ => None,
+        };
+        if let Some(id) = id {
+            self.remove_meeple(id);
+        }
+        Ok(())
+    }
+
+    /// `swap a with b`: two figures on the board trade places.
+    fn exec_swap(&mut self, frame: u32, a: &Expr, b: &Expr) -> Result<(), EvalError> {
+        if let (Value::Figure(x), Value::Figure(y)) = (self.eval_at(frame, a)?, self.eval_at(frame, b)?) {
+            if let (Some(mx), Some(my)) = (self.state.meeple(x).copied(), self.state.meeple(y).copied()) {
+                let mi = self.state.relocate(x, my.placed, my.seg).expect("on the board");
+                let mj = self.state.relocate(y, mx.placed, mx.seg).expect("on the board");
+                self.emit(Event::FigureSet { meeple: mi });
+                self.emit(Event::FigureSet { meeple: mj });
+            }
+        }
+        Ok(())
+    }
+
+    /// `set var (of player or feature) to value`.
+    fn exec_set(
+        &mut self,
+        rules: &Rules,
+        frame: u32,
+        var: VarId,
+        of: Option<&Expr>,
+        value: &Expr,
+    ) -> Result<(), EvalError> {
+        let v = self.eval_at(frame, value)?;
+        let k = rules.var_index[var as usize];
+        let raw = match &v {
+            Value::Int(n) => *n,
+            Value::Bool(b) => i64::from(*b),
+            _ => 0,
+        };
+        match of {
+            None => self.state.set_game_var(var as usize, v),
+            Some(o) => match self.eval_at(frame, o)? {
+                Value::Player(p) => self.state.set_player_var(p as usize, k, raw),
+                Value::Feature(f) => self.state.set_feature_var(f, k, raw),
+                _ => {}
+            },
+        }
+        Ok(())
+    }
+
+    /// `choose`: the options that pass the filter; none runs `otherwise`,
+    /// some stop the machine for the player's answer.
+    fn exec_choose(&mut self, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
+        let Stmt::Choose {
+            optional,
+            by,
+            slot,
+            domain,
+            list,
+            filter,
+            body,
+            otherwise,
+        } = stmt
+        else {
+            unreachable!("called for a choose")
+        };
+        let Value::Player(player) = self.eval_at(frame, by)? else {
+            return Ok(false);
+        };
+        let mut options = Vec::new();
+        for item in self.items_at(frame, *domain, list.as_ref(), player as usize)? {
+            self.frames[frame as usize].locals[*slot as usize] = item.clone();
+            let keep = match filter {
+                Some(f) => self.eval_at(frame, f)? == Value::Bool(true),
+                None => true,
+            };
+            if keep {
+                options.push(value_target(&item));
+            }
+        }
+        if options.is_empty() {
+            if let Some(b) = otherwise {
+                self.tasks.push(Task::Run {
+                    frame,
+                    block: *b,
+                    pc: 0,
+                });
+            }
+            return Ok(false);
+        }
+        self.phase = Phase::Choose(Box::new(Pending::Rule(RuleChoice {
+            player,
+            domain: *domain,
+            optional: *optional,
+            options,
+            frame,
+            slot: *slot,
+            body: *body,
+            otherwise: *otherwise,
+        })));
+        Ok(true)
+    }
+
+    /// A figure from supply onto a feature, at the segment the value names
+    /// (the one a player picked), if the figure may go there and one is left.
+    fn put_figure(&mut self, figure: FigureId, owner: Option<u8>, f: FeatureId) {
+        let Some((placed, seg)) = self.state.features().members(f).next() else {
+            return;
+        };
+        if !self.state.may_stand(&self.rules, figure, placed, seg) {
+            return;
+        }
+        let left = match owner {
+            Some(p) => self.state.supply_of(p as usize, figure),
+            None => self.state.neutral_supply(figure).expect("a figure type of the packs"),
+        };
+        if left == 0 {
+            return;
+        }
+        let owner = match self.rules.pack.figures[figure as usize].ownership {
+            Ownership::PerPlayer => owner,
+            Ownership::Neutral => None,
+        };
+        let meeple = self.state.deploy(figure, owner, placed, seg);
+        self.emit(Event::FigureSet { meeple });
+    }
+
+    /// Moves a figure (or the first on the board of a type; a neutral one
+    /// off the board comes back) to a feature, at tile `at` if given.
+    fn move_figure(&mut self, who: &Value, f: FeatureId, at: Option<u16>) {
+        let id = match who {
+            Value::Figure(id) => Some(*id),
+            Value::FigureType(t) => match self.state.meeples().iter().find(|m| m.figure == *t) {
+                Some(m) => Some(m.id),
+                None => {
+                    // A neutral figure off the board comes back.
+                    if self.rules.pack.figures[*t as usize].ownership == Ownership::Neutral {
+                        self.put_figure(*t, None, f);
+                    }
+                    None
+                }
+            },
+            _ => None,
+        };
+        let Some(id) = id else { return };
+        // The segment the value names first, so a picked location wins.
+        let Some((placed, seg)) = self
+            .state
+            .features()
+            .members(f)
+            .find(|(p, _)| at.is_none_or(|t| *p == t))
+        else {
+            return;
+        };
+        let Some(m) = self.state.meeple(id) else {
+            return;
+        };
+        if !self.state.may_stand(&self.rules, m.figure, placed, seg) {
+            return;
+        }
+        let meeple = self.state.relocate(id, placed, seg).expect("on the board");
+        self.emit(Event::FigureSet { meeple });
+    }
+
+    /// Takes a figure off the board to its owner's supply (or the box).
+    pub(super) fn remove_meeple(&mut self, id: u32) {
+        let Some(m) = self.state.return_figure(id) else {
+            return;
+        };
+        self.emit(Event::Returned { meeple: m });
+        let depth = self.depth();
+        self.fire(
+            crate::ir::program::EventKind::FigureReturned,
+            vec![Value::Figure(m.id)],
+            depth,
+        );
+    }
+}

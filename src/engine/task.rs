@@ -1,0 +1,222 @@
+//! The turn machine's data: its [`Task`]s and [`Frame`]s, the [`Phase`] it
+//! waits in, a [`Pending`] choice, rules' pending changes to scoring and
+//! placement, the event [`Log`], and the machine's limits. Plain data below
+//! the `Game`, so every part of the engine may name it.
+
+use super::board::Pos;
+use super::features::FeatureId;
+use super::types::{Event, Target};
+use super::value::Value;
+use crate::ir::expr::Expr;
+use crate::ir::program::{Domain, EventKind};
+use crate::ir::BlockId;
+use crate::ir::{ReasonId, TileId};
+use crate::source::Span;
+
+/// Steps the machine may take between two decisions.
+pub const STEP_BUDGET: u32 = 200_000;
+/// Steps the machine may take in one turn, decisions included.
+pub const TURN_STEP_BUDGET: u64 = 2_000_000;
+/// Most events a game's log, and most figures its record of figures that
+/// left the board, may hold: a game's memory is bounded.
+pub const MAX_LOG_EVENTS: usize = 2_000_000;
+/// How deeply handlers may trigger further handlers.
+pub const MAX_DEPTH: u16 = 32;
+
+/// One unit of work.
+#[derive(Clone, Debug)]
+pub(super) enum Task {
+    StartTurn,
+    Draw,
+    AwaitPlace(TileId),
+    AwaitDeploy(u16),
+    /// Check the features around a placed tile for completion, then end the turn.
+    Scoring(u16),
+    /// Score a feature if it is complete and not yet scored.
+    Complete(FeatureId),
+    Score {
+        feature: FeatureId,
+        completed: bool,
+    },
+    ReturnAll(FeatureId),
+    EndTurn,
+    /// Make a player discard down to the hand limit.
+    Trim(u8),
+    NextTurn,
+    /// The stack is empty: game-end event, cards, final scoring.
+    GameEnd,
+    /// Resolve the game-end cards of players from `next` on, in turn order,
+    /// each as the current player; then the current player is `saved` again.
+    EndCards {
+        next: u8,
+        saved: u8,
+    },
+    /// A card resolved on drawing goes to its discard pile.
+    ToDiscard(u16),
+    FinalScoring,
+    Finish,
+    /// An event fires: every handler's `when` is judged now, against the
+    /// state at this moment, and the handlers whose guard held are queued.
+    Fire {
+        event: EventKind,
+        args: Vec<Value>,
+        depth: u16,
+    },
+    /// Handlers chosen when their event fired, the next one last.
+    Handlers {
+        args: Vec<Value>,
+        chosen: Vec<u16>,
+        depth: u16,
+    },
+    /// Run statement `pc` of a block in a frame.
+    Run {
+        frame: u32,
+        block: BlockId,
+        pc: u32,
+    },
+    /// A `for each` loop: the items left, the slot, the filter and the body.
+    Each {
+        frame: u32,
+        slot: u16,
+        items: Vec<Value>,
+        filter: Option<Expr>,
+        body: BlockId,
+    },
+    /// Drop the top frame.
+    PopFrame,
+}
+
+/// The locals of a running handler, action or function.
+#[derive(Clone, Debug)]
+pub(super) struct Frame {
+    pub locals: Vec<Value>,
+    /// Where the rule is written, for error messages.
+    pub origin: Span,
+    pub depth: u16,
+}
+
+/// What a task asks of the loop.
+pub(super) enum Step {
+    /// Go on with the next task.
+    Next,
+    /// Stop: a decision is pending, or the game is over.
+    Stop,
+}
+
+/// A choice the game waits for, other than placing a tile or deploying.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Pending {
+    /// A rule's `choose`.
+    Rule(RuleChoice),
+    /// The engine makes `player` discard a card of `options` (one at a time)
+    /// until their hand is within its limit.
+    Trim { player: u8, options: Vec<Target> },
+}
+
+/// A rule's `choose` waiting for its answer: the answer goes into local
+/// `slot` of `frame`, then `body` runs; declining runs `otherwise`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct RuleChoice {
+    pub player: u8,
+    pub domain: Domain,
+    pub optional: bool,
+    pub options: Vec<Target>,
+    pub frame: u32,
+    pub slot: u16,
+    pub body: BlockId,
+    pub otherwise: Option<BlockId>,
+}
+
+impl Pending {
+    /// The player who must answer.
+    pub(super) fn player(&self) -> u8 {
+        match self {
+            Pending::Rule(c) => c.player,
+            Pending::Trim { player, .. } => *player,
+        }
+    }
+
+    /// What the choice ranges over (cards, for the hand limit).
+    pub(super) fn domain(&self) -> Domain {
+        match self {
+            Pending::Rule(c) => c.domain,
+            Pending::Trim { .. } => Domain::Cards,
+        }
+    }
+
+    /// Whether the choice may be declined (never, for the hand limit).
+    pub(super) fn optional(&self) -> bool {
+        match self {
+            Pending::Rule(c) => c.optional,
+            Pending::Trim { .. } => false,
+        }
+    }
+
+    /// The targets offered.
+    pub(super) fn options(&self) -> &[Target] {
+        match self {
+            Pending::Rule(c) => &c.options,
+            Pending::Trim { options, .. } => options,
+        }
+    }
+
+    /// The targets offered, to resample in a view.
+    pub(super) fn options_mut(&mut self) -> &mut Vec<Target> {
+        match self {
+            Pending::Rule(c) => &mut c.options,
+            Pending::Trim { options, .. } => options,
+        }
+    }
+}
+
+/// The event log: every event, in order, while logging is on.
+#[derive(Clone, Debug)]
+pub(super) struct Log {
+    /// The events so far, in order.
+    pub events: Vec<Event>,
+    /// Whether events are recorded (search turns it off).
+    pub on: bool,
+}
+
+impl Log {
+    /// Records an event if logging is on.
+    #[inline]
+    pub(super) fn emit(&mut self, event: Event) {
+        if self.on {
+            self.events.push(event);
+        }
+    }
+}
+
+/// Where the turn machine stands.
+#[derive(Clone, Debug)]
+pub(super) enum Phase {
+    Running,
+    Place(TileId),
+    Deploy(u16),
+    Choose(Box<Pending>),
+    Over,
+}
+
+/// A rule's change to a feature's next scoring (`adjust scoring of`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Adjustment {
+    pub(super) feature: FeatureId,
+    /// The value that replaces the kind's own, if any.
+    pub(super) replace: Option<i64>,
+    /// Points added on top.
+    pub(super) add: i64,
+    /// Where the difference from the kind's own value is paid; `None` pays
+    /// everything under the kind.
+    pub(super) reason: Option<ReasonId>,
+}
+
+/// A rule's demand that the placement of turn `turn` use `square`, if the
+/// drawn tile fits there (`steer next placement to`). Demands queue: several
+/// for one turn are tried in the order issued, and the first square where
+/// the tile fits binds; none is ever cancelled by a later one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Steer {
+    pub(super) square: Pos,
+    pub(super) turn: u32,
+}

@@ -1,0 +1,372 @@
+//! The turn machine: the task loop. Core steps (draw, place, deploy, score)
+//! and rule statements are tasks; an event pushes its handlers; a `choose`
+//! stops the machine with a decision and the rest of the stack waits for the
+//! answer. Every step counts against a budget, and handlers nest only so
+//! deep, so a runaway rule ends the game with an error naming its place.
+//!
+//! [`Game::run`] pops tasks and hands each to one small function for its
+//! group: turn steps here, statements in `statements.rs`, scoring in
+//! `scoring.rs`, cards in `cards.rs`.
+
+use super::error::{ErrorKind, GameError};
+use super::eval::Env;
+use super::game::Game;
+use super::task::{Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
+use super::types::{Event, Target};
+use super::value::{target_value, EvalError, Value};
+use crate::ir::program::EventKind;
+use crate::ir::TileId;
+use crate::ir::{ActionId, BlockId};
+use crate::source::Span;
+use std::sync::Arc;
+
+impl Game {
+    /// Sets the game variables and runs `setup` and the first turn's start.
+    pub(super) fn begin(&mut self) -> Result<(), GameError> {
+        let rules = &*self.rules;
+        for (i, var) in rules.pack.program.vars.iter().enumerate() {
+            if let Some(init) = &var.init {
+                let v = self.evaluator().eval(
+                    init,
+                    &mut Env {
+                        locals: &mut Vec::new(),
+                        subject: None,
+                        depth: 0,
+                    },
+                );
+                let v = v.map_err(|e| self.located(e, var.span))?;
+                self.state.set_game_var(i, v);
+            } else if var.ty == crate::ir::expr::Type::Int {
+                self.state.set_game_var(i, Value::Int(0));
+            } else if var.ty == crate::ir::expr::Type::Bool {
+                self.state.set_game_var(i, Value::Bool(false));
+            }
+        }
+        self.tasks.push(Task::StartTurn);
+        self.fire(EventKind::Setup, Vec::new(), 0);
+        self.run()
+    }
+
+    /// An evaluation failure, named by the rule where it happened.
+    pub(super) fn located(&self, e: EvalError, span: Span) -> GameError {
+        e.kind()
+            .error(format!("{e} in the rule at {}", self.rules.pack.locate(span)))
+    }
+
+    /// Pushes tasks to run in the order given.
+    pub(super) fn then(&mut self, tasks: impl IntoIterator<Item = Task>) {
+        let at = self.tasks.len();
+        self.tasks.extend(tasks);
+        self.tasks[at..].reverse();
+    }
+
+    /// Queues an event's handlers, if it has any.
+    pub(super) fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
+        if !self.rules.handlers_of(event).is_empty() {
+            self.tasks.push(Task::Fire { event, args, depth });
+        }
+    }
+
+    /// How deeply the running rule is nested in handlers and calls.
+    pub(super) fn depth(&self) -> u16 {
+        self.frames.last().map_or(0, |f| f.depth)
+    }
+
+    /// After a placement: the deploy decision, after the placement's events.
+    pub(super) fn after_place(&mut self, placed: u16) {
+        self.tasks.push(Task::AwaitDeploy(placed));
+        let depth = self.depth();
+        self.fire(EventKind::DeployPhase, vec![Value::Tile(placed)], depth);
+        self.fire(EventKind::TilePlaced, vec![Value::Tile(placed)], depth);
+    }
+
+    /// After a deployment (or a pass): scoring, after the deployment's event.
+    pub(super) fn after_deploy(&mut self, placed: u16, meeple: Option<u32>) {
+        self.tasks.push(Task::Scoring(placed));
+        if let Some(id) = meeple {
+            let depth = self.depth();
+            self.fire(EventKind::FigureDeployed, vec![Value::Figure(id)], depth);
+        }
+    }
+
+    /// Runs an action's body on its target.
+    pub(super) fn start_action(&mut self, action: ActionId, target: Target) {
+        let a = &self.rules.pack.program.actions[action as usize];
+        let mut locals = vec![Value::None; a.slots as usize];
+        if let Some(first) = locals.first_mut() {
+            *first = target_value(target);
+        }
+        let (body, origin) = (a.body, a.span);
+        self.push_frame(locals, origin, body);
+    }
+
+    /// Runs a block in a new frame, one level deeper.
+    pub(super) fn push_frame(&mut self, locals: Vec<Value>, origin: Span, body: BlockId) {
+        let depth = self.depth() + 1;
+        self.push_frame_at(locals, origin, body, depth);
+    }
+
+    fn push_frame_at(&mut self, locals: Vec<Value>, origin: Span, body: BlockId, depth: u16) {
+        self.frames.push(Frame { locals, origin, depth });
+        self.tasks.push(Task::PopFrame);
+        self.tasks.push(Task::Run {
+            frame: (self.frames.len() - 1) as u32,
+            block: body,
+            pc: 0,
+        });
+    }
+
+    /// Goes on after the answer to a pending choice.
+    pub(super) fn resume_pick(&mut self, p: &Pending, target: Target) {
+        match p {
+            Pending::Trim { player, .. } => {
+                if let Target::Card(c) = target {
+                    self.discard_card(*player as usize, c);
+                }
+                self.tasks.push(Task::Trim(*player));
+            }
+            Pending::Rule(c) => {
+                self.frames[c.frame as usize].locals[c.slot as usize] = target_value(target);
+                self.tasks.push(Task::Run {
+                    frame: c.frame,
+                    block: c.body,
+                    pc: 0,
+                });
+            }
+        }
+    }
+
+    /// Goes on after an optional choice was declined.
+    pub(super) fn resume_decline(&mut self, p: &Pending) {
+        if let Pending::Rule(c) = p {
+            if let Some(b) = c.otherwise {
+                self.tasks.push(Task::Run {
+                    frame: c.frame,
+                    block: b,
+                    pc: 0,
+                });
+            }
+        }
+    }
+
+    /// Runs tasks until a decision is needed or the game ends.
+    pub(super) fn run(&mut self) -> Result<(), GameError> {
+        // The rules, held apart from the game so statements borrowed from
+        // them can change it: one handle for the whole run.
+        let rules = Arc::clone(&self.rules);
+        let mut steps = 0u32;
+        self.budget.reset();
+        let mut last: Option<Span> = None;
+        while let Some(task) = self.tasks.pop() {
+            steps += 1;
+            self.check_budgets(steps, last)?;
+            let step = match task {
+                Task::StartTurn => self.start_turn(),
+                Task::Draw => self.draw_step()?,
+                Task::AwaitPlace(tile) => {
+                    self.phase = Phase::Place(tile);
+                    Step::Stop
+                }
+                Task::AwaitDeploy(placed) => {
+                    self.phase = Phase::Deploy(placed);
+                    Step::Stop
+                }
+                Task::Scoring(placed) => self.scoring(placed),
+                Task::Complete(f) => self.complete(f)?,
+                Task::Score { feature, completed } => {
+                    self.score_feature(feature, completed)?;
+                    Step::Next
+                }
+                Task::ReturnAll(f) => self.return_all(f),
+                Task::EndTurn => self.end_turn(),
+                Task::Trim(player) => self.trim(player),
+                Task::GameEnd => self.game_end(),
+                Task::EndCards { next, saved } => self.end_cards(next, saved),
+                Task::ToDiscard(card) => self.discard_resolved(card),
+                Task::NextTurn => self.next_turn(),
+                Task::FinalScoring => self.final_scoring()?,
+                Task::Finish => {
+                    self.phase = Phase::Over;
+                    self.emit(Event::Ended);
+                    Step::Stop
+                }
+                Task::Fire { event, args, depth } => self.fire_handlers(event, args, depth, &mut last)?,
+                Task::Handlers { args, chosen, depth } => self.run_handler(args, chosen, depth, &mut last)?,
+                Task::Run { frame, block, pc } => self.run_statement(&rules, frame, block, pc, &mut last)?,
+                Task::Each {
+                    frame,
+                    slot,
+                    items,
+                    filter,
+                    body,
+                } => self.each(frame, slot, items, filter, body)?,
+                Task::PopFrame => {
+                    self.frames.pop();
+                    Step::Next
+                }
+            };
+            if let Step::Stop = step {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails the game when a rule has run away: too many steps since the
+    /// last decision or in the turn (counted here), or too many events logged.
+    fn check_budgets(&mut self, steps: u32, last: Option<Span>) -> Result<(), GameError> {
+        let rules = &*self.rules;
+        let at = || last.map_or("the rules".to_string(), |s| rules.pack.locate(s));
+        if steps > STEP_BUDGET {
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {})",
+                at()
+            )));
+        }
+        if self.log.events.len() > MAX_LOG_EVENTS || self.state.gone_count() > MAX_LOG_EVENTS {
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: the game logged more than {MAX_LOG_EVENTS} events (last at {})",
+                at()
+            )));
+        }
+        self.turn_steps += 1;
+        if self.turn_steps > TURN_STEP_BUDGET {
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: more than {TURN_STEP_BUDGET} steps in one turn (last at {})",
+                at()
+            )));
+        }
+        Ok(())
+    }
+
+    fn start_turn(&mut self) -> Step {
+        self.turn += 1;
+        (self.turn_decisions, self.turn_steps, self.asking) = (0, 0, None);
+        self.taken.clear();
+        self.tasks.push(Task::Draw);
+        let player = self.state.current() as u8;
+        self.fire(EventKind::TurnStart, vec![Value::Player(player)], 0);
+        Step::Next
+    }
+
+    /// Draws a tile: the next forced draw, or one at random; `None` when the stack is empty.
+    pub(super) fn draw(&mut self) -> Result<Option<TileId>, GameError> {
+        let forced = self.forced.pop_front();
+        let rng = &mut self.rng;
+        self.state.draw_tile(&self.rules, forced, |n| rng.below(n))
+    }
+
+    fn draw_step(&mut self) -> Result<Step, GameError> {
+        match self.draw()? {
+            None => self.tasks.push(Task::GameEnd),
+            Some(tile) => {
+                let player = self.state.current();
+                self.emit(Event::Drew { player, tile });
+                if self.fits_anywhere(tile) {
+                    self.tasks.push(Task::AwaitPlace(tile));
+                    self.fire(EventKind::TileDrawn, vec![Value::Player(player as u8)], 0);
+                } else {
+                    self.state.discard_tile();
+                    self.emit(Event::Discarded { player, tile });
+                    self.tasks.push(Task::Draw);
+                }
+            }
+        }
+        Ok(Step::Next)
+    }
+
+    fn end_turn(&mut self) -> Step {
+        let player = self.state.current() as u8;
+        self.then([Task::Trim(player), Task::NextTurn]);
+        self.fire(EventKind::TurnEnd, vec![Value::Player(player)], 0);
+        Step::Next
+    }
+
+    fn next_turn(&mut self) -> Step {
+        // Extra tiles drawn after this turn's placement go where their rule said.
+        let log = &mut self.log;
+        self.state
+            .set_aside_extras(None, |tile, kept| log.emit(Event::TileSetAside { tile, kept }));
+        self.state.next_player();
+        self.tasks.push(Task::StartTurn);
+        Step::Next
+    }
+
+    fn game_end(&mut self) -> Step {
+        self.then([
+            Task::EndCards {
+                next: 0,
+                saved: self.state.current() as u8,
+            },
+            Task::FinalScoring,
+        ]);
+        self.fire(EventKind::GameEnd, Vec::new(), 0);
+        Step::Next
+    }
+
+    /// An event fires: judges every handler's `when` now and queues the
+    /// handlers whose guard held.
+    fn fire_handlers(
+        &mut self,
+        event: EventKind,
+        args: Vec<Value>,
+        depth: u16,
+        last: &mut Option<Span>,
+    ) -> Result<Step, GameError> {
+        let rules = &*self.rules;
+        let ev = self.evaluator();
+        let mut chosen = Vec::new();
+        for &h in rules.handlers_of(event).iter().rev() {
+            let handler = &rules.pack.program.handlers[h as usize];
+            *last = Some(handler.span);
+            let Some(cond) = &handler.when else {
+                chosen.push(h);
+                continue;
+            };
+            let mut locals = vec![Value::None; handler.slots.max(args.len() as u16) as usize];
+            locals[..args.len()].clone_from_slice(&args);
+            let mut env = Env {
+                locals: &mut locals,
+                subject: None,
+                depth: 0,
+            };
+            let held = ev.eval(cond, &mut env).map_err(|e| self.located(e, handler.span))?;
+            if held == Value::Bool(true) {
+                chosen.push(h);
+            }
+        }
+        if !chosen.is_empty() {
+            self.tasks.push(Task::Handlers { args, chosen, depth });
+        }
+        Ok(Step::Next)
+    }
+
+    /// Starts the next of the handlers chosen when their event fired.
+    fn run_handler(
+        &mut self,
+        args: Vec<Value>,
+        mut chosen: Vec<u16>,
+        depth: u16,
+        last: &mut Option<Span>,
+    ) -> Result<Step, GameError> {
+        let Some(h) = chosen.pop() else {
+            return Ok(Step::Next);
+        };
+        let handler = &self.rules.pack.program.handlers[h as usize];
+        let (body, origin, slots) = (handler.body, handler.span, handler.slots);
+        *last = Some(origin);
+        if depth >= MAX_DEPTH {
+            return Err(ErrorKind::Runaway.error(format!(
+                "a rule ran away: handlers triggered each other {MAX_DEPTH} deep (at {})",
+                self.rules.pack.locate(origin)
+            )));
+        }
+        let mut locals = vec![Value::None; slots.max(args.len() as u16) as usize];
+        locals[..args.len()].clone_from_slice(&args);
+        if !chosen.is_empty() {
+            self.tasks.push(Task::Handlers { args, chosen, depth });
+        }
+        self.push_frame_at(locals, origin, body, depth + 1);
+        Ok(Step::Next)
+    }
+}

@@ -1,0 +1,132 @@
+//! Values of rule expressions and the ways evaluating one can fail. Plain
+//! data, below the game state (which holds variables as values).
+
+use super::error::{ErrorKind, GameError};
+use super::types::Target;
+use crate::ir::{FigureId, IconId, KindId, MarkerId};
+
+/// Evaluation work (function calls, list members visited) allowed between
+/// two decisions; more is a runaway rule.
+pub const EVAL_BUDGET: u64 = 500_000;
+
+/// Evaluation work allowed in a whole game, for every tile of its set: a
+/// game whose rules work near [`EVAL_BUDGET`] at every decision is stopped
+/// long before it takes minutes.
+pub const GAME_EVAL_BUDGET_PER_TILE: u64 = 10_000;
+
+/// A value during evaluation. Features are held by any node of theirs and
+/// compared by their current root.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Int(i64),
+    Bool(bool),
+    Feature(u32),
+    Features(Vec<u32>),
+    Kind(KindId),
+    Marker(MarkerId),
+    Icon(IconId),
+    FigureType(FigureId),
+    Player(u8),
+    Players(Vec<u8>),
+    /// A figure by id.
+    Figure(u32),
+    Figures(Vec<u32>),
+    Tile(u16),
+    Direction(u8),
+    Card(u16),
+    Deck(u16),
+    Square(i32, i32),
+}
+
+impl Value {
+    /// The members of a list value, as single values.
+    pub fn items(&self) -> Vec<Value> {
+        match self {
+            Value::Features(v) => v.iter().map(|f| Value::Feature(*f)).collect(),
+            Value::Players(v) => v.iter().map(|p| Value::Player(*p)).collect(),
+            Value::Figures(v) => v.iter().map(|f| Value::Figure(*f)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the value is `true` (anything else is false).
+    pub(super) fn truthy(&self) -> bool {
+        *self == Value::Bool(true)
+    }
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    Overflow,
+    DivisionByZero,
+    /// Functions or completion checks nested too deeply.
+    TooDeep,
+    /// More than [`EVAL_BUDGET`] evaluation work without a decision.
+    Runaway,
+    /// More evaluation work in the whole game than its tile set allows.
+    GameRunaway,
+    /// A replay forced something the game cannot do (a card not in its pile).
+    Illegal(GameError),
+}
+
+impl EvalError {
+    /// The kind of game error this failure is reported as.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            EvalError::Overflow => ErrorKind::Overflow,
+            EvalError::DivisionByZero => ErrorKind::DivisionByZero,
+            EvalError::TooDeep => ErrorKind::TooDeep,
+            EvalError::Runaway | EvalError::GameRunaway => ErrorKind::Runaway,
+            EvalError::Illegal(e) => e.kind(),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::Overflow => f.write_str("arithmetic overflow"),
+            EvalError::DivisionByZero => f.write_str("division by zero"),
+            EvalError::TooDeep => {
+                f.write_str("rules nested too deeply (a completion check or function that depends on itself?)")
+            }
+            EvalError::Runaway => write!(
+                f,
+                "a rule ran away: more than {EVAL_BUDGET} function calls, list members and board segments evaluated without a decision"
+            ),
+            EvalError::GameRunaway => write!(
+                f,
+                "a rule ran away: the game evaluated more than {GAME_EVAL_BUDGET_PER_TILE} function calls, list members and board segments for every tile of its set"
+            ),
+            EvalError::Illegal(e) => f.write_str(e.message()),
+        }
+    }
+}
+
+/// The value a rule sees for a chosen target.
+pub(super) fn target_value(t: Target) -> Value {
+    match t {
+        Target::None => Value::None,
+        Target::Player(p) => Value::Player(p),
+        Target::Feature(f) => Value::Feature(f),
+        Target::Figure(id) => Value::Figure(id),
+        Target::Tile(t) => Value::Tile(t),
+        Target::Card(c) => Value::Card(c),
+        Target::Square(x, y) => Value::Square(x, y),
+    }
+}
+
+/// The target a value names; `Target::None` for a value that names no target.
+pub(super) fn value_target(v: &Value) -> Target {
+    match v {
+        Value::Player(p) => Target::Player(*p),
+        Value::Feature(f) => Target::Feature(*f),
+        Value::Figure(id) => Target::Figure(*id),
+        Value::Tile(t) => Target::Tile(*t),
+        Value::Card(c) => Target::Card(*c),
+        Value::Square(x, y) => Target::Square(*x, *y),
+        _ => Target::None,
+    }
+}

@@ -1,0 +1,200 @@
+//! A player's [`View`] of a game: the game with everything that player
+//! cannot see (the stack's order, other players' hands, the draw piles)
+//! resampled from what they can see, so search can play on from it without
+//! learning anything hidden. Resampling only reorders tiles and exchanges
+//! cards between hands and draw piles, so the state's conservation of tiles
+//! and cards holds in a view too.
+
+use super::game::Game;
+use super::rng::Rng;
+use super::task::Phase;
+use super::types::Target;
+use crate::ir::program::Domain;
+use crate::ir::CardId;
+
+/// A game as one player may see it ([`Game::view_for`]): what the player
+/// cannot see is a sample, so it reads like a game and can be searched
+/// (`view.search_clone()` plays on by the real rules), but it is not the game
+/// being played and cannot be written as its record.
+#[derive(Clone, Debug)]
+pub struct View {
+    game: Game,
+}
+
+impl View {
+    /// The player whose view this is.
+    pub fn viewer(&self) -> usize {
+        self.game.viewer.map_or(0, usize::from)
+    }
+}
+
+impl std::ops::Deref for View {
+    type Target = Game;
+
+    fn deref(&self) -> &Game {
+        &self.game
+    }
+}
+
+/// Shuffles in place (Fisher–Yates) with the given RNG.
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+impl Game {
+    /// The game as `player` may see it, or `None` for a player the game
+    /// does not have. Everything the player cannot see is sampled anew with
+    /// the view's own RNG, consistent with what they can see: the order of
+    /// the tile stack, the cards in other players' hands (each still from
+    /// the deck its back shows) and the draw piles. So every id in a view is
+    /// a real tile or card, a search from the view plays by the real rules,
+    /// and it learns nothing hidden. The sample depends only on what the
+    /// player has seen and on `seed`.
+    pub fn view_for(&self, player: usize) -> Option<View> {
+        self.view_with_seed(player, 0)
+    }
+
+    /// [`Game::view_for`] with another sample of the hidden parts for each
+    /// `seed` (search that wants many samples asks with many seeds).
+    pub fn view_with_seed(&self, player: usize, seed: u64) -> Option<View> {
+        if player >= self.state.players() {
+            return None;
+        }
+        let mut view = self.search_clone();
+        view.forced.clear();
+        view.forced_cards.clear();
+        view.replay = false;
+        // Seeded from public facts only, never from the game's own RNG.
+        let public = [
+            player as u64,
+            u64::from(self.turn),
+            self.state.board().placed.len() as u64,
+            u64::from(self.state.next_meeple()),
+            self.state.stack().len() as u64,
+            seed,
+        ];
+        let mut rng = Rng::new(public.iter().fold(0x5eed_u64, |h, x| {
+            (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+        }));
+        // Hidden things are put in a canonical order before they are
+        // shuffled, so the sample depends on what is hidden (public: the
+        // tiles and cards not yet seen), never on where it really lies.
+        let (stack, hands, piles) = view.state.hidden_mut();
+        stack.sort_unstable();
+        shuffle(stack, &mut rng);
+        let program = &self.rules.pack.program;
+        for (deck, pile) in piles.iter_mut().enumerate() {
+            let of_deck = |c: &CardId| program.deck_of(*c) as usize == deck;
+            let mut pool: Vec<CardId> = std::mem::take(pile);
+            for (p, hand) in hands.iter().enumerate() {
+                if p != player {
+                    pool.extend(hand.iter().copied().filter(of_deck));
+                }
+            }
+            pool.sort_unstable();
+            shuffle(&mut pool, &mut rng);
+            for (p, hand) in hands.iter_mut().enumerate() {
+                if p != player {
+                    for card in hand.iter_mut().filter(|c| of_deck(c)) {
+                        *card = pool.pop().expect("the pool holds every hidden card of the deck");
+                    }
+                }
+            }
+            *pile = pool;
+        }
+        // Another player's pending choice of cards offers the cards of their
+        // sampled hand (from the same decks), not their real ones.
+        if let Phase::Choose(p) = &mut view.phase {
+            if p.domain() == Domain::Cards && p.player() as usize != player {
+                let decks: Vec<u16> = p
+                    .options()
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::Card(c) => Some(program.deck_of(*c)),
+                        _ => None,
+                    })
+                    .collect();
+                let mut kinds: Vec<CardId> = view.state.hands()[p.player() as usize]
+                    .iter()
+                    .copied()
+                    .filter(|c| decks.contains(&program.deck_of(*c)))
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                *p.options_mut() = kinds.into_iter().map(Target::Card).collect();
+            }
+        }
+        view.rng = rng;
+        view.viewer = Some(player as u8);
+        Some(View { game: view })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{Agent, RandomAgent};
+    use crate::check::{load, PackRef};
+    use crate::engine::Rules;
+    use std::sync::Arc;
+
+    /// Every placement draws a card, kept in the hand.
+    const TOKENS: &str = "pack tokens\nrequires base\ndeck tokens\n\
+        card sun x4 in tokens { kept }\ncard moon x4 in tokens { kept }\n\
+        on tile_placed { draw card from tokens }\n";
+
+    /// A game of base and a pack with a deck, played at random until
+    /// player 1 holds a card that differs from one left in its draw pile.
+    fn game_with_a_hidden_card() -> Game {
+        let refs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "tokens.rules".into(),
+                text: TOKENS.into(),
+            },
+        ];
+        let rules = Arc::new(Rules::new(load(&refs).expect("bundled packs load")));
+        let mut game = Game::new(rules, 2, 7).expect("two players can play");
+        let mut agent = RandomAgent::new(3);
+        while !(game.state.hands()[1]
+            .iter()
+            .any(|c| game.state.piles()[0].iter().any(|d| d != c)))
+        {
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        game
+    }
+
+    #[test]
+    fn a_view_depends_only_on_what_its_player_sees() {
+        let game = game_with_a_hidden_card();
+        // The same game as player 0 sees it, with everything hidden moved:
+        // a card of player 1 swapped with another from the draw pile, the
+        // stack and the piles reordered, another RNG.
+        let mut twin = game.clone();
+        let (stack, hands, piles) = twin.state.hidden_mut();
+        let held = hands[1][0];
+        let i = piles[0].iter().position(|c| *c != held).expect("a different card");
+        std::mem::swap(&mut hands[1][0], &mut piles[0][i]);
+        stack.reverse();
+        piles[0].reverse();
+        twin.rng = Rng::new(99);
+        let (a, b) = (game.view_for(0).expect("player 0"), twin.view_for(0).expect("player 0"));
+        assert_eq!(a.state.hands(), b.state.hands());
+        assert_eq!(a.state.piles(), b.state.piles());
+        assert_eq!(a.state.stack(), b.state.stack());
+        assert_eq!(format!("{:?}", a.rng), format!("{:?}", b.rng));
+        assert_eq!(
+            a.state.hands()[0],
+            game.state.hands()[0],
+            "a player sees their own hand"
+        );
+        // Another seed samples again.
+        let c = game.view_with_seed(0, 1).expect("player 0");
+        assert!(c.state.stack() != a.state.stack() || c.state.hands() != a.state.hands());
+    }
+}
