@@ -4,7 +4,7 @@
 //! is the median of several rounds.
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{Choice, Game, Rules};
+use meeple::engine::{Choice, Game, Rules, Setup};
 use meeple::{load, PackRef};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 fn random_game(rules: &Arc<Rules>, seed: u64, logging: bool) -> Game {
-    let mut game = Game::new(rules.clone(), 2, seed).expect("base sets up");
+    let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).expect("base sets up");
     game.set_logging(logging);
     let mut agents: Vec<Box<dyn Agent>> = vec![
         Box::new(RandomAgent::new(seed ^ 1)),
@@ -50,7 +50,7 @@ fn main() {
     }
 
     // A mid-game state: play 35 turns of a random game.
-    let mut game = Game::new(rules.clone(), 2, 7).expect("base sets up");
+    let mut game = Game::new(rules.clone(), Setup::new(2).seed(7)).expect("base sets up");
     let mut agent = RandomAgent::new(3);
     let mut options: Vec<Choice> = Vec::new();
     while game.board().tiles().len() < 36 {

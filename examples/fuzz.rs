@@ -28,7 +28,7 @@
 
 use meeple::agents::{Agent, RandomAgent};
 use meeple::bundled::BUNDLED;
-use meeple::engine::{Game, Rng, Rules};
+use meeple::engine::{Game, Rng, Rules, Setup};
 use meeple::record::{replay_with, Record, Step};
 use meeple::{load, PackRef};
 use std::collections::HashSet;
@@ -513,7 +513,7 @@ fn generated_pack(rng: &mut Rng, n: u64) -> String {
 fn play_game(counts: &Counts, pack: meeple::RulePack, seed: u64) {
     let rules = Arc::new(Rules::new(pack));
     let players = 2 + (seed % 3) as usize;
-    let Ok(mut game) = Game::new(rules, players, seed) else {
+    let Ok(mut game) = Game::new(rules, Setup::new(players).seed(seed)) else {
         counts.game_errors.fetch_add(1, Ordering::Relaxed);
         return;
     };
@@ -533,7 +533,7 @@ fn play_game(counts: &Counts, pack: meeple::RulePack, seed: u64) {
     let mut decisions = 0;
     while game.decision().is_some() && decisions < limit {
         game.options_into(&mut options);
-        let player = game.deciding_player().unwrap_or(0);
+        let player = game.deciding_player().unwrap_or_default().index();
         let choice = match agents[player % players].choose(&game, &options) {
             Ok(c) => c,
             Err(_) => break,
@@ -585,7 +585,7 @@ fn combinations() -> Vec<(Vec<String>, Arc<Rules>)> {
         let refs: Vec<PackRef> = combo.iter().map(|n| PackRef::Bundled(n.clone())).collect();
         if let Ok(pack) = load(&refs) {
             let rules = Arc::new(Rules::new(pack));
-            if Game::new(rules.clone(), 2, 1).is_ok() {
+            if Game::new(rules.clone(), Setup::new(2).seed(1)).is_ok() {
                 out.push((combo, rules));
             }
         }
@@ -596,7 +596,7 @@ fn combinations() -> Vec<(Vec<String>, Arc<Rules>)> {
 /// The record of a random game of `rules`, as `sim --record-dir` writes it.
 fn record_of_game(combo: &[String], rules: &Arc<Rules>, seed: u64) -> Record {
     let players = 2 + (seed % 3) as usize;
-    let mut game = Game::new(rules.clone(), players, seed).expect("the combination starts");
+    let mut game = Game::new(rules.clone(), Setup::new(players).seed(seed)).expect("the combination starts");
     game.set_logging(true);
     let mut agents: Vec<Box<dyn Agent>> = (0..players)
         .map(|p| Box::new(RandomAgent::new(seed ^ (p as u64 + 1))) as Box<dyn Agent>)

@@ -68,17 +68,17 @@ impl GreedyAgent {
     /// by the best deployment that follows).
     fn gain(game: &Game, choice: Choice) -> i64 {
         let player = game.deciding_player().unwrap_or_else(|| game.current_player());
-        let before = game.scores()[player];
+        let before = game.scores()[player.index()];
         let mut next = game.search_clone();
         if next.apply(choice).is_err() {
             return i64::MIN;
         }
-        let mut best = next.scores()[player] - before;
+        let mut best = next.scores()[player.index()] - before;
         if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
             for deploy in next.options() {
                 let mut after = next.search_clone();
                 if after.apply(deploy).is_ok() {
-                    best = best.max(after.scores()[player] - before);
+                    best = best.max(after.scores()[player.index()] - before);
                 }
             }
         }
@@ -107,8 +107,8 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     let mut options = Vec::new();
     while game.decision().is_some() {
         game.options_into(&mut options);
-        let player = game.deciding_player().unwrap_or(0);
-        let agent = &mut agents[player % agents.len()];
+        let player = game.deciding_player().unwrap_or_default();
+        let agent = &mut agents[player.index() % agents.len()];
         // The tile order is hidden in every game, so an agent that looks
         // always gets a view.
         let choice = if agent.looks() {

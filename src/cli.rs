@@ -5,7 +5,7 @@ mod sim;
 
 use crate::check::{load, LoadError, PackRef};
 use crate::diagnostic::Code;
-use crate::engine::{Rules, MAX_PLAYERS};
+use crate::engine::{Player, Rules, MAX_PLAYERS};
 use crate::ir::{IconValue, RulePack};
 use crate::record::{Outcome, Record, ReplayError};
 use clap::{Parser, Subcommand};
@@ -299,7 +299,12 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
                     .reasons
                     .iter()
                     .enumerate()
-                    .map(|(r, name)| (name.clone(), serde_json::json!(game.points(p, r as u16).unwrap_or(0))))
+                    .map(|(r, name)| {
+                        (
+                            name.clone(),
+                            serde_json::json!(game.points(Player(p as u8), r as u16).unwrap_or(0)),
+                        )
+                    })
                     .collect();
                 serde_json::Value::Object(map)
             })

@@ -2,7 +2,7 @@
 //! someone else: ids out of range give `None` or an error naming the id.
 
 use meeple::agents::{play, Agent};
-use meeple::engine::{Choice, ErrorKind, Game, Rules};
+use meeple::engine::{Choice, ErrorKind, Game, Player, Rules, Setup};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
@@ -10,26 +10,26 @@ fn base_game(players: usize) -> Game {
     let rules = Arc::new(Rules::new(
         load(&[PackRef::Bundled("base".into())]).expect("base loads"),
     ));
-    Game::new(rules, players, 1).expect("the game sets up")
+    Game::new(rules, Setup::new(players).seed(1)).expect("the game sets up")
 }
 
 #[test]
 fn out_of_range_ids_are_none() {
     let game = base_game(2);
     let reasons = game.rules().pack().reasons().len() as u16;
-    assert_eq!(game.points(0, 0), Some(0));
-    assert_eq!(game.points(0, reasons), None, "no reason past the last");
-    assert_eq!(game.points(0, 99), None);
-    assert_eq!(game.points(2, 0), None, "no player 2 in a 2-player game");
-    assert_eq!(game.supply(0, 0), Some(7));
-    assert_eq!(game.supply(5, 0), None);
-    assert_eq!(game.supply(0, 9), None);
+    assert_eq!(game.points(Player(0), 0), Some(0));
+    assert_eq!(game.points(Player(0), reasons), None, "no reason past the last");
+    assert_eq!(game.points(Player(0), 99), None);
+    assert_eq!(game.points(Player(2), 0), None, "no player 2 in a 2-player game");
+    assert_eq!(game.supply(Player(0), 0), Some(7));
+    assert_eq!(game.supply(Player(5), 0), None);
+    assert_eq!(game.supply(Player(0), 9), None);
     assert_eq!(game.neutral_supply(9), None);
-    assert_eq!(game.hand(1).map(<[u16]>::len), Some(0));
-    assert_eq!(game.hand(2), None);
+    assert_eq!(game.hand(Player(1)).map(<[u16]>::len), Some(0));
+    assert_eq!(game.hand(Player(2)), None);
     assert_eq!(game.deck_sizes(0), None, "base has no decks");
-    assert!(game.view_for(1).is_some());
-    assert!(game.view_for(5).is_none());
+    assert!(game.view_for(Player(1)).is_some());
+    assert!(game.view_for(Player(5)).is_none());
     assert!(game.meeple(1_000).is_none());
 }
 
@@ -61,7 +61,7 @@ fn a_stack_of_unknown_tiles_is_a_setup_error() {
     let rules = Arc::new(Rules::new(
         load(&[PackRef::Bundled("base".into())]).expect("base loads"),
     ));
-    let err = Game::with_stack(rules, 2, 1, vec![0, 999]).expect_err("tile 999 does not exist");
+    let err = Game::new(rules, Setup::new(2).seed(1).stack(vec![0, 999])).expect_err("tile 999 does not exist");
     assert_eq!(err.kind(), ErrorKind::Setup);
 }
 
@@ -70,7 +70,7 @@ fn a_replay_of_unknown_tiles_is_a_setup_error() {
     let rules = Arc::new(Rules::new(
         load(&[PackRef::Bundled("base".into())]).expect("base loads"),
     ));
-    let err = Game::replaying(rules, 2, None, vec![9_999]).expect_err("tile 9999 does not exist");
+    let err = Game::new(rules, Setup::new(2).replay(vec![9_999], Vec::new())).expect_err("tile 9999 does not exist");
     assert_eq!(err.kind(), ErrorKind::Setup);
 }
 

@@ -3,7 +3,7 @@
 //! scores never fall, and a game's record replays to the same final state.
 
 use meeple::agents::{agent_by_name, play, Agent};
-use meeple::engine::{Choice, Decision, Event, Game, Rules};
+use meeple::engine::{Choice, Decision, Event, Game, Player, Rules, Setup};
 use meeple::ir::geometry::{opposite_edge, EDGE_OFFSETS};
 use meeple::record::{replay_with, Record, ScriptedAgent};
 use meeple::{load, PackRef};
@@ -45,10 +45,10 @@ fn assert_figures_conserved(game: &Game) {
             let on_board = game
                 .meeples()
                 .iter()
-                .filter(|m| m.owner == Some(player as u8) && m.figure as usize == f)
+                .filter(|m| m.owner == Some(Player(player as u8)) && m.figure as usize == f)
                 .count();
             assert_eq!(
-                on_board + game.supply(player, f as u16).expect("ids are in range") as usize,
+                on_board + game.supply(Player(player as u8), f as u16).expect("ids are in range") as usize,
                 fig.count as usize,
                 "player {player}"
             );
@@ -71,7 +71,7 @@ fn assert_fast_fit_agrees(game: &Game, tile: u16, options: &[Choice]) {
 
 fn play_checked(players: usize, seed: u64, agents: &[&str]) -> Game {
     let rules = base();
-    let mut game = Game::new(rules, players, seed).unwrap();
+    let mut game = Game::new(rules, Setup::new(players).seed(seed)).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..players)
         .map(|p| agent_by_name(agents[p % agents.len()], seed + p as u64).unwrap())
         .collect();
@@ -83,7 +83,7 @@ fn play_checked(players: usize, seed: u64, agents: &[&str]) -> Game {
         if let Decision::Place { tile, .. } = decision {
             assert_fast_fit_agrees(&game, tile, &options);
         }
-        let choice = agents[game.current_player()].choose(&game, &options).unwrap();
+        let choice = agents[game.current_player().index()].choose(&game, &options).unwrap();
         game.apply(choice).unwrap();
         assert_figures_conserved(&game);
         for (now, before) in game.scores().iter().zip(&last_scores) {
@@ -106,7 +106,7 @@ proptest! {
         prop_assert_eq!(placed + discarded, 72);
         prop_assert!(game.is_over());
         let total_by_reason: i64 = (0..players)
-            .map(|p| (0..game.rules().pack().reasons().len()).map(|r| game.points(p, r as u16).expect("ids are in range")).sum::<i64>())
+            .map(|p| (0..game.rules().pack().reasons().len()).map(|r| game.points(Player(p as u8), r as u16).expect("ids are in range")).sum::<i64>())
             .sum();
         prop_assert_eq!(total_by_reason, game.scores().iter().sum::<i64>());
     }
@@ -140,7 +140,7 @@ fn scripted_agents_reproduce_a_recorded_game() {
     .expect("a game, not a view");
     let rules = base();
     let draws = record.draw_names().map(|n| rules.pack().tile(n).unwrap()).collect();
-    let mut again = Game::replaying(rules, 3, None, draws).unwrap();
+    let mut again = Game::new(rules, Setup::new(3).replay(draws, Vec::new())).unwrap();
     let mut agents = ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut agents).unwrap();
     assert_eq!(again.log(), game.log());

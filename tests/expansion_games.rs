@@ -3,7 +3,7 @@
 //! included — replays to exactly the same game.
 
 use meeple::agents::{agent_by_name, play, Agent};
-use meeple::engine::{Game, Rules};
+use meeple::engine::{Game, Player, Rules, Setup};
 use meeple::ir::Ownership;
 use meeple::record::{replay_with, Record};
 use meeple::{load, PackRef};
@@ -36,7 +36,7 @@ fn rules(packs: &[&str]) -> Arc<Rules> {
 fn assert_conserved(game: &Game) {
     let pack = &game.rules().pack();
     for (f, fig) in pack.figures().iter().enumerate() {
-        let on_board = |owner: Option<u8>| {
+        let on_board = |owner: Option<Player>| {
             game.meeples()
                 .iter()
                 .filter(|m| m.owner == owner && m.figure as usize == f)
@@ -45,7 +45,8 @@ fn assert_conserved(game: &Game) {
         match fig.ownership {
             Ownership::PerPlayer => {
                 for p in 0..game.players() {
-                    let total = on_board(Some(p as u8)) + game.supply(p, f as u16).expect("ids are in range") as usize;
+                    let total = on_board(Some(Player(p as u8)))
+                        + game.supply(Player(p as u8), f as u16).expect("ids are in range") as usize;
                     assert_eq!(total, fig.count as usize, "{} of player {p}", fig.name);
                 }
             }
@@ -64,7 +65,7 @@ fn expansion_games_keep_the_rules_and_replay_exactly() {
         let total = rules.pack().tile_count() as usize;
         for seed in 0..12u64 {
             let players = 2 + (seed as usize % 3);
-            let mut game = Game::new(rules.clone(), players, seed).unwrap();
+            let mut game = Game::new(rules.clone(), Setup::new(players).seed(seed)).unwrap();
             let mut agents: Vec<Box<dyn Agent>> = (0..players)
                 .map(|p| {
                     agent_by_name(
@@ -79,7 +80,7 @@ fn expansion_games_keep_the_rules_and_replay_exactly() {
                 game.options_into(&mut options);
                 assert!(!options.is_empty(), "{packs:?} seed {seed}: a decision without options");
                 let player = game.deciding_player().unwrap();
-                let choice = agents[player].choose(&game, &options).unwrap();
+                let choice = agents[player.index()].choose(&game, &options).unwrap();
                 game.apply(choice)
                     .unwrap_or_else(|e| panic!("{packs:?} seed {seed}: {e}"));
                 assert_conserved(&game);
@@ -104,24 +105,24 @@ fn expansion_games_keep_the_rules_and_replay_exactly() {
 #[test]
 fn scripted_agents_replay_expansion_games() {
     let rules = rules(&["winter", "gingerbread_man", "abbot", "wind_roses"]);
-    let mut game = Game::new(rules.clone(), 3, 77).unwrap();
+    let mut game = Game::new(rules.clone(), Setup::new(3).seed(77)).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..3).map(|p| agent_by_name("random", p).unwrap()).collect();
     play(&mut game, &mut agents).unwrap();
     let record = Record::from_game(&game, vec!["x".into()], vec!["a".into(), "b".into(), "c".into()], None)
         .expect("a game, not a view");
     let draws = record.draw_names().map(|n| rules.pack().tile(n).unwrap()).collect();
-    let mut again = Game::replaying(rules, 3, None, draws).unwrap();
+    let mut again = Game::new(rules, Setup::new(3).replay(draws, Vec::new())).unwrap();
     let mut scripted = meeple::record::ScriptedAgent::seats(&record, 3);
     play(&mut again, &mut scripted).unwrap();
     assert_eq!(again.log(), game.log());
 }
 
 /// What each seat was shown: (seat, whether it was a view, the deciding player).
-type Seen = std::rc::Rc<std::cell::RefCell<Vec<(usize, bool, Option<usize>)>>>;
+type Seen = std::rc::Rc<std::cell::RefCell<Vec<(Player, bool, Option<Player>)>>>;
 
 /// An agent that remembers what it was shown.
 struct Spy {
-    seat: usize,
+    seat: Player,
     seen: Seen,
     inner: Box<dyn Agent>,
 }
@@ -147,14 +148,14 @@ impl Agent for Spy {
 fn agents_that_look_see_only_views() {
     let rules = rules(&["base", "the_gifts"]);
     for seed in 0..6u64 {
-        let mut game = Game::new(rules.clone(), 3, seed).unwrap();
+        let mut game = Game::new(rules.clone(), Setup::new(3).seed(seed)).unwrap();
         let seen: Seen = Default::default();
         let mut agents: Vec<Box<dyn Agent>> = (0..3)
             .map(|p| {
                 Box::new(Spy {
-                    seat: p,
+                    seat: Player(p),
                     seen: seen.clone(),
-                    inner: agent_by_name("greedy", seed + p as u64).unwrap(),
+                    inner: agent_by_name("greedy", seed + u64::from(p)).unwrap(),
                 }) as Box<dyn Agent>
             })
             .collect();
@@ -166,21 +167,24 @@ fn agents_that_look_see_only_views() {
     }
     // The view keeps the viewer's own hand, every hand's size and deck
     // counts (card backs are public), and every id in it is a real card.
-    let mut game = Game::new(rules.clone(), 2, 3).unwrap();
+    let mut game = Game::new(rules.clone(), Setup::new(2).seed(3)).unwrap();
     let mut agents: Vec<Box<dyn Agent>> = (0..2).map(|p| agent_by_name("random", p).unwrap()).collect();
     play(&mut game, &mut agents).unwrap();
-    let view = game.view_for(0).expect("player 0 plays");
-    assert_eq!(view.hand(0), game.hand(0));
-    assert_eq!(view.hand(1).map(<[u16]>::len), game.hand(1).map(<[u16]>::len));
+    let view = game.view_for(Player(0)).expect("player 0 plays");
+    assert_eq!(view.hand(Player(0)), game.hand(Player(0)));
+    assert_eq!(
+        view.hand(Player(1)).map(<[u16]>::len),
+        game.hand(Player(1)).map(<[u16]>::len)
+    );
     assert!(view
-        .hand(1)
+        .hand(Player(1))
         .unwrap()
         .iter()
         .all(|c| (*c as usize) < rules.pack().program().cards.len()));
     for d in 0..rules.pack().program().decks.len() as u16 {
         assert_eq!(view.deck_sizes(d), game.deck_sizes(d));
     }
-    assert!(game.view_for(2).is_none(), "a 2-player game has no player 2");
+    assert!(game.view_for(Player(2)).is_none(), "a 2-player game has no player 2");
     assert!(
         meeple::record::Record::from_game(&view, Vec::new(), Vec::new(), None).is_err(),
         "a view cannot be written as the game's record"

@@ -4,7 +4,7 @@
 //! findings under `tests/fuzz_regressions/known/` are skipped with a note.
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{Game, Rules};
+use meeple::engine::{Game, Rules, Setup};
 use meeple::record::{replay_with, Record};
 use meeple::{load, PackRef};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,7 +17,7 @@ fn run_pack(name: &str, text: &str) {
         text: text.to_string(),
     }]) {
         let rules = Arc::new(Rules::new(pack));
-        if let Ok(mut game) = Game::new(rules, 2, 1) {
+        if let Ok(mut game) = Game::new(rules, Setup::new(2).seed(1)) {
             let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
             let _ = play(&mut game, &mut agents);
         }

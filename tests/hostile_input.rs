@@ -3,7 +3,7 @@
 //! done or the error given, never on the time taken.
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{ErrorKind, Game, GameError, Rules};
+use meeple::engine::{ErrorKind, Game, GameError, Rules, Setup};
 use meeple::{load, Code, PackRef};
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ fn text(name: &str, text: &str) -> Vec<PackRef> {
 
 fn run(pack_text: &str) -> Result<Game, GameError> {
     let pack = load(&text("scores.rules", pack_text)).unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut game = Game::new(Arc::new(Rules::new(pack)), 2, 1)?;
+    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1))?;
     let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
     play(&mut game, &mut agents)?;
     Ok(game)

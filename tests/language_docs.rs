@@ -2,7 +2,7 @@
 //! failing with the code in `rules,fails=E00NN`.
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{Game, Rules};
+use meeple::engine::{Game, Rules, Setup};
 use meeple::{load, PackRef, RulePack};
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 fn play_a_few_games(pack: RulePack, block: usize) {
     let rules = Arc::new(Rules::new(pack));
     for seed in 0..3 {
-        let mut game = Game::new(rules.clone(), 2, seed).unwrap();
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).unwrap();
         let mut agents: Vec<Box<dyn Agent>> =
             vec![Box::new(RandomAgent::new(seed)), Box::new(RandomAgent::new(seed + 7))];
         play(&mut game, &mut agents).unwrap_or_else(|e| panic!("block {block}, seed {seed}: {e}"));

@@ -5,7 +5,7 @@
 
 use meeple::agents::{play, Agent, RandomAgent};
 use meeple::bundled::bundled_names;
-use meeple::engine::{Game, Rng, Rules};
+use meeple::engine::{Game, Rng, Rules, Setup};
 use meeple::record::Record;
 use meeple::{load, PackRef};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 fn game_text(packs: &[&str], seed: u64) -> Option<String> {
     let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
     let rules = Arc::new(Rules::new(load(&refs).ok()?));
-    let mut game = Game::new(rules, 2, seed).expect("two players can play");
+    let mut game = Game::new(rules, Setup::new(2).seed(seed)).expect("two players can play");
     let mut agents: Vec<Box<dyn Agent>> = (0..2u64)
         .map(|i| Box::new(RandomAgent::new(seed ^ (i + 1))) as Box<dyn Agent>)
         .collect();
@@ -113,7 +113,7 @@ on tile_placed(t) when not first_ran {
         },
     ];
     let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
-    let mut game = Game::new(rules, 2, 5).expect("two players can play");
+    let mut game = Game::new(rules, Setup::new(2).seed(5)).expect("two players can play");
     let place = game.options()[0];
     game.apply(place).expect("options are legal");
     assert_eq!(game.scores(), &[11, 0], "both handlers ran for the first placement");

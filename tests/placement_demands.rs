@@ -2,7 +2,7 @@
 //! placement (the first turn's when issued in `setup`), demands queue in the
 //! order issued, and a later demand never cancels an earlier one.
 
-use meeple::engine::{Choice, Decision, Game, Rules, Target};
+use meeple::engine::{Choice, Decision, Game, Rotation, Rules, Setup, Target};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ fn game_with_demands(first: (i32, i32), second: (i32, i32)) -> Game {
     ];
     let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
     let e = rules.pack().tile("E").expect("base has tile E");
-    let mut game = Game::with_stack(rules, 2, 1, vec![e, e]).expect("two players can play");
+    let mut game = Game::new(rules, Setup::new(2).seed(1).stack(vec![e, e])).expect("two players can play");
     for square in [first, second] {
         assert!(matches!(game.decision(), Some(Decision::Choose { .. })));
         game.apply(Choice::Pick(Target::Square(square.0, square.1)))
@@ -76,7 +76,7 @@ fn a_later_demand_does_not_cancel_an_earlier_one() {
     let refused = game.apply(Choice::Place {
         tile: e,
         pos: (0, 1),
-        rot: 2,
+        rot: Rotation::new(2).unwrap(),
     });
     let err = refused.expect_err("the second square does not lift the first demand");
     assert!(err.to_string().contains("square (0, -1)"), "{err}");

@@ -2,7 +2,7 @@
 //! never a hang or a stack overflow.
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{ErrorKind, Game, GameError, Rules};
+use meeple::engine::{ErrorKind, Game, GameError, Player, Rules, Setup};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ fn run(text: &str) -> GameError {
     }])
     .unwrap_or_else(|e| panic!("{}", e.render()));
     let rules = Arc::new(Rules::new(pack));
-    let result = Game::new(rules, 2, 1).and_then(|mut game| {
+    let result = Game::new(rules, Setup::new(2).seed(1)).and_then(|mut game| {
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
         play(&mut game, &mut agents)
     });
@@ -144,7 +144,7 @@ fn an_action_is_offered_once_a_turn() {
             .into(),
     }])
     .unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut game = Game::new(Arc::new(Rules::new(pack)), 2, 1).expect("two players can play");
+    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1)).expect("two players can play");
     let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(ActionTaker), Box::new(ActionTaker)];
     play(&mut game, &mut agents).expect("the game ends");
     let idle = game
@@ -154,7 +154,7 @@ fn an_action_is_offered_once_a_turn() {
         .iter()
         .position(|r| r == "idle")
         .expect("a reason") as u16;
-    let taken: i64 = (0..2).map(|p| game.points(p, idle).expect("in range")).sum();
+    let taken: i64 = (0..2).map(|p| game.points(Player(p), idle).expect("in range")).sum();
     let turns_placed = game.board().tiles().len() as i64 - 1;
     assert_eq!(
         taken, turns_placed,

@@ -3,7 +3,7 @@
 //! the real rules (cards drawn in a look-ahead resolve as in real games).
 
 use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{Choice, Decision, Event, Game, GameError, Rules};
+use meeple::engine::{Choice, Decision, Event, Game, GameError, Rules, Setup};
 use meeple::ir::TileId;
 use meeple::{load, PackRef};
 use std::cell::RefCell;
@@ -44,7 +44,7 @@ fn a_peeking_agent_predicts_the_next_tile_at_chance_level() {
     let rules = rules(&["base"]);
     let (mut hits, mut tries) = (0, 0);
     for seed in 0..6u64 {
-        let mut game = Game::new(rules.clone(), 2, seed).expect("two players can play");
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).expect("two players can play");
         let guesses = Rc::new(RefCell::new(Vec::new()));
         let mut agents: Vec<Box<dyn Agent>> = (0..2)
             .map(|_| {
@@ -95,7 +95,7 @@ fn rollouts_from_views_resolve_cards_like_real_games() {
     let rules = rules(&["base", "christmas_present"]);
     let (mut real, mut viewed) = ((0, 0), (0, 0));
     for seed in 0..24u64 {
-        let mut game = Game::new(rules.clone(), 3, seed).expect("three players can play");
+        let mut game = Game::new(rules.clone(), Setup::new(3).seed(seed)).expect("three players can play");
         // Play the first 60 decisions, then roll out the rest twice: in the
         // game itself, and in the current player's view of it.
         let mut agents = random_agents(seed);
@@ -105,11 +105,13 @@ fn rollouts_from_views_resolve_cards_like_real_games() {
                 break;
             }
             game.options_into(&mut options);
-            let player = game.deciding_player().unwrap_or(0);
-            let choice = agents[player].choose(&game, &options).expect("random agents choose");
+            let player = game.deciding_player().unwrap_or_default();
+            let choice = agents[player.index()]
+                .choose(&game, &options)
+                .expect("random agents choose");
             game.apply(choice).expect("options are legal");
         }
-        let viewer = game.deciding_player().unwrap_or(0);
+        let viewer = game.deciding_player().unwrap_or_default();
         let mut from_view = game.view_for(viewer).expect("a player of the game").search_clone();
         from_view.set_logging(true);
         play(&mut from_view, &mut random_agents(seed + 100)).expect("a rollout from a view finishes");

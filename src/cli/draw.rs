@@ -214,13 +214,13 @@ pub fn board_map(game: &Game) -> String {
         for x in x0..=x1 {
             let grid = match board.at((x, y)) {
                 Some(i) => {
-                    let p = &board.placed[i as usize];
+                    let p = &board.placed[i.index()];
                     let tile = &pack.tiles[p.tile as usize];
-                    let rotated = &rules.rotated[p.tile as usize][p.rot as usize];
+                    let rotated = &rules.rotated[p.tile as usize][p.rot.index()];
                     let mut grid = picture(pack, tile, rotated);
                     for m in game.meeples().iter().filter(|m| m.placed == i) {
                         let (r, c) = figure_cell(pack, tile, rotated, m.seg as usize);
-                        grid[r][c] = m.owner.map_or('n', |o| char::from(b'1' + o));
+                        grid[r][c] = m.owner.map_or('n', |o| char::from(b'1' + o.0));
                     }
                     grid
                 }

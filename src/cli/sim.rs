@@ -1,7 +1,7 @@
 //! `meeple sim`: many games, with statistics per seat.
 
 use crate::agents::{agent_by_name, play, Agent};
-use crate::engine::{Game, GameError, Rules};
+use crate::engine::{Game, GameError, Player, Rules, Setup};
 use crate::record::Record;
 use serde_json::json;
 use std::io::{IsTerminal, Write as _};
@@ -46,7 +46,7 @@ pub fn replay_seed(seed: u64, g: usize) -> u64 {
 /// if a rule failed.
 fn play_one(rules: &Arc<Rules>, opts: &SimOptions, g: usize, logging: bool) -> (Option<Game>, Option<GameError>) {
     let seed = game_seed(opts.seed, g);
-    let mut game = match Game::new(rules.clone(), opts.players, seed) {
+    let mut game = match Game::new(rules.clone(), Setup::new(opts.players).seed(seed)) {
         Ok(game) => game,
         Err(e) => return (None, Some(e)),
     };
@@ -202,7 +202,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
                 seat.wins += 1.0 / winners;
             }
             for (r, total) in seat.reasons.iter_mut().enumerate() {
-                *total += i128::from(game.points(p, r as u16).unwrap_or(0));
+                *total += i128::from(game.points(Player(p as u8), r as u16).unwrap_or(0));
             }
         }
         discarded += game.discarded() as usize;

@@ -1,6 +1,7 @@
 //! The board: a square grid of placed tiles around the start tile, with the
 //! set of empty squares next to a tile (the frontier) kept up to date.
 
+use super::ids::{PlacedId, Rotation};
 use super::rules::Rules;
 use crate::ir::geometry::{opposite_edge, EDGE_OFFSETS};
 use crate::ir::TileId;
@@ -13,8 +14,8 @@ pub type Pos = (i32, i32);
 pub struct PlacedTile {
     pub tile: TileId,
     pub pos: Pos,
-    /// Quarter turns clockwise.
-    pub rot: u8,
+    /// How it is turned.
+    pub rot: Rotation,
     /// Feature-graph node of its first segment; segment `i` is `first_node + i`.
     pub first_node: u32,
 }
@@ -132,17 +133,17 @@ impl Board {
         (cx >= 0 && cy >= 0 && cx < self.width && cy < self.height).then(|| (cy * self.width + cx) as usize)
     }
 
-    /// The placed tile at `pos`, by index into `placed`.
-    pub fn at(&self, pos: Pos) -> Option<u16> {
+    /// The id of the tile at `pos`, if one is there.
+    pub fn at(&self, pos: Pos) -> Option<PlacedId> {
         match self.index(pos).map(|i| self.cells[i]) {
             Some(EMPTY) | Some(FRONTIER) | None => None,
-            Some(v) => Some(v - 1),
+            Some(v) => Some(PlacedId(v - 1)),
         }
     }
 
     /// The placed tile at `pos`.
     pub fn tile_at(&self, pos: Pos) -> Option<&PlacedTile> {
-        self.at(pos).map(|i| &self.placed[i as usize])
+        self.at(pos).map(|i| &self.placed[i.index()])
     }
 
     /// Tiles on the 8 squares around `pos`.
@@ -160,7 +161,7 @@ impl Board {
 
     /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
     /// when not. [`Slot::accepts`] is the fast test for frontier squares.
-    pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: u8) -> Result<(), Misfit> {
+    pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: Rotation) -> Result<(), Misfit> {
         let Some(i) = self.index(pos) else {
             // Outside the grid: nothing is there, and nothing is next to it.
             return Err(Misfit::Isolated);
@@ -171,10 +172,10 @@ impl Board {
             EMPTY => return Err(Misfit::Isolated),
             _ => return Err(Misfit::Occupied),
         }
-        let mine = &rules.rotated[tile as usize][rot as usize];
+        let mine = &rules.rotated[tile as usize][rot.index()];
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             if let Some(n) = self.tile_at((pos.0 + dx, pos.1 + dy)) {
-                let theirs = rules.rotated[n.tile as usize][n.rot as usize].sig[opposite_edge(edge as u8) as usize];
+                let theirs = rules.rotated[n.tile as usize][n.rot.index()].sig[opposite_edge(edge as u8) as usize];
                 if theirs != mine.sig[edge] {
                     return Err(Misfit::Mismatch {
                         edge: edge as u8,
@@ -187,8 +188,8 @@ impl Board {
         Ok(())
     }
 
-    /// Puts a tile on the board (its fit already checked) and returns its index.
-    pub(crate) fn put(&mut self, rules: &Rules, tile: PlacedTile) -> u16 {
+    /// Puts a tile on the board (its fit already checked) and returns its id.
+    pub(crate) fn put(&mut self, rules: &Rules, tile: PlacedTile) -> PlacedId {
         self.make_room(tile.pos);
         let index = self.placed.len() as u16;
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");
@@ -197,7 +198,7 @@ impl Board {
         if let Some(k) = self.frontier.iter().position(|s| s.pos == tile.pos) {
             self.frontier.swap_remove(k);
         }
-        let sig = rules.rotated[tile.tile as usize][tile.rot as usize].sig;
+        let sig = rules.rotated[tile.tile as usize][tile.rot.index()].sig;
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             let p = (tile.pos.0 + dx, tile.pos.1 + dy);
             let Some(i) = self.index(p) else { continue };
@@ -221,7 +222,7 @@ impl Board {
                 slot.mask |= 0xFFFF << lane;
             }
         }
-        index
+        PlacedId(index)
     }
 
     /// Smallest and largest x and y of placed tiles.
@@ -256,29 +257,42 @@ mod tests {
             PlacedTile {
                 tile: u,
                 pos: (0, 0),
-                rot: 0,
+                rot: Rotation::default(),
                 first_node: 0,
             },
         );
         for x in 1..=100 {
-            assert_eq!(board.fits(&rules, u, (x, 0), 0), Ok(()), "at x = {x}");
-            assert!(board.fits(&rules, u, (x, 0), 1).is_err(), "a road meets a field");
+            assert_eq!(
+                board.fits(&rules, u, (x, 0), Rotation::wrapping(0)),
+                Ok(()),
+                "at x = {x}"
+            );
+            assert!(
+                board.fits(&rules, u, (x, 0), Rotation::wrapping(1)).is_err(),
+                "a road meets a field"
+            );
             board.put(
                 &rules,
                 PlacedTile {
                     tile: u,
                     pos: (x, 0),
-                    rot: 0,
+                    rot: Rotation::default(),
                     first_node: 0,
                 },
             );
         }
         for x in 0..=100 {
-            assert_eq!(board.at((x, 0)), Some(x as u16));
+            assert_eq!(board.at((x, 0)), Some(PlacedId(x as u16)));
         }
-        assert_eq!(board.fits(&rules, u, (101, 0), 0), Ok(()));
-        assert_eq!(board.fits(&rules, u, (500, 0), 0), Err(Misfit::Isolated));
-        assert_eq!(board.fits(&rules, u, (50, 0), 0), Err(Misfit::Occupied));
+        assert_eq!(board.fits(&rules, u, (101, 0), Rotation::wrapping(0)), Ok(()));
+        assert_eq!(
+            board.fits(&rules, u, (500, 0), Rotation::wrapping(0)),
+            Err(Misfit::Isolated)
+        );
+        assert_eq!(
+            board.fits(&rules, u, (50, 0), Rotation::wrapping(0)),
+            Err(Misfit::Occupied)
+        );
         // Both sides of the line and both ends are open: 2 * 101 + 2.
         assert_eq!(board.frontier.len(), 204);
     }

@@ -5,6 +5,7 @@
 
 use super::error::ErrorKind;
 use super::game::Game;
+use super::ids::Player;
 use super::task::{Pending, Phase, Step, Task};
 use super::types::{Event, Target};
 use super::value::{EvalError, Value};
@@ -47,7 +48,10 @@ impl Game {
             None => self.rng.below(pile.len()),
         };
         let card = self.state.take_card(d, i);
-        self.log.emit(Event::CardDrawn { player, card });
+        self.log.emit(Event::CardDrawn {
+            player: Player::at(player),
+            card,
+        });
         match program
             .cards
             .get(card as usize)
@@ -66,7 +70,10 @@ impl Game {
     pub(super) fn discard_card(&mut self, player: usize, card: CardId) {
         let deck = self.rules.pack.program.deck_of(card);
         if self.state.discard_from_hand(player, card, deck) {
-            self.emit(Event::CardDiscarded { player, card });
+            self.emit(Event::CardDiscarded {
+                player: Player::at(player),
+                card,
+            });
         }
     }
 

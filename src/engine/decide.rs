@@ -7,6 +7,7 @@ use super::board::{Misfit, Pos};
 use super::error::{ErrorKind, GameError};
 use super::eval::Env;
 use super::game::{Game, MAX_TURN_DECISIONS};
+use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
@@ -32,7 +33,7 @@ impl Game {
                 for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
                     for slot in &self.state.board().frontier {
                         for &rot in &rules.distinct_rotations[tile as usize] {
-                            if slot.accepts(rules.rotated[tile as usize][rot as usize].packed) {
+                            if slot.accepts(rules.rotated[tile as usize][rot.index()].packed) {
                                 out.push(Choice::Place {
                                     tile,
                                     pos: slot.pos,
@@ -78,9 +79,9 @@ impl Game {
         }
     }
 
-    fn deploy_options(&self, placed: u16, out: &mut Vec<Choice>) {
+    fn deploy_options(&self, placed: PlacedId, out: &mut Vec<Choice>) {
         let pack = &self.rules.pack;
-        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         for seg in 0..tile.segments.len() as u8 {
             if self.deploy_check(placed, seg, None).is_err() {
                 continue;
@@ -96,10 +97,10 @@ impl Game {
 
     /// Why `figure` (or any figure, when `None`) may not be deployed on the
     /// segment, or `None` when it may.
-    pub(crate) fn deploy_refusal(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
+    pub(crate) fn deploy_refusal(&self, placed: PlacedId, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
         let refusal = self.deploy_check(placed, seg, figure).err()?;
         let pack = &self.rules.pack;
-        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let kind = |seg: u8| &pack.kinds[tile.segments[seg as usize].kind as usize].name;
         let fig = |f: FigureId| &pack.figures[f as usize].name;
         Some(match refusal {
@@ -120,9 +121,9 @@ impl Game {
         })
     }
 
-    fn deploy_check(&self, placed: u16, seg: u8, figure: Option<FigureId>) -> Result<(), Refusal> {
+    fn deploy_check(&self, placed: PlacedId, seg: u8, figure: Option<FigureId>) -> Result<(), Refusal> {
         let pack = &self.rules.pack;
-        let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+        let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
         let feature = self.feature_of(placed, seg);
         if self.state.features().is_done(feature) && self.meeples_on(feature).next().is_some() {
@@ -223,7 +224,9 @@ impl Game {
             (Phase::Place(drawn), Choice::Place { tile, pos, rot }) => self.apply_place(*drawn, tile, pos, rot)?,
             (Phase::Deploy(placed), Choice::Pass) => {
                 let placed = *placed;
-                self.emit(Event::Passed { player });
+                self.emit(Event::Passed {
+                    player: Player::at(player),
+                });
                 self.after_deploy(placed, None);
             }
             (Phase::Deploy(placed), Choice::Deploy { figure, seg }) => {
@@ -231,9 +234,9 @@ impl Game {
                 if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
                     return Err(why);
                 }
-                let meeple = self.state.deploy(figure, Some(player as u8), placed, seg).id;
+                let meeple = self.state.deploy(figure, Some(Player::at(player)), placed, seg).id;
                 self.emit(Event::Deployed {
-                    player,
+                    player: Player::at(player),
                     figure,
                     placed,
                     seg,
@@ -250,7 +253,7 @@ impl Game {
                 let p = self.take_pending();
                 let spot = self.spot(target);
                 self.emit(Event::Chose {
-                    player: p.player() as usize,
+                    player: Player(p.player()),
                     target,
                     spot,
                 });
@@ -262,7 +265,7 @@ impl Game {
                 }
                 let p = self.take_pending();
                 self.emit(Event::Declined {
-                    player: p.player() as usize,
+                    player: Player(p.player()),
                 });
                 self.resume_decline(&p);
             }
@@ -289,8 +292,8 @@ impl Game {
 
     /// Places a tile (the drawn one, or an extra one) after checking it
     /// was drawn, fits and uses the square a rule demands.
-    fn apply_place(&mut self, drawn: TileId, tile: TileId, pos: Pos, rot: u8) -> Result<(), GameError> {
-        let player = self.state.current();
+    fn apply_place(&mut self, drawn: TileId, tile: TileId, pos: Pos, rot: Rotation) -> Result<(), GameError> {
+        let player = Player::at(self.state.current());
         if tile != drawn && !self.state.extras().iter().any(|(t, _)| *t == tile) {
             let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
             return Err(ErrorKind::TileNotDrawn.error(format!(
@@ -298,9 +301,6 @@ impl Game {
                 name(tile),
                 name(drawn)
             )));
-        }
-        if rot > 3 {
-            return Err(ErrorKind::BadRotation.error(format!("rotation must be 0 to 3 quarter turns, not {rot}")));
         }
         if let Err(misfit) = self.state.board().fits(&self.rules, tile, pos, rot) {
             return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
@@ -346,7 +346,7 @@ impl Game {
         }
         let spot = self.spot(target);
         self.emit(Event::Acted {
-            player,
+            player: Player::at(player),
             action,
             target,
             spot,
@@ -374,10 +374,10 @@ impl Game {
     }
 
     /// The message for a tile that does not fit, in the game's terms.
-    pub(crate) fn describe_misfit(&self, tile: TileId, pos: Pos, rot: u8, misfit: Misfit) -> String {
+    pub(crate) fn describe_misfit(&self, tile: TileId, pos: Pos, rot: Rotation, misfit: Misfit) -> String {
         let pack = &self.rules.pack;
         let name = &pack.tiles[tile as usize].name;
-        let here = format!("tile {name} at ({}, {}) rot {}", pos.0, pos.1, u32::from(rot) * 90);
+        let here = format!("tile {name} at ({}, {}) rot {}", pos.0, pos.1, rot.degrees());
         let kind_name = |k: u16| {
             if k == 0 {
                 "nothing".to_string()

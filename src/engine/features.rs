@@ -3,6 +3,7 @@
 //! checks need without a walk (open edges); the members of a feature form a
 //! circular list, so scoring can visit them.
 
+use super::ids::PlacedId;
 use crate::ir::program::Merge;
 use crate::ir::KindId;
 
@@ -16,7 +17,7 @@ struct Node {
     /// Next member of the same feature (a circular list).
     next: u32,
     /// Index of the placed tile.
-    placed: u16,
+    placed: PlacedId,
     /// Segment index on its tile.
     seg: u8,
     rank: u8,
@@ -69,7 +70,7 @@ impl Features {
     }
 
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
-    pub fn add(&mut self, placed: u16, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
+    pub fn add(&mut self, placed: PlacedId, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
         self.vars.extend_from_slice(&init[..self.stride]);
         self.strength.extend(std::iter::repeat_n(0, self.players));
         let id = self.nodes.len() as u32;
@@ -194,7 +195,7 @@ impl Features {
     }
 
     /// The members of a feature: (placed tile index, segment index).
-    pub fn members(&self, f: FeatureId) -> impl Iterator<Item = (u16, u8)> + '_ {
+    pub fn members(&self, f: FeatureId) -> impl Iterator<Item = (PlacedId, u8)> + '_ {
         let mut current = Some(f);
         std::iter::from_fn(move || {
             let node = current?;
@@ -206,7 +207,7 @@ impl Features {
 
     /// Number of distinct tiles the feature covers.
     pub fn tile_count(&self, f: FeatureId) -> usize {
-        let mut tiles: Vec<u16> = self.members(f).map(|(t, _)| t).collect();
+        let mut tiles: Vec<PlacedId> = self.members(f).map(|(t, _)| t).collect();
         tiles.sort_unstable();
         tiles.dedup();
         tiles.len()
@@ -220,9 +221,9 @@ mod tests {
     #[test]
     fn connecting_merges_members_and_open_edges() {
         let mut f = Features::default();
-        let a = f.add(0, 0, 0, 1, &[]);
-        let b = f.add(1, 0, 0, 2, &[]);
-        let c = f.add(2, 1, 0, 1, &[]);
+        let a = f.add(PlacedId(0), 0, 0, 1, &[]);
+        let b = f.add(PlacedId(1), 0, 0, 2, &[]);
+        let c = f.add(PlacedId(2), 1, 0, 1, &[]);
         f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 1);
         f.connect(b, c, &[]);
@@ -230,15 +231,15 @@ mod tests {
         assert_eq!(f.open(root), 0);
         let mut members: Vec<_> = f.members(root).collect();
         members.sort();
-        assert_eq!(members, vec![(0, 0), (1, 0), (2, 1)]);
+        assert_eq!(members, vec![(PlacedId(0), 0), (PlacedId(1), 0), (PlacedId(2), 1)]);
         assert_eq!(f.tile_count(root), 3);
     }
 
     #[test]
     fn a_loop_closes_on_itself() {
         let mut f = Features::default();
-        let a = f.add(0, 0, 0, 2, &[]);
-        let b = f.add(1, 0, 0, 2, &[]);
+        let a = f.add(PlacedId(0), 0, 0, 2, &[]);
+        let b = f.add(PlacedId(1), 0, 0, 2, &[]);
         f.connect(a, b, &[]);
         f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 0);
@@ -248,8 +249,8 @@ mod tests {
     #[test]
     fn variables_merge_by_policy() {
         let mut f = Features::with_vars(2, 0);
-        let a = f.add(0, 0, 0, 1, &[1, 3]);
-        let b = f.add(1, 0, 0, 1, &[0, 4]);
+        let a = f.add(PlacedId(0), 0, 0, 1, &[1, 3]);
+        let b = f.add(PlacedId(1), 0, 0, 1, &[0, 4]);
         f.connect(a, b, &[Merge::Any, Merge::Sum]);
         assert_eq!(f.var(a, 0), 1);
         assert_eq!(f.var(b, 1), 7);

@@ -13,8 +13,10 @@ use super::board::{Board, Pos};
 use super::error::{ErrorKind, GameError};
 use super::eval::{Budget, Evaluator};
 use super::features::FeatureId;
+use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
 use super::rules::Rules;
+use super::setup::Setup;
 use super::state::{full_stack, State};
 use super::task::{Adjustment, Frame, Log, Phase, Steer, Task};
 use super::types::{Decision, Event, Meeple, Target};
@@ -74,49 +76,35 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game of the whole tile set: the start tile placed, the first tile drawn.
-    pub fn new(rules: Arc<Rules>, players: usize, seed: u64) -> Result<Game, GameError> {
-        let stack = full_stack(&rules);
-        Game::with_stack(rules, players, seed, stack)
-    }
-
-    /// A new game whose stack holds exactly `stack` (the start tile aside).
-    pub fn with_stack(rules: Arc<Rules>, players: usize, seed: u64, stack: Vec<TileId>) -> Result<Game, GameError> {
-        let mut game = Game::setup(rules, players, seed, stack)?;
-        game.begin()?;
-        Ok(game)
-    }
-
-    /// A new game whose draws are exactly `draws`, in order, from `stack`
-    /// (the whole tile set when `None`): a replay, which needs no RNG.
-    pub fn replaying(
-        rules: Arc<Rules>,
-        players: usize,
-        stack: Option<Vec<TileId>>,
-        draws: Vec<TileId>,
-    ) -> Result<Game, GameError> {
-        Game::replaying_with_cards(rules, players, stack, draws, Vec::new())
-    }
-
-    /// A replay whose card draws are fixed too.
-    pub fn replaying_with_cards(
-        rules: Arc<Rules>,
-        players: usize,
-        stack: Option<Vec<TileId>>,
-        draws: Vec<TileId>,
-        cards: Vec<CardId>,
-    ) -> Result<Game, GameError> {
-        if let Some(bad) = draws.iter().find(|t| **t as usize >= rules.pack.tiles.len()) {
+    /// A new game as `setup` says: the start tile placed, `setup` rules
+    /// run, the first tile drawn for the first player.
+    ///
+    /// Fails with [`ErrorKind::Setup`] for a number of players outside 1 to
+    /// [`MAX_PLAYERS`] or a tile id the packs do not define, and with the
+    /// rule's error when a `setup` rule fails.
+    pub fn new(rules: Arc<Rules>, setup: Setup) -> Result<Game, GameError> {
+        let Setup {
+            players,
+            seed,
+            stack,
+            replay,
+        } = setup;
+        if let Some(bad) = replay
+            .as_ref()
+            .and_then(|r| r.draws.iter().find(|t| **t as usize >= rules.pack.tiles.len()))
+        {
             return Err(GameError::setup(format!(
                 "drawn tile id {bad} is not a tile of the packs, which define {} tile types",
                 rules.pack.tiles.len()
             )));
         }
         let stack = stack.unwrap_or_else(|| full_stack(&rules));
-        let mut game = Game::setup(rules, players, 0, stack)?;
-        game.forced.extend(draws);
-        game.forced_cards.extend(cards);
-        game.replay = true;
+        let mut game = Game::setup(rules, players, seed, stack)?;
+        if let Some(replay) = replay {
+            game.forced.extend(replay.draws);
+            game.forced_cards.extend(replay.cards);
+            game.replay = true;
+        }
         game.begin()?;
         Ok(game)
     }
@@ -218,23 +206,23 @@ impl Game {
     }
 
     /// The player whose turn it is.
-    pub fn current_player(&self) -> usize {
-        self.state.current()
+    pub fn current_player(&self) -> Player {
+        Player::at(self.state.current())
     }
 
     /// What the game waits for; `None` once it is over.
     pub fn decision(&self) -> Option<Decision> {
         match &self.phase {
             Phase::Place(tile) => Some(Decision::Place {
-                player: self.state.current(),
+                player: Player::at(self.state.current()),
                 tile: *tile,
             }),
             Phase::Deploy(placed) => Some(Decision::Deploy {
-                player: self.state.current(),
+                player: Player::at(self.state.current()),
                 placed: *placed,
             }),
             Phase::Choose(p) => Some(Decision::Choose {
-                player: p.player() as usize,
+                player: Player(p.player()),
                 domain: p.domain(),
                 optional: p.optional(),
             }),
@@ -243,7 +231,7 @@ impl Game {
     }
 
     /// The player who must answer the pending decision.
-    pub fn deciding_player(&self) -> Option<usize> {
+    pub fn deciding_player(&self) -> Option<Player> {
         match self.decision()? {
             Decision::Place { player, .. } | Decision::Deploy { player, .. } | Decision::Choose { player, .. } => {
                 Some(player)
@@ -263,8 +251,8 @@ impl Game {
 
     /// A player's points from one reason; `None` for a player or reason the
     /// game does not have.
-    pub fn points(&self, player: usize, reason: ReasonId) -> Option<i64> {
-        self.state.points(player, reason)
+    pub fn points(&self, player: Player, reason: ReasonId) -> Option<i64> {
+        self.state.points(player.index(), reason)
     }
 
     /// The board.
@@ -289,8 +277,8 @@ impl Game {
 
     /// Copies of `figure` in the player's supply; `None` for a player or
     /// figure type the game does not have.
-    pub fn supply(&self, player: usize, figure: FigureId) -> Option<u16> {
-        self.state.supply(player, figure)
+    pub fn supply(&self, player: Player, figure: FigureId) -> Option<u16> {
+        self.state.supply(player.index(), figure)
     }
 
     /// Neutral figures of this type off the board; `None` for a figure type
@@ -316,8 +304,8 @@ impl Game {
 
     /// The cards in a player's hand, by kind; `None` for a player the game
     /// does not have. In a [`View`](crate::engine::View), other players' hands are a sample.
-    pub fn hand(&self, player: usize) -> Option<&[CardId]> {
-        self.state.hands().get(player).map(Vec::as_slice)
+    pub fn hand(&self, player: Player) -> Option<&[CardId]> {
+        self.state.hands().get(player.index()).map(Vec::as_slice)
     }
 
     /// Cards left in a deck's draw pile, and in its discard pile; `None` for
@@ -336,7 +324,7 @@ impl Game {
     }
 
     /// The tile placed this turn.
-    pub fn placed_tile(&self) -> Option<u16> {
+    pub fn placed_tile(&self) -> Option<PlacedId> {
         self.state.placed_tile()
     }
 
@@ -349,13 +337,13 @@ impl Game {
     /// The feature-graph node of a segment of a placed tile: the feature,
     /// named at that segment.
     #[inline]
-    pub(crate) fn node_of(&self, placed: u16, seg: u8) -> u32 {
+    pub(crate) fn node_of(&self, placed: PlacedId, seg: u8) -> u32 {
         self.state.node_of(placed, seg)
     }
 
     /// The feature a segment of a placed tile belongs to.
     #[inline]
-    pub(crate) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
+    pub(crate) fn feature_of(&self, placed: PlacedId, seg: u8) -> FeatureId {
         self.state.feature_of(placed, seg)
     }
 
@@ -398,7 +386,7 @@ impl Game {
     }
 
     /// Where a target lies on the board: (placed tile, segment).
-    pub(crate) fn spot(&self, target: Target) -> Option<(u16, u8)> {
+    pub(crate) fn spot(&self, target: Target) -> Option<(PlacedId, u8)> {
         match target {
             Target::Feature(node) if (node as usize) < self.state.features().len() => Some(self.node_spot(node)),
             Target::Feature(_) => None,
@@ -409,15 +397,15 @@ impl Game {
     }
 
     /// The tile and segment of a feature-graph node.
-    pub(crate) fn node_spot(&self, node: u32) -> (u16, u8) {
+    pub(crate) fn node_spot(&self, node: u32) -> (PlacedId, u8) {
         self.state.node_spot(node)
     }
 
     /// The location name of a segment of a placed tile, in board directions:
     /// its first edge, first half-edge, or its kind's name.
-    pub(crate) fn segment_location(&self, placed: u16, seg: u8) -> String {
-        let p = &self.state.board().placed[placed as usize];
-        let rotated = &self.rules.rotated[p.tile as usize][p.rot as usize];
+    pub(crate) fn segment_location(&self, placed: PlacedId, seg: u8) -> String {
+        let p = &self.state.board().placed[placed.index()];
+        let rotated = &self.rules.rotated[p.tile as usize][p.rot.index()];
         if let Some(e) = rotated.seg_edges[seg as usize].iter().next() {
             return EDGE_NAMES[e as usize].to_string();
         }
@@ -439,7 +427,11 @@ impl Game {
         let fits = |square: Pos| {
             std::iter::once(drawn)
                 .chain(self.state.extras().iter().map(|(t, _)| *t))
-                .any(|tile| (0..4).any(|rot| board.fits(&self.rules, tile, square, rot).is_ok()))
+                .any(|tile| {
+                    Rotation::ALL
+                        .iter()
+                        .any(|&rot| board.fits(&self.rules, tile, square, rot).is_ok())
+                })
         };
         self.steers
             .iter()

@@ -4,6 +4,7 @@
 //! read the state through its accessors only.
 
 use super::features::FeatureId;
+use super::ids::PlacedId;
 use super::rules::Rules;
 use super::state::State;
 use super::types::Meeple;
@@ -12,20 +13,23 @@ use crate::ir::{FigureId, Ownership, TileId};
 impl State {
     /// The feature-graph node of a segment of a placed tile.
     #[inline]
-    pub(super) fn node_of(&self, placed: u16, seg: u8) -> u32 {
-        self.board().placed[placed as usize].first_node + u32::from(seg)
+    pub(super) fn node_of(&self, placed: PlacedId, seg: u8) -> u32 {
+        self.board().placed[placed.index()].first_node + u32::from(seg)
     }
 
     /// The feature a segment of a placed tile belongs to.
     #[inline]
-    pub(super) fn feature_of(&self, placed: u16, seg: u8) -> FeatureId {
+    pub(super) fn feature_of(&self, placed: PlacedId, seg: u8) -> FeatureId {
         self.features().find(self.node_of(placed, seg))
     }
 
     /// The tile and segment of a feature-graph node.
-    pub(super) fn node_spot(&self, node: u32) -> (u16, u8) {
+    pub(super) fn node_spot(&self, node: u32) -> (PlacedId, u8) {
         let placed = self.board().placed.partition_point(|p| p.first_node <= node) - 1;
-        (placed as u16, (node - self.board().placed[placed].first_node) as u8)
+        (
+            PlacedId(placed as u16),
+            (node - self.board().placed[placed].first_node) as u8,
+        )
     }
 
     /// Figures on a feature.
@@ -44,8 +48,8 @@ impl State {
         for m in self.meeples_on(f) {
             if let Some(owner) = m.owner {
                 if rules.pack.figures[m.figure as usize].ownership == Ownership::PerPlayer {
-                    counts[owner as usize] += 1;
-                    present[owner as usize] = true;
+                    counts[owner.index()] += 1;
+                    present[owner.index()] = true;
                 }
             }
         }
@@ -74,7 +78,7 @@ impl State {
     pub(super) fn touching(&self, rules: &Rules, f: FeatureId) -> Vec<FeatureId> {
         let mut out = Vec::new();
         for (placed, seg) in self.features().members(f) {
-            let p = &self.board().placed[placed as usize];
+            let p = &self.board().placed[placed.index()];
             for &t in &rules.pack.tiles[p.tile as usize].segments[seg as usize].touches {
                 let root = self.features().find(p.first_node + u32::from(t));
                 if !out.contains(&root) {
@@ -91,13 +95,13 @@ impl State {
         self.board().frontier.iter().any(|slot| {
             rules.distinct_rotations[tile as usize]
                 .iter()
-                .any(|&rot| slot.accepts(rotated[rot as usize].packed))
+                .any(|&rot| slot.accepts(rotated[rot.index()].packed))
         })
     }
 
     /// Whether a figure of this type may stand on the segment.
-    pub(super) fn may_stand(&self, rules: &Rules, figure: FigureId, placed: u16, seg: u8) -> bool {
-        let tile = &rules.pack.tiles[self.board().placed[placed as usize].tile as usize];
+    pub(super) fn may_stand(&self, rules: &Rules, figure: FigureId, placed: PlacedId, seg: u8) -> bool {
+        let tile = &rules.pack.tiles[self.board().placed[placed.index()].tile as usize];
         rules.pack.figures[figure as usize]
             .posture_on(tile.segments[seg as usize].kind)
             .is_some()

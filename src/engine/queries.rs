@@ -2,6 +2,7 @@
 //! `supply of` ...): what an expression may ask about the game state.
 
 use super::eval::Evaluator;
+use super::ids::{PlacedId, Player};
 use super::value::{EvalError, Value};
 use crate::ir::expr::Builtin;
 
@@ -32,11 +33,11 @@ impl Evaluator<'_> {
                 feature(&of).map_or(Value::Int(0), |f| Value::Int(i64::from(self.state.features().open(f))))
             }
             Builtin::Neighbours => feature(&of).map_or(Value::Int(0), |f| {
-                let (placed, _) = self.state.features().members(f).next().unwrap_or((0, 0));
+                let (placed, _) = self.state.features().members(f).next().unwrap_or((PlacedId(0), 0));
                 int(self
                     .state
                     .board()
-                    .neighbours(self.state.board().placed[placed as usize].pos))
+                    .neighbours(self.state.board().placed[placed.index()].pos))
             }),
             Builtin::Completed => match feature(&of) {
                 Some(f) => Value::Bool(self.completed_at(f, depth)?),
@@ -54,7 +55,7 @@ impl Evaluator<'_> {
                         .features()
                         .members(f)
                         .map(|(placed, seg)| {
-                            let tile = &pack.tiles[self.state.board().placed[placed as usize].tile as usize];
+                            let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
                             tile.segments[seg as usize].markers.iter().filter(|x| *x == m).count()
                         })
                         .sum();
@@ -66,7 +67,11 @@ impl Evaluator<'_> {
                 Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.meeples_on(f).map(|m| m.id).collect()))
             }
             Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) => int(self.state.meeples_on(f).filter(|m| m.owner == Some(p as u8)).count()),
+                (Some(f), Some(p)) => int(self
+                    .state
+                    .meeples_on(f)
+                    .filter(|m| m.owner == Some(Player::at(p)))
+                    .count()),
                 _ => Value::Int(0),
             },
             Builtin::Has => match (feature(&of), args.first()) {
@@ -99,7 +104,9 @@ impl Evaluator<'_> {
                 }
                 None => Value::Int(0),
             },
-            Builtin::Owner => figure(&of).and_then(|m| m.owner).map_or(Value::None, Value::Player),
+            Builtin::Owner => figure(&of)
+                .and_then(|m| m.owner)
+                .map_or(Value::None, |p| Value::Player(p.0)),
             Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure)),
             Builtin::FigureFeature => match &of {
                 Value::Figure(id) => self
@@ -109,12 +116,12 @@ impl Evaluator<'_> {
                 _ => Value::None,
             },
             Builtin::FigureTile => match &of {
-                Value::Figure(id) => self.state.meeple(*id).map_or(Value::None, |m| Value::Tile(m.placed)),
+                Value::Figure(id) => self.state.meeple(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
                 _ => Value::None,
             },
             Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
             Builtin::Y => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.1))),
-            Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot) * 90)),
+            Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot.degrees()))),
             Builtin::HasIcon => match (tile(&of), args.first()) {
                 (Some(t), Some(Value::Icon(i))) => Value::Bool(pack.tiles[t.tile as usize].has_icon(*i)),
                 _ => Value::Bool(false),
@@ -135,7 +142,9 @@ impl Evaluator<'_> {
                         .segments
                         .iter()
                         .position(|s| s.kind == *k)
-                        .map_or(Value::None, |s| Value::Feature(self.state.feature_of(*t, s as u8)))
+                        .map_or(Value::None, |s| {
+                            Value::Feature(self.state.feature_of(PlacedId(*t), s as u8))
+                        })
                 }
                 _ => Value::None,
             },
@@ -167,7 +176,7 @@ impl Evaluator<'_> {
                     let placed = &self.state.board().placed[t as usize];
                     let mut roots: Vec<u32> = Vec::new();
                     for s in 0..pack.tiles[placed.tile as usize].segments.len() {
-                        let root = self.state.feature_of(t, s as u8);
+                        let root = self.state.feature_of(PlacedId(t), s as u8);
                         if !roots.contains(&root) {
                             roots.push(root);
                         }
@@ -177,9 +186,8 @@ impl Evaluator<'_> {
                 _ => Value::Features(Vec::new()),
             },
             Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
-                let kind = pack.tiles[self.state.board().placed[m.placed as usize].tile as usize].segments
-                    [m.seg as usize]
-                    .kind;
+                let kind =
+                    pack.tiles[self.state.board().placed[m.placed.index()].tile as usize].segments[m.seg as usize].kind;
                 Value::Bool(pack.figures[m.figure as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
             }),
             Builtin::LiesOn | Builtin::StandsOn => match (of, args.first()) {
@@ -223,15 +231,15 @@ impl Evaluator<'_> {
                     .features()
                     .members(f)
                     .filter(|(placed, seg)| {
-                        let p = &self.state.board().placed[*placed as usize];
-                        self.rules.rotated[p.tile as usize][p.rot as usize].seg_edges[*seg as usize].len() == 1
+                        let p = &self.state.board().placed[placed.index()];
+                        self.rules.rotated[p.tile as usize][p.rot.index()].seg_edges[*seg as usize].len() == 1
                     })
                     .count();
                 int(ends)
             }),
             Builtin::FeatureTile => feature(&of)
                 .and_then(|f| self.state.features().members(f).next())
-                .map_or(Value::None, |(t, _)| Value::Tile(t)),
+                .map_or(Value::None, |(t, _)| Value::Tile(t.0)),
             Builtin::Distance => match (
                 tile(args.first().unwrap_or(&Value::None)),
                 tile(args.get(1).unwrap_or(&Value::None)),
@@ -255,7 +263,7 @@ impl Evaluator<'_> {
                     .collect(),
             ),
             Builtin::Players => Value::Players((0..self.state.players() as u8).collect()),
-            Builtin::PlacedTile => self.state.placed_tile().map_or(Value::None, Value::Tile),
+            Builtin::PlacedTile => self.state.placed_tile().map_or(Value::None, |p| Value::Tile(p.0)),
             Builtin::StartTile => Value::Tile(0),
             Builtin::Turn => match (args.first(), args.get(1)) {
                 (Some(Value::Direction(d)), Some(Value::Int(deg))) => {

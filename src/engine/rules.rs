@@ -1,6 +1,7 @@
 //! A rule pack prepared for play: every tile type's geometry precomputed for
 //! each of its distinct rotations, so placement checks are table lookups.
 
+use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, Merge, VarScope, Window, EVENTS};
 use crate::ir::{RulePack, TileId};
@@ -45,9 +46,9 @@ pub struct Rules {
     pub(crate) pack: RulePack,
     /// `rotated[tile][quarters]`, for all four rotations.
     pub(crate) rotated: Vec<[Rotated; 4]>,
-    /// The rotations (in quarter turns) that give different layouts; a
+    /// The rotations that give different layouts; a
     /// symmetric tile offers each distinct placement once.
-    pub(crate) distinct_rotations: Vec<Vec<u8>>,
+    pub(crate) distinct_rotations: Vec<Vec<Rotation>>,
     /// Handlers listening to each event (by [`EventKind::index`]), in order.
     pub(crate) listeners: Vec<Vec<u16>>,
     /// For each variable: its index among the variables of its scope.
@@ -80,7 +81,7 @@ impl Rules {
                     let key = layout_key(&pack, t as TileId, &rotated[t][q as usize], q);
                     if !keys.contains(&key) {
                         keys.push(key);
-                        distinct.push(q);
+                        distinct.push(Rotation::wrapping(q));
                     }
                 }
                 distinct
@@ -126,17 +127,16 @@ impl Rules {
         }
     }
 
-    /// A tile type turned `quarter_turns` clockwise (0 to 3): what each
-    /// board edge shows and which segment reaches it; `None` for a tile
-    /// type the pack does not have.
-    pub fn rotated(&self, tile: TileId, quarter_turns: u8) -> Option<&Rotated> {
-        self.rotated.get(tile as usize)?.get(quarter_turns as usize)
+    /// A tile type turned by `rot`: what each board edge shows and which
+    /// segment reaches it; `None` for a tile type the pack does not have.
+    pub fn rotated(&self, tile: TileId, rot: Rotation) -> Option<&Rotated> {
+        Some(&self.rotated.get(tile as usize)?[rot.index()])
     }
 
-    /// The rotations (in quarter turns) of a tile type that look different,
+    /// The rotations of a tile type that look different,
     /// so a symmetric tile is offered once per distinct placement; empty for
     /// a tile type the pack does not have.
-    pub fn distinct_rotations(&self, tile: TileId) -> &[u8] {
+    pub fn distinct_rotations(&self, tile: TileId) -> &[Rotation] {
         self.distinct_rotations.get(tile as usize).map_or(&[], Vec::as_slice)
     }
 

@@ -7,6 +7,7 @@
 use super::error::GameError;
 use super::features::FeatureId;
 use super::game::Game;
+use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
 use super::task::{Adjustment, Log, Step, Task};
@@ -18,7 +19,7 @@ use crate::ir::{ReasonId, Topology};
 impl Game {
     /// After the deploy decision: checks the features around the placed
     /// tile for completion, then ends the turn.
-    pub(super) fn scoring(&mut self, placed: u16) -> Step {
+    pub(super) fn scoring(&mut self, placed: PlacedId) -> Step {
         let candidates = self.completion_candidates(placed);
         self.tasks.push(Task::EndTurn);
         self.then(candidates.into_iter().map(Task::Complete));
@@ -169,10 +170,10 @@ impl Game {
 
     /// Features the placement may have completed: the tile's own, and area
     /// features on the 3×3 around it.
-    pub(super) fn completion_candidates(&self, placed: u16) -> Vec<FeatureId> {
+    pub(super) fn completion_candidates(&self, placed: PlacedId) -> Vec<FeatureId> {
         let pack = &self.rules.pack;
         let board = self.state.board();
-        let p = board.placed[placed as usize];
+        let p = board.placed[placed.index()];
         let mut candidates: Vec<FeatureId> = Vec::new();
         let mut push = |f: FeatureId| {
             if !candidates.contains(&f) {
@@ -187,7 +188,7 @@ impl Game {
                 let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
                     continue;
                 };
-                let tile = &pack.tiles[board.placed[other as usize].tile as usize];
+                let tile = &pack.tiles[board.placed[other.index()].tile as usize];
                 for (seg, s) in tile.segments.iter().enumerate() {
                     if pack.kinds[s.kind as usize].topology == Topology::Area {
                         push(self.feature_of(other, seg as u8));
@@ -300,6 +301,10 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
 /// callers that hold other parts of the game borrowed.
 fn pay(state: &mut State, log: &mut Log, player: usize, points: i64, reason: ReasonId) -> Result<(), EvalError> {
     state.award(player, points, reason)?;
-    log.emit(Event::Scored { player, points, reason });
+    log.emit(Event::Scored {
+        player: Player::at(player),
+        points,
+        reason,
+    });
     Ok(())
 }

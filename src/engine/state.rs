@@ -23,6 +23,7 @@
 use super::board::{Board, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
 use super::features::{FeatureId, Features};
+use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{Rules, NONE};
 use super::types::Meeple;
 use super::value::{EvalError, Value};
@@ -67,7 +68,7 @@ pub(super) struct State {
     discarded: u32,
     /// Extra tiles drawn this turn, with whether they go back into the stack.
     extras: Vec<(TileId, bool)>,
-    placed_tile: Option<u16>,
+    placed_tile: Option<PlacedId>,
     game_vars: Vec<Value>,
     /// Player variables per player: the stride of `player_vars`.
     stride: usize,
@@ -127,7 +128,7 @@ impl State {
             piles,
             hands: vec![Vec::new(); players],
         };
-        state.put_tile(rules, pack.start, (0, 0), 0);
+        state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
 
@@ -239,7 +240,7 @@ impl State {
 
     /// The tile placed this turn.
     #[inline]
-    pub(super) fn placed_tile(&self) -> Option<u16> {
+    pub(super) fn placed_tile(&self) -> Option<PlacedId> {
         self.placed_tile
     }
 
@@ -275,9 +276,9 @@ impl State {
     // ----- the board -----
 
     /// Puts a tile on the board and joins its segments to their neighbours.
-    pub(super) fn put_tile(&mut self, rules: &Rules, tile: TileId, pos: Pos, rot: u8) -> u16 {
+    pub(super) fn put_tile(&mut self, rules: &Rules, tile: TileId, pos: Pos, rot: Rotation) -> PlacedId {
         let pack = &rules.pack;
-        let rotated = &rules.rotated[tile as usize][rot as usize];
+        let rotated = &rules.rotated[tile as usize][rot.index()];
         let first_node = self.features.len() as u32;
         let placed = self.board.put(
             rules,
@@ -301,7 +302,7 @@ impl State {
             let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
                 continue;
             };
-            let theirs = &rules.rotated[n.tile as usize][n.rot as usize];
+            let theirs = &rules.rotated[n.tile as usize][n.rot.index()];
             let back = opposite_edge(edge as u8) as usize;
             let (a, b) = (rotated.edge_seg[edge], theirs.edge_seg[back]);
             if a != NONE && b != NONE {
@@ -332,7 +333,7 @@ impl State {
 
     /// Puts this turn's tile on the board ([`State::put_tile`]) and
     /// remembers it as the tile placed this turn.
-    pub(super) fn place(&mut self, rules: &Rules, tile: TileId, pos: Pos, rot: u8) -> u16 {
+    pub(super) fn place(&mut self, rules: &Rules, tile: TileId, pos: Pos, rot: Rotation) -> PlacedId {
         let placed = self.put_tile(rules, tile, pos, rot);
         self.placed_tile = Some(placed);
         placed
@@ -353,9 +354,9 @@ impl State {
     /// Takes a figure from its supply (the owner's, or the neutral one) and
     /// puts it on the board; returns it with its new id. The caller has
     /// checked that one is left.
-    pub(super) fn deploy(&mut self, figure: FigureId, owner: Option<u8>, placed: u16, seg: u8) -> Meeple {
+    pub(super) fn deploy(&mut self, figure: FigureId, owner: Option<Player>, placed: PlacedId, seg: u8) -> Meeple {
         match owner {
-            Some(p) => self.supply[p as usize * self.figures + figure as usize] -= 1,
+            Some(p) => self.supply[p.index() * self.figures + figure as usize] -= 1,
             None => self.neutral[figure as usize] -= 1,
         }
         let meeple = Meeple {
@@ -376,7 +377,7 @@ impl State {
         let i = self.meeples.iter().position(|m| m.id == id)?;
         let m = self.meeples.remove(i);
         match m.owner {
-            Some(owner) => self.supply[owner as usize * self.figures + m.figure as usize] += 1,
+            Some(owner) => self.supply[owner.index() * self.figures + m.figure as usize] += 1,
             None => self.neutral[m.figure as usize] += 1,
         }
         self.gone.push(m);
@@ -385,7 +386,7 @@ impl State {
 
     /// Moves a figure on the board to another segment; returns it as moved,
     /// or `None` if it is not on the board. Supplies do not change.
-    pub(super) fn relocate(&mut self, id: u32, placed: u16, seg: u8) -> Option<Meeple> {
+    pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Meeple> {
         let m = self.meeples.iter_mut().find(|m| m.id == id)?;
         (m.placed, m.seg) = (placed, seg);
         Some(*m)
@@ -540,7 +541,7 @@ mod tests {
     use crate::agents::{Agent, RandomAgent};
     use crate::bundled::bundled_names;
     use crate::check::{load, PackRef};
-    use crate::engine::{Game, Rules};
+    use crate::engine::{Game, Player, Rules, Setup};
     use crate::ir::Ownership;
     use std::sync::Arc;
 
@@ -549,7 +550,7 @@ mod tests {
     fn assert_invariants(game: &Game) {
         let (state, pack) = (&game.state, &game.rules.pack);
         for (f, fig) in pack.figures.iter().enumerate() {
-            let on_board = |owner: Option<u8>| {
+            let on_board = |owner: Option<Player>| {
                 state
                     .meeples()
                     .iter()
@@ -563,7 +564,7 @@ mod tests {
                     for p in 0..state.players() {
                         let supply = usize::from(state.supply_of(p, f as u16));
                         assert_eq!(
-                            supply + on_board(Some(p as u8)),
+                            supply + on_board(Some(Player(p as u8))),
                             count,
                             "figure {} of player {p}",
                             fig.name
@@ -599,7 +600,8 @@ mod tests {
             packs += 1;
             let rules = Arc::new(Rules::new(pack));
             for seed in 0..3 {
-                let mut game = Game::new(rules.clone(), 2 + seed as usize, seed).expect("bundled packs set up");
+                let mut game =
+                    Game::new(rules.clone(), Setup::new(2 + seed as usize).seed(seed)).expect("bundled packs set up");
                 let mut agent = RandomAgent::new(seed);
                 assert_invariants(&game);
                 while !game.is_over() {

@@ -8,6 +8,7 @@ use super::error::GameError;
 use super::eval::{Env, Evaluator};
 use super::features::FeatureId;
 use super::game::Game;
+use super::ids::Player;
 use super::rules::Rules;
 use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::Event;
@@ -158,7 +159,10 @@ impl Game {
                 if let Some(tile) = self.draw().map_err(EvalError::Illegal)? {
                     self.state.add_extra(tile, *keep);
                     let player = self.state.current();
-                    self.emit(Event::DrewExtra { player, tile });
+                    self.emit(Event::DrewExtra {
+                        player: Player::at(player),
+                        tile,
+                    });
                 }
             }
             Stmt::Strengthen { player, feature, by } => {
@@ -402,7 +406,7 @@ impl Game {
             Ownership::PerPlayer => owner,
             Ownership::Neutral => None,
         };
-        let meeple = self.state.deploy(figure, owner, placed, seg);
+        let meeple = self.state.deploy(figure, owner.map(Player), placed, seg);
         self.emit(Event::FigureSet { meeple });
     }
 
@@ -429,7 +433,7 @@ impl Game {
             .state
             .features()
             .members(f)
-            .find(|(p, _)| at.is_none_or(|t| *p == t))
+            .find(|(p, _)| at.is_none_or(|t| p.0 == t))
         else {
             return;
         };

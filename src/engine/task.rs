@@ -5,6 +5,7 @@
 
 use super::board::Pos;
 use super::features::FeatureId;
+use super::ids::PlacedId;
 use super::types::{Event, Target};
 use super::value::Value;
 use crate::ir::expr::Expr;
@@ -29,9 +30,9 @@ pub(super) enum Task {
     StartTurn,
     Draw,
     AwaitPlace(TileId),
-    AwaitDeploy(u16),
+    AwaitDeploy(PlacedId),
     /// Check the features around a placed tile for completion, then end the turn.
-    Scoring(u16),
+    Scoring(PlacedId),
     /// Score a feature if it is complete and not yet scored.
     Complete(FeatureId),
     Score {
@@ -193,7 +194,7 @@ impl Log {
 pub(super) enum Phase {
     Running,
     Place(TileId),
-    Deploy(u16),
+    Deploy(PlacedId),
     Choose(Box<Pending>),
     Over,
 }

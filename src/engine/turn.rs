@@ -11,6 +11,7 @@
 use super::error::{ErrorKind, GameError};
 use super::eval::Env;
 use super::game::Game;
+use super::ids::{PlacedId, Player};
 use super::task::{Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 use super::types::{Event, Target};
 use super::value::{target_value, EvalError, Value};
@@ -73,15 +74,15 @@ impl Game {
     }
 
     /// After a placement: the deploy decision, after the placement's events.
-    pub(super) fn after_place(&mut self, placed: u16) {
+    pub(super) fn after_place(&mut self, placed: PlacedId) {
         self.tasks.push(Task::AwaitDeploy(placed));
         let depth = self.depth();
-        self.fire(EventKind::DeployPhase, vec![Value::Tile(placed)], depth);
-        self.fire(EventKind::TilePlaced, vec![Value::Tile(placed)], depth);
+        self.fire(EventKind::DeployPhase, vec![Value::Tile(placed.0)], depth);
+        self.fire(EventKind::TilePlaced, vec![Value::Tile(placed.0)], depth);
     }
 
     /// After a deployment (or a pass): scoring, after the deployment's event.
-    pub(super) fn after_deploy(&mut self, placed: u16, meeple: Option<u32>) {
+    pub(super) fn after_deploy(&mut self, placed: PlacedId, meeple: Option<u32>) {
         self.tasks.push(Task::Scoring(placed));
         if let Some(id) = meeple {
             let depth = self.depth();
@@ -261,13 +262,19 @@ impl Game {
             None => self.tasks.push(Task::GameEnd),
             Some(tile) => {
                 let player = self.state.current();
-                self.emit(Event::Drew { player, tile });
+                self.emit(Event::Drew {
+                    player: Player::at(player),
+                    tile,
+                });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
                     self.fire(EventKind::TileDrawn, vec![Value::Player(player as u8)], 0);
                 } else {
                     self.state.discard_tile();
-                    self.emit(Event::Discarded { player, tile });
+                    self.emit(Event::Discarded {
+                        player: Player::at(player),
+                        tile,
+                    });
                     self.tasks.push(Task::Draw);
                 }
             }

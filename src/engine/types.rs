@@ -4,6 +4,7 @@
 //! with no behaviour, at the bottom of the engine so every part may use it.
 
 use super::board::Pos;
+use super::ids::{PlacedId, Player, Rotation};
 use crate::ir::program::Domain;
 use crate::ir::{ActionId, CardId};
 use crate::ir::{FigureId, ReasonId, TileId};
@@ -12,12 +13,12 @@ use crate::ir::{FigureId, ReasonId, TileId};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// The player drew `tile` and must place it (or take an action first).
-    Place { player: usize, tile: TileId },
+    Place { player: Player, tile: TileId },
     /// The player may deploy a figure on the tile just placed (or take an action instead).
-    Deploy { player: usize, placed: u16 },
+    Deploy { player: Player, placed: PlacedId },
     /// A rule asks the player to choose from `domain`; `optional` allows declining.
     Choose {
-        player: usize,
+        player: Player,
         domain: Domain,
         optional: bool,
     },
@@ -27,14 +28,14 @@ pub enum Decision {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     None,
-    Player(u8),
+    Player(Player),
     /// A feature, by one of its segment nodes: the one a player named, so a
     /// rule that puts a figure on it uses that tile and segment.
     Feature(u32),
     /// A figure on the board, by id.
     Figure(u32),
-    /// A placed tile, by index.
-    Tile(u16),
+    /// A tile on the board.
+    Tile(PlacedId),
     /// A card (kind) in the choosing player's hand.
     Card(u16),
     /// A square of the board.
@@ -44,9 +45,8 @@ pub enum Target {
 /// One answer to a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Choice {
-    /// Put `tile` (the drawn one, or an extra one) at `pos`, turned `rot`
-    /// quarter turns clockwise.
-    Place { tile: TileId, pos: Pos, rot: u8 },
+    /// Put `tile` (the drawn one, or an extra one) at `pos`, turned `rot`.
+    Place { tile: TileId, pos: Pos, rot: Rotation },
     /// Deploy a figure from supply onto a segment of the tile just placed.
     Deploy { figure: FigureId, seg: u8 },
     /// Deploy nothing.
@@ -66,9 +66,9 @@ pub struct Meeple {
     pub id: u32,
     pub figure: FigureId,
     /// The owning player; `None` for a neutral figure.
-    pub owner: Option<u8>,
-    /// Index of the placed tile it stands on, and the segment.
-    pub placed: u16,
+    pub owner: Option<Player>,
+    /// The tile it stands on, and the segment.
+    pub placed: PlacedId,
     pub seg: u8,
 }
 
@@ -76,58 +76,58 @@ pub struct Meeple {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Drew {
-        player: usize,
+        player: Player,
         tile: TileId,
     },
     /// The drawn tile fit nowhere and left the game.
     Discarded {
-        player: usize,
+        player: Player,
         tile: TileId,
     },
     Placed {
-        player: usize,
+        player: Player,
         tile: TileId,
         pos: Pos,
-        rot: u8,
+        rot: Rotation,
     },
     Deployed {
-        player: usize,
+        player: Player,
         figure: FigureId,
-        placed: u16,
+        placed: PlacedId,
         seg: u8,
     },
     Passed {
-        player: usize,
+        player: Player,
     },
     /// The player took an action; `spot` is where its target was (tile, segment).
     Acted {
-        player: usize,
+        player: Player,
         action: ActionId,
         target: Target,
-        spot: Option<(u16, u8)>,
+        spot: Option<(PlacedId, u8)>,
     },
     /// The player answered a `choose`; `spot` as for `Acted`.
     Chose {
-        player: usize,
+        player: Player,
         target: Target,
-        spot: Option<(u16, u8)>,
+        spot: Option<(PlacedId, u8)>,
     },
     Declined {
-        player: usize,
+        player: Player,
     },
     /// A card came from a deck into the player's hand (or was resolved at once).
     CardDrawn {
-        player: usize,
+        player: Player,
         card: CardId,
     },
     /// A card left a hand for its discard pile.
     CardDiscarded {
-        player: usize,
+        player: Player,
         card: CardId,
     },
     /// A rule drew another tile to choose from.
     DrewExtra {
-        player: usize,
+        player: Player,
         tile: TileId,
     },
     /// A tile drawn but not placed went back into the stack (`kept`) or left the game.
@@ -136,7 +136,7 @@ pub enum Event {
         kept: bool,
     },
     Scored {
-        player: usize,
+        player: Player,
         points: i64,
         reason: ReasonId,
     },

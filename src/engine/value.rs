@@ -2,6 +2,7 @@
 //! data, below the game state (which holds variables as values).
 
 use super::error::{ErrorKind, GameError};
+use super::ids::{PlacedId, Player};
 use super::types::Target;
 use crate::ir::{FigureId, IconId, KindId, MarkerId};
 
@@ -109,10 +110,10 @@ impl std::fmt::Display for EvalError {
 pub(super) fn target_value(t: Target) -> Value {
     match t {
         Target::None => Value::None,
-        Target::Player(p) => Value::Player(p),
+        Target::Player(p) => Value::Player(p.0),
         Target::Feature(f) => Value::Feature(f),
         Target::Figure(id) => Value::Figure(id),
-        Target::Tile(t) => Value::Tile(t),
+        Target::Tile(t) => Value::Tile(t.0),
         Target::Card(c) => Value::Card(c),
         Target::Square(x, y) => Value::Square(x, y),
     }
@@ -121,10 +122,10 @@ pub(super) fn target_value(t: Target) -> Value {
 /// The target a value names; `Target::None` for a value that names no target.
 pub(super) fn value_target(v: &Value) -> Target {
     match v {
-        Value::Player(p) => Target::Player(*p),
+        Value::Player(p) => Target::Player(Player(*p)),
         Value::Feature(f) => Target::Feature(*f),
         Value::Figure(id) => Target::Figure(*id),
-        Value::Tile(t) => Target::Tile(*t),
+        Value::Tile(t) => Target::Tile(PlacedId(*t)),
         Value::Card(c) => Target::Card(*c),
         Value::Square(x, y) => Target::Square(*x, *y),
         _ => Target::None,

@@ -6,6 +6,7 @@
 //! and cards holds in a view too.
 
 use super::game::Game;
+use super::ids::Player;
 use super::rng::Rng;
 use super::task::Phase;
 use super::types::Target;
@@ -23,8 +24,8 @@ pub struct View {
 
 impl View {
     /// The player whose view this is.
-    pub fn viewer(&self) -> usize {
-        self.game.viewer.map_or(0, usize::from)
+    pub fn viewer(&self) -> Player {
+        Player(self.game.viewer.unwrap_or(0))
     }
 }
 
@@ -52,16 +53,17 @@ impl Game {
     /// a real tile or card, a search from the view plays by the real rules,
     /// and it learns nothing hidden. The sample depends only on what the
     /// player has seen and on `seed`.
-    pub fn view_for(&self, player: usize) -> Option<View> {
+    pub fn view_for(&self, player: Player) -> Option<View> {
         self.view_with_seed(player, 0)
     }
 
     /// [`Game::view_for`] with another sample of the hidden parts for each
     /// `seed` (search that wants many samples asks with many seeds).
-    pub fn view_with_seed(&self, player: usize, seed: u64) -> Option<View> {
-        if player >= self.state.players() {
+    pub fn view_with_seed(&self, player: Player, seed: u64) -> Option<View> {
+        if player.index() >= self.state.players() {
             return None;
         }
+        let player = player.index();
         let mut view = self.search_clone();
         view.forced.clear();
         view.forced_cards.clear();
@@ -137,7 +139,7 @@ mod tests {
     use super::*;
     use crate::agents::{Agent, RandomAgent};
     use crate::check::{load, PackRef};
-    use crate::engine::Rules;
+    use crate::engine::{Rules, Setup};
     use std::sync::Arc;
 
     /// Every placement draws a card, kept in the hand.
@@ -156,7 +158,7 @@ mod tests {
             },
         ];
         let rules = Arc::new(Rules::new(load(&refs).expect("bundled packs load")));
-        let mut game = Game::new(rules, 2, 7).expect("two players can play");
+        let mut game = Game::new(rules, Setup::new(2).seed(7)).expect("two players can play");
         let mut agent = RandomAgent::new(3);
         while !(game.state.hands()[1]
             .iter()
@@ -183,7 +185,10 @@ mod tests {
         stack.reverse();
         piles[0].reverse();
         twin.rng = Rng::new(99);
-        let (a, b) = (game.view_for(0).expect("player 0"), twin.view_for(0).expect("player 0"));
+        let (a, b) = (
+            game.view_for(Player(0)).expect("player 0"),
+            twin.view_for(Player(0)).expect("player 0"),
+        );
         assert_eq!(a.state.hands(), b.state.hands());
         assert_eq!(a.state.piles(), b.state.piles());
         assert_eq!(a.state.stack(), b.state.stack());
@@ -194,7 +199,7 @@ mod tests {
             "a player sees their own hand"
         );
         // Another seed samples again.
-        let c = game.view_with_seed(0, 1).expect("player 0");
+        let c = game.view_with_seed(Player(0), 1).expect("player 0");
         assert!(c.state.stack() != a.state.stack() || c.state.hands() != a.state.hands());
     }
 }

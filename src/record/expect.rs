@@ -3,7 +3,7 @@
 
 use super::format::Expect;
 use super::naming::{figure_id, segment_at};
-use crate::engine::Game;
+use crate::engine::{Game, Player};
 use crate::ir::FigureId;
 
 /// Checks one expectation; the error says what was found.
@@ -32,7 +32,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
                 .iter()
                 .position(|x| x == reason)
                 .ok_or_else(|| format!("unknown reason `{reason}`; reasons are {}", pack.reasons.join(", ")))?;
-            let got = game.points(*player, r as u16).unwrap_or(0);
+            let got = game.points(Player(*player as u8), r as u16).unwrap_or(0);
             if got != *points {
                 return Err(format!(
                     "player {player} has {got} points from {reason}, expected {points}"
@@ -43,11 +43,11 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
             player_ok(*player)?;
             let got: u32 = match figure {
                 Some(name) => u32::from(
-                    game.supply(*player, figure_id(game, name).map_err(|e| e.to_string())?)
+                    game.supply(Player(*player as u8), figure_id(game, name).map_err(|e| e.to_string())?)
                         .unwrap_or(0),
                 ),
                 None => (0..pack.figures.len())
-                    .map(|f| u32::from(game.supply(*player, f as FigureId).unwrap_or(0)))
+                    .map(|f| u32::from(game.supply(Player(*player as u8), f as FigureId).unwrap_or(0)))
                     .sum(),
             };
             if got != *count {
@@ -66,7 +66,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
             let found = game.meeples().iter().any(|m| {
                 m.placed == placed
                     && m.seg == seg
-                    && m.owner == Some(*player as u8)
+                    && m.owner == Some(Player(*player as u8))
                     && want_figure.is_none_or(|f| f == m.figure)
             });
             if !found {
@@ -77,7 +77,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
             let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
             let seg = segment_at(game, placed, on).map_err(|e| e.to_string())?;
             if let Some(m) = game.meeples().iter().find(|m| m.placed == placed && m.seg == seg) {
-                let owner = m.owner.map_or("neutral".to_string(), |o| format!("player {o}"));
+                let owner = m.owner.map_or("neutral".to_string(), |o| format!("player {}", o.0));
                 return Err(format!(
                     "a {} of {owner} is at {at:?} on {on}",
                     pack.figures[m.figure as usize].name

@@ -5,15 +5,15 @@
 //! card and action names to ids, degrees to quarter turns).
 
 use super::format::{Deploy, Pick};
-use crate::engine::{Choice, ErrorKind, Game, GameError, Pos, Rules, Target};
+use crate::engine::{Choice, ErrorKind, Game, GameError, PlacedId, Player, Pos, Rotation, Rules, Target};
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::Window;
 use crate::ir::ActionId;
 use crate::ir::{FigureId, Ownership, TileId};
 
 /// A target in the game's terms.
-pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> Option<Pick> {
-    let at = |placed: u16| game.board().placed[placed as usize].pos;
+pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(PlacedId, u8)>) -> Option<Pick> {
+    let at = |placed: PlacedId| game.board().placed[placed.index()].pos;
     Some(match (target, spot) {
         (Target::Feature(_), Some((placed, seg))) => Pick::Feature {
             at: at(placed),
@@ -25,19 +25,19 @@ pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(u16, u8)>) -> O
                 at: at(placed),
                 on: segment_name(game, placed, seg),
                 figure: Some(game.rules().pack.figures[m.figure as usize].name.clone()),
-                player: m.owner.map(usize::from),
+                player: m.owner.map(Player::index),
             }
         }
         (Target::Tile(t), _) => Pick::Tile { at: at(t) },
         (Target::Square(x, y), _) => Pick::Square { at: (x, y) },
-        (Target::Player(p), _) => Pick::Player(p as usize),
+        (Target::Player(p), _) => Pick::Player(p.index()),
         (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
         _ => return None,
     })
 }
 
 /// An action taken, in the game's terms: its name, and its target when it has one.
-pub(crate) fn action_pick(game: &Game, action: ActionId, target: Target, spot: Option<(u16, u8)>) -> Pick {
+pub(crate) fn action_pick(game: &Game, action: ActionId, target: Target, spot: Option<(PlacedId, u8)>) -> Pick {
     Pick::Action {
         name: game.rules().pack.program.actions[action as usize].name.clone(),
         target: pick_of(game, target, spot).map(Box::new),
@@ -45,28 +45,28 @@ pub(crate) fn action_pick(game: &Game, action: ActionId, target: Target, spot: O
 }
 
 /// A figure deployed onto a segment of a placed tile, in the game's terms.
-pub(crate) fn deploy_of(game: &Game, figure: FigureId, placed: u16, seg: u8) -> Deploy {
+pub(crate) fn deploy_of(game: &Game, figure: FigureId, placed: PlacedId, seg: u8) -> Deploy {
     Deploy {
         figure: Some(game.rules().pack.figures[figure as usize].name.clone()),
         on: segment_name(game, placed, seg),
     }
 }
 
-/// Quarter turns clockwise as a record's degrees (the inverse of [`rotation`]).
-pub(crate) fn degrees(rot: u8) -> i64 {
-    i64::from(rot) * 90
+/// A rotation as a record's degrees (the inverse of [`rotation`]).
+pub(crate) fn degrees(rot: Rotation) -> i64 {
+    i64::from(rot.degrees())
 }
 
 /// A segment's name in records: its first edge or half-edge in board
 /// directions; for a segment with neither, its kind's name, numbered
 /// (`"field 2"`) when the tile has several segments of that kind.
-pub(crate) fn segment_name(game: &Game, placed: u16, seg: u8) -> String {
+pub(crate) fn segment_name(game: &Game, placed: PlacedId, seg: u8) -> String {
     let name = game.segment_location(placed, seg);
     if Location::parse(&name).is_some() {
         return name;
     }
     let pack = &game.rules().pack;
-    let tile = &pack.tiles[game.board().placed[placed as usize].tile as usize];
+    let tile = &pack.tiles[game.board().placed[placed.index()].tile as usize];
     let kind = tile.segments[seg as usize].kind;
     let same: Vec<usize> = (0..tile.segments.len())
         .filter(|s| tile.segments[*s].kind == kind)
@@ -101,15 +101,14 @@ pub(crate) fn card_id(rules: &Rules, name: &str) -> Result<u16, GameError> {
         .ok_or_else(|| unknown("card", name, cards.iter().map(|c| c.name.as_str())))
 }
 
-/// A record's rotation in degrees as quarter turns.
-pub(crate) fn rotation(rot: i64) -> Result<u8, GameError> {
-    match rot {
-        0 | 90 | 180 | 270 => Ok((rot / 90) as u8),
-        _ => Err(GameError::new(
+/// A record's rotation in degrees as a [`Rotation`].
+pub(crate) fn rotation(rot: i64) -> Result<Rotation, GameError> {
+    Rotation::from_degrees(rot).ok_or_else(|| {
+        GameError::new(
             ErrorKind::BadRotation,
             format!("rotation {rot} must be 0, 90, 180 or 270"),
-        )),
-    }
+        )
+    })
 }
 
 /// The window of the action a pick takes, if it is an action.
@@ -148,7 +147,7 @@ pub(crate) fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameErr
                 .iter()
                 .filter(|m| m.placed == placed && m.seg == seg)
                 .filter(|m| kind.is_none_or(|k| m.figure == k))
-                .filter(|m| player.is_none_or(|p| m.owner.map(usize::from) == Some(p)))
+                .filter(|m| player.is_none_or(|p| m.owner.map(Player::index) == Some(p)))
                 .map(|m| Target::Figure(m.id))
                 .collect();
             if found.is_empty() {
@@ -161,7 +160,8 @@ pub(crate) fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameErr
         Pick::Player(p) => Target::Player(
             u8::try_from(*p)
                 .ok()
-                .filter(|p| usize::from(*p) < game.players())
+                .map(Player)
+                .filter(|p| p.index() < game.players())
                 .ok_or_else(|| no_target(format!("no player {p}; players are 0 to {}", game.players() - 1)))?,
         ),
         Pick::Card(name) => Target::Card(card_id(game.rules(), name)?),
@@ -219,11 +219,11 @@ pub(crate) fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, GameError> 
 }
 
 /// The segment of a placed tile that a location names, in board directions.
-pub(crate) fn segment_at(game: &Game, placed: u16, on: &str) -> Result<u8, GameError> {
+pub(crate) fn segment_at(game: &Game, placed: PlacedId, on: &str) -> Result<u8, GameError> {
     let pack = &game.rules().pack;
-    let p = &game.board().placed[placed as usize];
+    let p = &game.board().placed[placed.index()];
     let tile = &pack.tiles[p.tile as usize];
-    let rotated = &game.rules().rotated[p.tile as usize][p.rot as usize];
+    let rotated = &game.rules().rotated[p.tile as usize][p.rot.index()];
     let seg = match Location::parse(on) {
         Some(Location::Edge(e)) => Some(rotated.edge_seg[e as usize]).filter(|s| *s != u8::MAX),
         Some(Location::HalfEdge(h)) => Some(rotated.half_seg[h as usize]).filter(|s| *s != u8::MAX),
@@ -287,13 +287,13 @@ pub(crate) fn figure_id(game: &Game, name: &str) -> Result<FigureId, GameError> 
         .ok_or_else(|| unknown("figure", name, pack.figures.iter().map(|f| f.name.as_str())))
 }
 
-pub(crate) fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choice, GameError> {
+pub(crate) fn deploy_choice(game: &Game, placed: PlacedId, d: &Deploy) -> Result<Choice, GameError> {
     let pack = &game.rules().pack;
     let seg = segment_at(game, placed, &d.on)?;
     let figure = match &d.figure {
         Some(name) => figure_id(game, name)?,
         None => {
-            let kind = pack.tiles[game.board().placed[placed as usize].tile as usize].segments[seg as usize].kind;
+            let kind = pack.tiles[game.board().placed[placed.index()].tile as usize].segments[seg as usize].kind;
             let player = game.current_player();
             let may_stand = |f: FigureId| {
                 let fig = &pack.figures[f as usize];
@@ -309,7 +309,10 @@ pub(crate) fn deploy_choice(game: &Game, placed: u16, d: &Deploy) -> Result<Choi
                 None if figures.clone().any(may_stand) => {
                     return Err(GameError::new(
                         ErrorKind::SupplyEmpty,
-                        format!("player {player} has no figure left in their supply that may go on the {kind_name}"),
+                        format!(
+                            "player {} has no figure left in their supply that may go on the {kind_name}",
+                            player.0
+                        ),
                     ))
                 }
                 None => {

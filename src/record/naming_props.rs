@@ -10,7 +10,7 @@ use super::naming::{
     action_pick, choice_for, degrees, deploy_choice, deploy_of, pick_of, rotation, segment_at, segment_name, tile_id,
 };
 use crate::check::{load, PackRef};
-use crate::engine::{Choice, Decision, Game, Pos, Rules, Target};
+use crate::engine::{Choice, Decision, Game, PlacedId, Pos, Rules, Setup, Target};
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
 
@@ -59,7 +59,7 @@ fn alone(i: usize) -> Arc<Rules> {
 /// Every segment of every placed tile resolves from its name back to itself.
 fn check_segments(game: &Game) {
     for (placed, p) in game.board().placed.iter().enumerate() {
-        let placed = placed as u16;
+        let placed = PlacedId(placed as u16);
         let segments = game.rules().pack.tiles[p.tile as usize].segments.len();
         for seg in 0..segments as u8 {
             let name = segment_name(game, placed, seg);
@@ -90,7 +90,7 @@ fn same(game: &Game, a: Target, b: Target) -> bool {
 #[derive(Debug)]
 enum Form {
     Pick(Pick),
-    Deploy(u16, Deploy),
+    Deploy(PlacedId, Deploy),
     Place(String, Pos, i64),
 }
 
@@ -144,7 +144,7 @@ fn check_options(game: &Game) {
 /// Plays a game with seeded random choices, checking the naming at every
 /// `every`-th decision (and at the end).
 fn play_checking(rules: Arc<Rules>, players: usize, seed: u64, every: usize) {
-    let mut game = Game::new(rules, players, seed).expect("the game sets up");
+    let mut game = Game::new(rules, Setup::new(players).seed(seed)).expect("the game sets up");
     let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
     let mut next = || {
         // splitmix64

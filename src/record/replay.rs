@@ -7,7 +7,7 @@ use super::expect::check;
 use super::format::{Record, Step};
 use super::naming::{card_id, tile_id};
 use super::walk::{StepCursor, TurnMoves};
-use crate::engine::{Decision, ErrorKind, Event, Game, GameError, Rules};
+use crate::engine::{Decision, ErrorKind, Event, Game, GameError, Rules, Setup};
 use crate::ir::TileId;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -94,13 +94,14 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         None => record.turns.len(),
     };
     // Set-up errors (players) come before any step's.
-    let mut game =
-        Game::replaying_with_cards(rules.clone(), record.players.len(), stack, draws, cards).map_err(|e| {
-            match e.kind() {
-                ErrorKind::Setup => ReplayError::Setup(e.to_string()),
-                _ => ReplayError::Step { index: 0, error: e },
-            }
-        })?;
+    let mut setup = Setup::new(record.players.len()).replay(draws, cards);
+    if let Some(stack) = stack {
+        setup = setup.stack(stack);
+    }
+    let mut game = Game::new(rules.clone(), setup).map_err(|e| match e.kind() {
+        ErrorKind::Setup => ReplayError::Setup(e.to_string()),
+        _ => ReplayError::Step { index: 0, error: e },
+    })?;
     let mut draws_seen = 0;
     // Events before the first step (setup) count with the first step.
     let mut log_seen = 0;
