@@ -392,14 +392,6 @@ builtins! {
 }
 
 impl Builtin {
-    /// The built-in's declaration.
-    pub fn def(self) -> &'static BuiltinDef {
-        BUILTINS
-            .iter()
-            .find(|d| d.builtin == self)
-            .expect("every builtin has a row in BUILTINS")
-    }
-
     /// Looks a built-in up by receiver and name.
     pub fn find(receiver: Receiver, name: &str) -> Option<&'static BuiltinDef> {
         BUILTINS.iter().find(|d| d.receiver == receiver && d.name == name)
