@@ -9,6 +9,7 @@ pub mod reference;
 use crate::source::{FileId, Sources, Span};
 pub mod shared;
 use expr::Expr;
+pub use expr::Type;
 use geometry::Bits;
 pub use shared::{
     ActionId, BinOp, CardId, DeckId, FigureId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId, TileId,

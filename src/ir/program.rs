@@ -275,7 +275,7 @@ pub struct Card {
 /// What a `choose`, `for each` or action ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Domain {
-    /// Every player, in turn order (`player`).
+    /// Every player, in seat order (`for each player p`, `choose player p`).
     Players,
     /// Figures on the board, optionally of one type.
     Figures(Option<FigureId>),
