@@ -24,7 +24,7 @@ use names::{Namespace, Visibility};
 use tiles::{TileBuild, TileCx};
 
 /// The language versions this build understands.
-pub const LANGUAGE_VERSION: u32 = 1;
+pub(crate) const LANGUAGE_VERSION: u32 = 1;
 
 /// Counts (tiles, figures) are limited to this.
 const MAX_COUNT: u32 = 1000;
@@ -38,7 +38,11 @@ const MAX_KINDS: usize = 100;
 /// Loading failed: every diagnostic found, with the sources to render them.
 #[derive(Debug)]
 pub struct LoadError {
+    /// Every file read before loading stopped, so the diagnostics' spans can
+    /// be shown with their lines ([`LoadError::render`]).
     pub sources: Sources,
+    /// Every problem found, in the order the checker's stages met them (at
+    /// most [`MAX_REPEATED_ERRORS`] of one code per file); never empty.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -67,7 +71,7 @@ pub fn load(refs: &[PackRef]) -> Result<RulePack, LoadError> {
 /// Loads packs as [`load`] does, but with `roots` (a record's packs) every
 /// file read from disk, required ones included, must lie in one of those
 /// folders and begin like a pack, or it is refused unread or unshown.
-pub fn load_within(refs: &[PackRef], roots: &[std::path::PathBuf]) -> Result<RulePack, LoadError> {
+pub(crate) fn load_within(refs: &[PackRef], roots: &[std::path::PathBuf]) -> Result<RulePack, LoadError> {
     crate::diagnostic::with_suggestion_budget(crate::diagnostic::SUGGEST_STEPS_PER_LOAD, || {
         load_from(refs, Some(roots))
     })
@@ -391,8 +395,6 @@ impl Checker {
                         self.fn_sigs.push(None);
                         self.program.functions.push(Function {
                             name: f.name.name.clone(),
-                            params: Vec::new(),
-                            result: None,
                             slots: 0,
                             body: FnBody::Expr(Expr::Nothing),
                             span: f.name.span,
@@ -532,14 +534,9 @@ impl Checker {
             });
             let checked = checked.filter(|_| program::check_frame(&locals, f.name.span, &mut diags));
             if let Some((params, body, result)) = checked {
-                self.fn_sigs[id as usize] = Some(FnSig {
-                    params: params.clone(),
-                    result,
-                });
+                self.fn_sigs[id as usize] = Some(FnSig { params, result });
                 self.program.functions[id as usize] = Function {
                     name: f.name.name.clone(),
-                    params,
-                    result,
                     slots: locals.slots(),
                     body,
                     span: f.name.span,

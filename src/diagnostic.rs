@@ -9,7 +9,7 @@ macro_rules! codes {
     ($($variant:ident = $num:literal, $title:literal, $explain:literal;)*) => {
         /// A stable diagnostic code. Numbers are never reused.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Code { $($variant,)* }
+        pub enum Code { $(#[doc = concat!("*", $title, "* (number ", $num, "). ", $explain)] $variant,)* }
 
         impl Code {
             /// Every code, in number order.
@@ -137,7 +137,9 @@ impl std::str::FromStr for Code {
 /// One problem found while loading rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Which kind of problem it is; `meeple explain` tells more.
     pub code: Code,
+    /// The headline, naming the thing at fault (for example "unknown feature kind `citty`").
     pub message: String,
     /// The fault, with a short label.
     pub primary: Option<(Span, String)>,
@@ -222,11 +224,11 @@ pub const MAX_NAME_CHARS: usize = 256;
 
 /// Most edit-distance steps (cells of the alignment table) one suggestion may
 /// spend: a few milliseconds, however many names are visible.
-pub const SUGGEST_STEPS_PER_CALL: u64 = 1 << 20;
+pub(crate) const SUGGEST_STEPS_PER_CALL: u64 = 1 << 20;
 
 /// Most edit-distance steps all suggestions of one load may spend (see
 /// [`with_suggestion_budget`]); after that, errors come without a suggestion.
-pub const SUGGEST_STEPS_PER_LOAD: u64 = 1 << 25;
+pub(crate) const SUGGEST_STEPS_PER_LOAD: u64 = 1 << 25;
 
 thread_local! {
     /// Steps left to the suggestions of the load running on this thread, if any.
@@ -236,7 +238,7 @@ thread_local! {
 /// Runs `f` with at most `steps` edit-distance steps for all the suggestions
 /// it makes, so that no input (many unknown names, many visible names) makes
 /// "did you mean" quadratic. Restores the enclosing budget afterwards.
-pub fn with_suggestion_budget<T>(steps: u64, f: impl FnOnce() -> T) -> T {
+pub(crate) fn with_suggestion_budget<T>(steps: u64, f: impl FnOnce() -> T) -> T {
     let outer = BUDGET.with(|b| b.replace(Some(steps)));
     let result = f();
     BUDGET.with(|b| b.set(outer));
@@ -253,7 +255,7 @@ pub fn with_suggestion_budget<T>(steps: u64, f: impl FnOnce() -> T) -> T {
 /// candidates whose length alone puts them out of reach, and the comparisons
 /// stop after [`SUGGEST_STEPS_PER_CALL`] steps (or when the load's budget is
 /// spent).
-pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     suggest_counted(name, candidates).0
 }
 
@@ -305,7 +307,7 @@ fn suggest_counted<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>
 }
 
 /// A "did you mean" note for [`suggest`].
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     suggest(name, candidates).map(|s| format!("did you mean `{s}`?"))
 }
 

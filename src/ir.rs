@@ -9,10 +9,11 @@ pub mod reference;
 use crate::source::{FileId, Sources, Span};
 pub mod shared;
 use expr::Expr;
+pub use expr::Type;
 use geometry::Bits;
 pub use shared::{
-    ActionId, BinOp, BlockId, CardId, DeckId, FigureId, FnId, IconId, KindId, MarkerId, Ownership, PackId, Posture,
-    ReasonId, TileId, Topology, UnOp, VarId,
+    ActionId, BinOp, CardId, DeckId, FigureId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId, TileId,
+    Topology, UnOp, VarId,
 };
 
 /// Several packs loaded, checked and merged: everything a game needs.
@@ -39,37 +40,47 @@ pub struct RulePack {
 /// One loaded `.rules` file.
 #[derive(Clone, Debug)]
 pub struct Pack {
+    /// The name in its header, `pack NAME`, by which others `requires` it.
     pub name: String,
+    /// The quoted title after the name in its header, if any.
     pub title: Option<String>,
+    /// The file it was read from, in [`RulePack::sources`].
     pub file: FileId,
+    /// The packs its `requires` line names, as indices into [`RulePack::packs`].
     pub requires: Vec<PackId>,
 }
 
 /// A feature kind: how its segments connect, when it is complete, how it scores.
 #[derive(Clone, Debug)]
 pub struct FeatureKind {
+    /// The name after `feature` (`city`), also the scoring reason with the same index.
     pub name: String,
+    /// How its segments join across tiles (`connects edges`, `connects half_edges`, `area`).
     pub topology: Topology,
     /// Runs through the middle of an edge, leaving the halves to fields (roads).
     pub narrow: bool,
     /// `complete when`; `None`: never complete.
-    pub complete: Option<Expr>,
+    pub(crate) complete: Option<Expr>,
     /// `score completed`; `None`: scores nothing when completed.
-    pub score_completed: Option<Expr>,
+    pub(crate) score_completed: Option<Expr>,
     /// `score final`; `None`: scores nothing at game end.
-    pub score_final: Option<Expr>,
+    pub(crate) score_final: Option<Expr>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 /// A kind of figure.
 #[derive(Clone, Debug)]
 pub struct Figure {
+    /// The name after `figure` (`follower`), as records and rules name it.
     pub name: String,
+    /// `per_player` (each player has copies) or `neutral` (copies belong to nobody).
     pub ownership: Ownership,
     /// Copies per player, or in all for a neutral figure.
     pub count: u32,
     /// Kinds it may stand on, by [`KindId`], with its posture there.
     pub places: Vec<(KindId, Posture)>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
@@ -83,9 +94,11 @@ impl Figure {
 /// A segment marker, such as a pennant.
 #[derive(Clone, Debug)]
 pub struct Marker {
+    /// The name after `marker`, written after a segment's locations on a tile.
     pub name: String,
     /// Kinds whose segments may carry it.
     pub on: Vec<KindId>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
@@ -101,24 +114,36 @@ pub enum IconValue {
 /// A tile icon: a symbol printed on some tiles, optionally with a compass value.
 #[derive(Clone, Debug)]
 pub struct Icon {
+    /// The name after `icon`, as tiles and `has_icon(NAME)` write it.
     pub name: String,
+    /// Whether tiles give the icon a compass value (`icon NAME: compass`).
     pub value: IconValue,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 /// An icon on a tile, with its value (a compass index for compass icons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileIcon {
+    /// Which icon, an index into [`RulePack::icons`].
     pub icon: IconId,
+    /// For a compass icon, the direction as printed on the unrotated tile:
+    /// an index into [`geometry::COMPASS_NAMES`] (0 = N, clockwise in
+    /// eighths); `None` for an icon without a value.
     pub value: Option<u8>,
 }
 
 /// A tile type with its count in the tile set.
 #[derive(Clone, Debug)]
 pub struct TileType {
+    /// The name after `tile` (`D`), as records name it.
     pub name: String,
+    /// Copies in the tile set (`xN`, at most 1 000), the start tile's copy included.
     pub count: u32,
+    /// Its feature segments, in the order written; [`Segment::touches`]
+    /// indexes into this list.
     pub segments: Vec<Segment>,
+    /// The icons printed on it.
     pub icons: Vec<TileIcon>,
     /// Where the tile was defined.
     pub span: Span,
@@ -150,15 +175,19 @@ impl TileType {
 /// One feature segment of a tile.
 #[derive(Clone, Debug)]
 pub struct Segment {
+    /// Its feature kind, an index into [`RulePack::kinds`].
     pub kind: KindId,
-    /// Edges it reaches (edge-connected kinds).
+    /// Edges it reaches (edge-connected kinds), in the unrotated tile:
+    /// bit `e` for edge `e` of [`geometry::EDGE_NAMES`].
     pub edges: Bits,
-    /// Half-edges it reaches (half-edge-connected kinds).
+    /// Half-edges it reaches (half-edge-connected kinds), in the unrotated
+    /// tile: bit `h` for half-edge `h` of [`geometry::HALF_EDGE_NAMES`].
     pub half_edges: Bits,
     /// Other segments of the same tile it touches, by index.
     pub touches: Vec<u8>,
     /// Markers, one entry per copy.
     pub markers: Vec<MarkerId>,
+    /// Where the segment is written in its tile.
     pub span: Span,
 }
 

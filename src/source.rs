@@ -10,8 +10,12 @@ pub type FileId = usize;
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// The file, in the [`Sources`] that read it.
     pub file: FileId,
+    /// Byte offset of the first byte in the file's text.
     pub start: u32,
+    /// Byte offset just past the last byte (`start..end`, so `end == start`
+    /// for an empty span).
     pub end: u32,
 }
 

@@ -10,10 +10,10 @@ use crate::ir::expr::Expr;
 use crate::ir::program::{BlockId, FnBody, Program, Stmt};
 
 /// Most calls one run of a function may make, counted as above.
-pub const MAX_CALLS: u64 = 1_000_000;
+pub(crate) const MAX_CALLS: u64 = 1_000_000;
 
 /// For each function, in order: the calls one run of it makes (itself included).
-pub fn call_counts(program: &Program) -> Vec<u64> {
+pub(crate) fn call_counts(program: &Program) -> Vec<u64> {
     let mut counts: Vec<u64> = Vec::with_capacity(program.functions.len());
     for function in &program.functions {
         let inner = match &function.body {
@@ -28,7 +28,7 @@ pub fn call_counts(program: &Program) -> Vec<u64> {
 /// The functions over [`MAX_CALLS`] that are the cause: over the limit
 /// although every function they call is within it (the functions calling
 /// them are over only because of them). Each with its count.
-pub fn too_many_calls(program: &Program) -> Vec<(usize, u64)> {
+pub(crate) fn too_many_calls(program: &Program) -> Vec<(usize, u64)> {
     let counts = call_counts(program);
     let within: Vec<u64> = counts.iter().map(|&c| if c > MAX_CALLS { 1 } else { 0 }).collect();
     program

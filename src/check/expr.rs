@@ -12,17 +12,17 @@ use crate::syntax::ast::{self, BinOp, UnOp};
 
 /// Most local variables (parameters, `let`, loop and `count` variables) one
 /// handler, action, card or function may bind.
-pub const MAX_LOCALS: usize = 4096;
+pub(crate) const MAX_LOCALS: usize = 4096;
 
 /// Largest integer literal accepted in an expression.
 const MAX_LITERAL: u32 = 1_000_000;
 
 /// A checked expression: IR, type, and the feature kind when statically known.
 #[derive(Clone, Debug)]
-pub struct Typed {
-    pub expr: Expr,
-    pub ty: Type,
-    pub kind: Option<KindId>,
+pub(crate) struct Typed {
+    pub(crate) expr: Expr,
+    pub(crate) ty: Type,
+    pub(crate) kind: Option<KindId>,
 }
 
 impl Typed {
@@ -33,42 +33,42 @@ impl Typed {
 
 /// A function's signature, once its declaration is checked.
 #[derive(Clone, Debug)]
-pub struct FnSig {
-    pub params: Vec<Type>,
+pub(crate) struct FnSig {
+    pub(crate) params: Vec<Type>,
     /// `Some` for an expression function, `None` for an effect function.
-    pub result: Option<Type>,
+    pub(crate) result: Option<Type>,
 }
 
 /// Every name an expression may use.
-pub struct Names<'a> {
-    pub kinds: &'a Namespace,
-    pub markers: &'a Namespace,
-    pub icons: &'a Namespace,
-    pub figures: &'a Namespace,
-    pub vars: &'a Namespace,
-    pub decks: &'a Namespace,
-    pub cards: &'a Namespace,
-    pub fns: &'a Namespace,
-    pub var_decls: &'a [Var],
+pub(crate) struct Names<'a> {
+    pub(crate) kinds: &'a Namespace,
+    pub(crate) markers: &'a Namespace,
+    pub(crate) icons: &'a Namespace,
+    pub(crate) figures: &'a Namespace,
+    pub(crate) vars: &'a Namespace,
+    pub(crate) decks: &'a Namespace,
+    pub(crate) cards: &'a Namespace,
+    pub(crate) fns: &'a Namespace,
+    pub(crate) var_decls: &'a [Var],
     /// Signatures of functions checked so far, by function id.
-    pub fn_sigs: &'a [Option<FnSig>],
-    pub kind_topology: &'a [Topology],
+    pub(crate) fn_sigs: &'a [Option<FnSig>],
+    pub(crate) kind_topology: &'a [Topology],
 }
 
 /// Where an expression appears.
-pub struct ExprScope<'a> {
+pub(crate) struct ExprScope<'a> {
     /// The feature kind whose clause this is (the implicit subject).
-    pub subject: Option<(KindId, &'a str)>,
+    pub(crate) subject: Option<(KindId, &'a str)>,
     /// Inside `complete when`, where `completed` would be circular.
-    pub in_complete: bool,
-    pub unit: usize,
-    pub names: &'a Names<'a>,
-    pub vis: &'a Visibility,
+    pub(crate) in_complete: bool,
+    pub(crate) unit: usize,
+    pub(crate) names: &'a Names<'a>,
+    pub(crate) vis: &'a Visibility,
 }
 
 impl<'a> ExprScope<'a> {
     /// The scope of rules outside feature kinds: no implicit subject.
-    pub fn plain(unit: usize, names: &'a Names<'a>, vis: &'a Visibility) -> ExprScope<'a> {
+    pub(crate) fn plain(unit: usize, names: &'a Names<'a>, vis: &'a Visibility) -> ExprScope<'a> {
         ExprScope {
             subject: None,
             in_complete: false,
@@ -79,7 +79,7 @@ impl<'a> ExprScope<'a> {
     }
 
     /// A function's id and signature; an error when it is declared after the use.
-    pub fn function(&self, func: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<(u16, FnSig)> {
+    pub(crate) fn function(&self, func: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<(u16, FnSig)> {
         let id = self.names.fns.lookup(func, self.unit, self.vis, diags)?;
         match self.names.fn_sigs.get(id as usize).cloned().flatten() {
             Some(sig) => Some((id, sig)),
@@ -101,7 +101,7 @@ impl<'a> ExprScope<'a> {
 
 /// Local variables in scope, with their slots.
 #[derive(Default, Debug)]
-pub struct Locals {
+pub(crate) struct Locals {
     vars: Vec<(String, Type, Option<KindId>, u16)>,
     next: u16,
 }
@@ -109,7 +109,7 @@ pub struct Locals {
 impl Locals {
     /// Binds a name to a fresh slot (slots beyond [`MAX_LOCALS`] are
     /// refused by the checker through [`Locals::overflowed`]).
-    pub fn bind(&mut self, name: &str, ty: Type, kind: Option<KindId>) -> u16 {
+    pub(crate) fn bind(&mut self, name: &str, ty: Type, kind: Option<KindId>) -> u16 {
         let slot = self.next;
         self.next = self.next.saturating_add(1);
         self.vars.push((name.to_string(), ty, kind, slot));
@@ -117,22 +117,22 @@ impl Locals {
     }
 
     /// How many bindings are in scope (to restore with [`Locals::truncate`]).
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         self.vars.len()
     }
 
     /// Leaves the scopes opened since `depth`.
-    pub fn truncate(&mut self, depth: usize) {
+    pub(crate) fn truncate(&mut self, depth: usize) {
         self.vars.truncate(depth);
     }
 
     /// Slots used so far: the frame size a handler or function needs.
-    pub fn slots(&self) -> u16 {
+    pub(crate) fn slots(&self) -> u16 {
         self.next
     }
 
     /// Whether more variables were bound than a frame may hold.
-    pub fn overflowed(&self) -> bool {
+    pub(crate) fn overflowed(&self) -> bool {
         usize::from(self.next) > MAX_LOCALS
     }
 
@@ -152,7 +152,7 @@ fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Di
 }
 
 /// Checks `expr` and requires a value of type `want`.
-pub fn check_expr(
+pub(crate) fn check_expr(
     scope: &ExprScope,
     locals: &mut Locals,
     expr: &ast::Expr,
@@ -169,7 +169,12 @@ pub fn check_expr(
 }
 
 /// Checks `expr` and returns whatever type it has.
-pub fn infer(scope: &ExprScope, locals: &mut Locals, expr: &ast::Expr, diags: &mut Vec<Diagnostic>) -> Option<Typed> {
+pub(crate) fn infer(
+    scope: &ExprScope,
+    locals: &mut Locals,
+    expr: &ast::Expr,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Typed> {
     Cx { scope, locals, diags }.expr(expr)
 }
 
@@ -611,7 +616,7 @@ impl Cx<'_, '_, '_> {
 }
 
 /// How a variable scope reads in messages.
-pub fn var_scope_name(scope: VarScope) -> &'static str {
+pub(crate) fn var_scope_name(scope: VarScope) -> &'static str {
     match scope {
         VarScope::Game => "game",
         VarScope::Player => "player",
@@ -620,7 +625,7 @@ pub fn var_scope_name(scope: VarScope) -> &'static str {
 }
 
 /// How a topology reads in messages.
-pub fn topology_words(t: Topology) -> &'static str {
+pub(crate) fn topology_words(t: Topology) -> &'static str {
     match t {
         Topology::Edges => "connected through edges",
         Topology::HalfEdges => "connected through half-edges",

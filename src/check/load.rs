@@ -94,7 +94,12 @@ pub enum PackRef {
     /// A pack bundled with meeple, by name (`base`).
     Bundled(String),
     /// Text in memory, with the name to show in diagnostics.
-    Text { name: String, text: String },
+    Text {
+        /// The file name diagnostics show (it is never opened).
+        name: String,
+        /// The pack's `.rules` text.
+        text: String,
+    },
 }
 
 impl PackRef {
@@ -110,18 +115,18 @@ impl PackRef {
 }
 
 /// One file of the load.
-pub struct Unit {
-    pub file: FileId,
-    pub ast: Option<ast::File>,
+pub(crate) struct Unit {
+    pub(crate) file: FileId,
+    pub(crate) ast: Option<ast::File>,
     /// Folder of a file read from disk, where its requirements are looked for first.
-    pub dir: Option<PathBuf>,
+    pub(crate) dir: Option<PathBuf>,
     /// Identity to avoid reading the same file twice.
     key: String,
 }
 
 impl Unit {
     /// The pack name the file declares, if it parsed.
-    pub fn pack_name(&self) -> Option<&str> {
+    pub(crate) fn pack_name(&self) -> Option<&str> {
         self.ast.as_ref().map(|a| a.header.name.name.as_str())
     }
 }
@@ -129,7 +134,7 @@ impl Unit {
 /// Reads every requested file and, transitively, every pack they require.
 /// With `roots` (a record's packs), every file read from disk must lie in
 /// one of those folders and begin like a pack.
-pub fn read_all(
+pub(crate) fn read_all(
     refs: &[PackRef],
     roots: Option<&[PathBuf]>,
     sources: &mut Sources,
@@ -339,7 +344,7 @@ fn name_a_file_in(dir: &Path) -> String {
 /// and packs are otherwise in the order of their names (so a game never
 /// depends on the order packs were listed in), reports cycles and duplicate pack names, and returns for each unit (by
 /// position in `units`) the indices of the units it requires.
-pub fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> (Vec<usize>, Vec<Vec<usize>>) {
+pub(crate) fn order(units: &[Unit], sources: &Sources, diags: &mut Vec<Diagnostic>) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut by_name: Vec<(&str, usize)> = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         let Some(ast) = &unit.ast else { continue };

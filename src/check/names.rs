@@ -7,42 +7,42 @@ use crate::syntax::ast::Ident;
 
 /// One declared name.
 #[derive(Clone, Debug)]
-pub struct Entry {
-    pub name: String,
+pub(crate) struct Entry {
+    pub(crate) name: String,
     /// The unit (file) that declared it.
-    pub unit: usize,
-    pub span: Span,
-    pub id: u16,
+    pub(crate) unit: usize,
+    pub(crate) span: Span,
+    pub(crate) id: u16,
 }
 
 /// Most names of one sort a load may declare, so that ids fit their types.
-pub const MAX_NAMES: usize = 10_000;
+pub(crate) const MAX_NAMES: usize = 10_000;
 
 /// All names of one sort (feature kinds, tiles, ...).
 #[derive(Debug)]
-pub struct Namespace {
+pub(crate) struct Namespace {
     /// What the names are, for messages ("feature kind").
-    pub what: &'static str,
-    pub entries: Vec<Entry>,
+    pub(crate) what: &'static str,
+    pub(crate) entries: Vec<Entry>,
     index: std::collections::HashMap<String, usize>,
 }
 
 /// Which units each unit may see: itself and every pack it requires, transitively.
-pub struct Visibility {
-    pub visible: Vec<Vec<bool>>,
-    pub pack_names: Vec<String>,
+pub(crate) struct Visibility {
+    pub(crate) visible: Vec<Vec<bool>>,
+    pub(crate) pack_names: Vec<String>,
 }
 
 impl Visibility {
     /// Whether declarations of `target` may be used from `from`.
-    pub fn sees(&self, from: usize, target: usize) -> bool {
+    pub(crate) fn sees(&self, from: usize, target: usize) -> bool {
         self.visible[from][target]
     }
 }
 
 impl Namespace {
     /// An empty namespace.
-    pub fn new(what: &'static str) -> Namespace {
+    pub(crate) fn new(what: &'static str) -> Namespace {
         Namespace {
             what,
             entries: Vec::new(),
@@ -51,17 +51,17 @@ impl Namespace {
     }
 
     /// The entry named `name`.
-    pub fn get(&self, name: &str) -> Option<&Entry> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Entry> {
         self.index.get(name).map(|i| &self.entries[*i])
     }
 
     /// The id given to the declaration `ident` (not to an earlier one of the same name).
-    pub fn declared(&self, ident: &Ident) -> Option<u16> {
+    pub(crate) fn declared(&self, ident: &Ident) -> Option<u16> {
         self.get(&ident.name).filter(|e| e.span == ident.span).map(|e| e.id)
     }
 
     /// Declares a name; a second declaration is reported and ignored.
-    pub fn declare(&mut self, ident: &Ident, unit: usize, id: u16, diags: &mut Vec<Diagnostic>) -> bool {
+    pub(crate) fn declare(&mut self, ident: &Ident, unit: usize, id: u16, diags: &mut Vec<Diagnostic>) -> bool {
         if let Some(first) = self.get(&ident.name) {
             diags.push(
                 Diagnostic::new(
@@ -100,7 +100,13 @@ impl Namespace {
     }
 
     /// Resolves a use of a name from `unit`, reporting unknown and invisible names.
-    pub fn lookup(&self, ident: &Ident, unit: usize, vis: &Visibility, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+    pub(crate) fn lookup(
+        &self,
+        ident: &Ident,
+        unit: usize,
+        vis: &Visibility,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<u16> {
         match self.get(&ident.name) {
             Some(e) if vis.sees(unit, e.unit) => Some(e.id),
             Some(e) => {
@@ -135,13 +141,13 @@ impl Namespace {
     }
 
     /// The "unknown name" diagnostic, with a suggestion among visible names.
-    pub fn unknown(&self, ident: &Ident, unit: usize, vis: &Visibility) -> Diagnostic {
+    pub(crate) fn unknown(&self, ident: &Ident, unit: usize, vis: &Visibility) -> Diagnostic {
         self.unknown_or(ident, unit, vis, &[])
     }
 
     /// The "unknown name" diagnostic, with a suggestion among visible names
     /// and `others`, the words that could also stand at this place.
-    pub fn unknown_or(&self, ident: &Ident, unit: usize, vis: &Visibility, others: &[&str]) -> Diagnostic {
+    pub(crate) fn unknown_or(&self, ident: &Ident, unit: usize, vis: &Visibility, others: &[&str]) -> Diagnostic {
         let candidates = self.visible_names(unit, vis).chain(others.iter().copied());
         Diagnostic::new(Code::UnknownName, format!("unknown {} `{}`", self.what, ident.name))
             .at(ident.span, format!("no {} has this name", self.what))
@@ -149,7 +155,7 @@ impl Namespace {
     }
 
     /// Names visible from `unit`.
-    pub fn visible_names<'a>(&'a self, unit: usize, vis: &'a Visibility) -> impl Iterator<Item = &'a str> + 'a {
+    pub(crate) fn visible_names<'a>(&'a self, unit: usize, vis: &'a Visibility) -> impl Iterator<Item = &'a str> + 'a {
         self.entries
             .iter()
             .filter(move |e| vis.sees(unit, e.unit))

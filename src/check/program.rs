@@ -10,16 +10,16 @@ use crate::source::Span;
 use crate::syntax::ast;
 
 /// What statement checking writes to.
-pub struct Out<'a> {
-    pub blocks: &'a mut Vec<Vec<StmtAt>>,
-    pub reasons: &'a mut Vec<String>,
-    pub diags: &'a mut Vec<Diagnostic>,
+pub(crate) struct Out<'a> {
+    pub(crate) blocks: &'a mut Vec<Vec<StmtAt>>,
+    pub(crate) reasons: &'a mut Vec<String>,
+    pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
 /// What statement checking reads.
-pub struct StmtScope<'a> {
-    pub expr: ExprScope<'a>,
-    pub figures: &'a [Figure],
+pub(crate) struct StmtScope<'a> {
+    pub(crate) expr: ExprScope<'a>,
+    pub(crate) figures: &'a [Figure],
 }
 
 /// The reason id for a `reason "..."`, adding it when new.
@@ -42,7 +42,7 @@ fn reason_id(reasons: &mut Vec<String>, name: &str, span: Span, diags: &mut Vec<
 }
 
 /// Reports a rule that binds more local variables than a frame may hold.
-pub fn check_frame(locals: &Locals, span: Span, diags: &mut Vec<Diagnostic>) -> bool {
+pub(crate) fn check_frame(locals: &Locals, span: Span, diags: &mut Vec<Diagnostic>) -> bool {
     if locals.overflowed() {
         diags.push(
             Diagnostic::new(Code::NumberOutOfRange, "too many local variables")
@@ -58,7 +58,7 @@ pub fn check_frame(locals: &Locals, span: Span, diags: &mut Vec<Diagnostic>) -> 
 }
 
 /// Parses an event name.
-pub fn event(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
+pub(crate) fn event(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
     let found = EVENTS.iter().find(|e| e.name == id.name).map(|e| e.kind);
     if found.is_none() {
         diags.push(
@@ -75,7 +75,7 @@ pub fn event(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> 
 }
 
 /// Parses an action window name.
-pub fn window(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Window> {
+pub(crate) fn window(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Window> {
     let found = WINDOWS.iter().find(|(_, n, _)| *n == id.name).map(|(w, ..)| *w);
     if found.is_none() {
         diags.push(
@@ -89,7 +89,7 @@ pub fn window(id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Window> {
 }
 
 /// Parses a variable's scope, type and merge policy.
-pub fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(VarScope, Type, Merge)> {
+pub(crate) fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Option<(VarScope, Type, Merge)> {
     let bad = |span: Span, what: String, note: &str| {
         Diagnostic::new(Code::BadVar, what)
             .at(span, "here")
@@ -245,7 +245,7 @@ fn ranged(
 }
 
 /// Checks a block; returns its id in `out.blocks`.
-pub fn block(scope: &StmtScope, locals: &mut Locals, b: &ast::Block, out: &mut Out) -> BlockId {
+pub(crate) fn block(scope: &StmtScope, locals: &mut Locals, b: &ast::Block, out: &mut Out) -> BlockId {
     let id = out.blocks.len() as BlockId;
     out.blocks.push(Vec::new());
     let depth = locals.depth();
@@ -709,7 +709,7 @@ fn set(
 }
 
 /// Binds an event's parameters to the handler's names; too many names is an error.
-pub fn bind_event_params(
+pub(crate) fn bind_event_params(
     event: EventKind,
     names: &[ast::Ident],
     locals: &mut Locals,
@@ -745,7 +745,7 @@ pub fn bind_event_params(
 
 /// The type for an action's or loop's domain variable (for actions, which
 /// bind it as slot 0).
-pub fn action_domain(
+pub(crate) fn action_domain(
     scope: &StmtScope,
     locals: &mut Locals,
     clause: &ast::DomainClause,
@@ -764,7 +764,7 @@ pub fn action_domain(
 }
 
 /// A function's signature from its declared parameter types.
-pub fn fn_params(decl: &ast::FnDecl, locals: &mut Locals, diags: &mut Vec<Diagnostic>) -> Option<Vec<Type>> {
+pub(crate) fn fn_params(decl: &ast::FnDecl, locals: &mut Locals, diags: &mut Vec<Diagnostic>) -> Option<Vec<Type>> {
     let mut params = Vec::new();
     let mut ok = true;
     for (name, ty) in &decl.params {

@@ -45,7 +45,7 @@ struct Use {
 }
 
 /// The names a file declares, with what each names ("feature kind").
-pub fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)> {
+pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)> {
     file.items
         .iter()
         .filter_map(|item| match item {
@@ -73,7 +73,7 @@ fn is_name(text: &str) -> bool {
 /// one error per file and missing pack. When the file names a pack that was
 /// not found and is a misspelling of that pack (`requires bsae`), the names
 /// are mentioned on that error instead.
-pub fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, sources: &mut Sources) {
+pub(crate) fn explain(diags: &mut Vec<Diagnostic>, units: &[Unit], vis: &Visibility, sources: &mut Sources) {
     let uses: Vec<Use> = diags
         .iter()
         .enumerate()

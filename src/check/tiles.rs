@@ -11,43 +11,43 @@ use crate::syntax::ast::{self, Ident};
 
 /// A tile while its declarations are applied.
 #[derive(Clone, Debug)]
-pub struct TileBuild {
-    pub name: Ident,
-    pub count: u32,
-    pub segments: Vec<SegBuild>,
-    pub icons: Vec<TileIcon>,
+pub(crate) struct TileBuild {
+    pub(crate) name: Ident,
+    pub(crate) count: u32,
+    pub(crate) segments: Vec<SegBuild>,
+    pub(crate) icons: Vec<TileIcon>,
     /// Where the count in force was set.
-    pub count_span: Span,
+    pub(crate) count_span: Span,
     /// The pack that replaced the tile, if one did.
-    pub replaced_by: Option<(usize, Span)>,
+    pub(crate) replaced_by: Option<(usize, Span)>,
     /// A segment or icon failed to build: skip the coverage checks, whose
     /// errors would only repeat that failure.
-    pub broken: bool,
+    pub(crate) broken: bool,
 }
 
 /// A segment while its tile is built.
 #[derive(Clone, Debug)]
-pub struct SegBuild {
-    pub segment: Segment,
+pub(crate) struct SegBuild {
+    pub(crate) segment: Segment,
     /// Each location with where it was written.
-    pub locations: Vec<(Location, Span)>,
-    pub touches: Vec<Ident>,
+    pub(crate) locations: Vec<(Location, Span)>,
+    pub(crate) touches: Vec<Ident>,
 }
 
 /// What building a tile needs to look up.
-pub struct TileCx<'a> {
-    pub unit: usize,
-    pub vis: &'a Visibility,
-    pub kinds: &'a [FeatureKind],
-    pub kind_names: &'a Namespace,
-    pub markers: &'a [Marker],
-    pub marker_names: &'a Namespace,
-    pub icons: &'a [Icon],
-    pub icon_names: &'a Namespace,
+pub(crate) struct TileCx<'a> {
+    pub(crate) unit: usize,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) kinds: &'a [FeatureKind],
+    pub(crate) kind_names: &'a Namespace,
+    pub(crate) markers: &'a [Marker],
+    pub(crate) marker_names: &'a Namespace,
+    pub(crate) icons: &'a [Icon],
+    pub(crate) icon_names: &'a Namespace,
 }
 
 /// Adds a tile body's segments and icons to `tile`.
-pub fn add_body(tile: &mut TileBuild, body: &ast::TileBody, cx: &TileCx, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn add_body(tile: &mut TileBuild, body: &ast::TileBody, cx: &TileCx, diags: &mut Vec<Diagnostic>) {
     for item in &body.items {
         match item {
             ast::TileItem::Segment(decl) => match build_segment(decl, cx, diags) {
@@ -250,7 +250,7 @@ fn location_name(l: Location) -> &'static str {
 }
 
 /// Checks a finished tile's geometry, resolves `touches`, and returns the IR tile.
-pub fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic>) -> TileType {
+pub(crate) fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic>) -> TileType {
     let name = &tile.name;
     let has_fields = kinds.iter().any(|k| k.topology == Topology::HalfEdges) && !tile.broken;
     let mut edge_owner: [Option<(usize, Span)>; 4] = [None; 4];

@@ -11,19 +11,25 @@ use super::shared::{BinOp, FigureId, FnId, IconId, KindId, MarkerId, Topology, U
 #[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
+    /// `int`: a 64-bit signed integer; arithmetic on it is checked.
     Int,
+    /// `bool`: `true` or `false`.
     Bool,
     /// One feature on the board (a connected set of segments).
     Feature,
+    /// A list of features, such as `t.features`.
     Features,
     /// A feature kind, such as `city`.
     Kind,
     /// A marker, such as `pennant`.
     Marker,
+    /// A player (seat), such as `current_player`.
     Player,
+    /// A list of players, such as `c.owners`.
     Players,
     /// A figure on the board.
     Figure,
+    /// A list of figures, such as `c.figures`.
     Figures,
     /// A kind of figure, such as `follower`.
     FigureType,
@@ -35,6 +41,7 @@ pub enum Type {
     Direction,
     /// A kind of card.
     Card,
+    /// A deck of cards, such as `presents`.
     Deck,
     /// A square of the board (empty or not).
     Square,
@@ -392,14 +399,6 @@ builtins! {
 }
 
 impl Builtin {
-    /// The built-in's declaration.
-    pub fn def(self) -> &'static BuiltinDef {
-        BUILTINS
-            .iter()
-            .find(|d| d.builtin == self)
-            .expect("every builtin has a row in BUILTINS")
-    }
-
     /// Looks a built-in up by receiver and name.
     pub fn find(receiver: Receiver, name: &str) -> Option<&'static BuiltinDef> {
         BUILTINS.iter().find(|d| d.receiver == receiver && d.name == name)

@@ -21,7 +21,9 @@ pub const EDGE_OFFSETS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 /// A location on a tile, as named in a rules file or a game record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
+    /// A whole edge: an index into [`EDGE_NAMES`] (0 = N, clockwise, 0..4).
     Edge(u8),
+    /// Half of an edge: an index into [`HALF_EDGE_NAMES`] (0 = NL, clockwise, 0..8).
     HalfEdge(u8),
 }
 

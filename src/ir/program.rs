@@ -3,35 +3,59 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-pub use super::shared::{ActionId, BlockId, CardId, DeckId, FnId, VarId};
+pub use super::shared::{ActionId, CardId, DeckId, VarId};
+pub(crate) use super::shared::{BlockId, FnId};
 use super::shared::{FigureId, KindId, ReasonId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
+    /// `setup`: once, after the start tile is placed and before the first draw.
     Setup,
+    /// `turn_start(player)`: a player's turn begins, before the tile is drawn.
     TurnStart,
+    /// `tile_drawn(player)`: the player drew a tile that fits, before placing it.
     TileDrawn,
+    /// `tile_placed(tile)`: the tile is on the board and joined to its
+    /// neighbours, before the deploy phase and any scoring.
     TilePlaced,
+    /// `deploy_phase(tile)`: just before the player decides what to deploy.
     DeployPhase,
+    /// `figure_deployed(figure)`: a figure went from the supply onto the
+    /// placed tile in the deploy phase.
     FigureDeployed,
+    /// `feature_completed(feature)`: a placement completed the feature (its
+    /// kind's `complete when` became true); before it is scored.
     FeatureCompleted,
+    /// `feature_scored(feature)`: the feature was just scored, on completion
+    /// or at game end, with its figures still on it.
     FeatureScored,
+    /// `feature_done(feature)`: a completed feature has been scored and its
+    /// players' figures returned.
     FeatureDone,
+    /// `figure_returned(figure)`: a figure left the board for its owner's
+    /// supply (a neutral one for the box).
     FigureReturned,
+    /// `turn_end(player)`: after the turn's scoring, before the next turn.
     TurnEnd,
+    /// `game_end`: the last tile was played; before the final scoring.
     GameEnd,
+    /// `game_over`: after the final scoring.
     GameOver,
 }
 
 /// One row of the event table.
 #[derive(Debug)]
 pub struct EventDef {
+    /// The event this row describes.
     pub kind: EventKind,
+    /// The name a rules file writes after `on` (`tile_placed`).
     pub name: &'static str,
-    /// The event's parameters: a name (for the docs) and a type.
+    /// The event's parameters, in the order `on EVENT(names)` binds them: a
+    /// name (for the docs) and a type.
     pub params: &'static [(&'static str, Type)],
+    /// When the event fires, in one sentence, as the language reference shows it.
     pub doc: &'static str,
 }
 
@@ -145,7 +169,8 @@ pub enum Window {
     Deploy,
 }
 
-/// Every window: name and meaning.
+/// Every window: the window, the name a rules file writes after `in`
+/// (`action NAME in before_place`), and its meaning for the language reference.
 pub const WINDOWS: &[(Window, &str, &str)] = &[
     (
         Window::BeforePlace,
@@ -162,69 +187,95 @@ pub const WINDOWS: &[(Window, &str, &str)] = &[
 /// The scope of a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarScope {
+    /// `var game`: one value for the whole game, of any declarable type.
     Game,
+    /// `var player`: one `int` or `bool` per player (`p.NAME`).
     Player,
+    /// `var feature`: one `int` or `bool` per feature (`c.NAME`), combined by
+    /// the variable's [`Merge`] when features join.
     Feature,
 }
 
-/// How two features' values of a feature variable combine when they merge.
+/// How two features' values of a feature variable combine when they merge:
+/// the `merge POLICY` of a `var feature` declaration (`any` by default for
+/// booleans, `sum` for integers). Game and player variables carry the default
+/// and never use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Merge {
     /// true if either is true (booleans).
     Any,
     /// true if both are true (booleans).
     All,
+    /// The sum of both (integers; the default for `int`).
     Sum,
+    /// The larger of both (integers).
     Max,
+    /// The smaller of both (integers).
     Min,
 }
 
-/// A declared variable.
+/// A declared variable: `var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`.
 #[derive(Clone, Debug)]
 pub struct Var {
+    /// The name rules use to read and `set` it.
     pub name: String,
+    /// Whether there is one value for the game, per player or per feature.
     pub scope: VarScope,
+    /// The declared type (`int` or `bool` for player and feature variables).
     pub ty: Type,
     /// The initial value (evaluated at setup, for game variables).
-    pub init: Option<Expr>,
+    pub(crate) init: Option<Expr>,
+    /// How feature values combine when features join.
     pub merge: Merge,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 impl Program {
-    /// The deck a card belongs to.
+    /// The deck a card belongs to (deck 0 for a card id the pack does not have).
     pub fn deck_of(&self, card: CardId) -> DeckId {
         self.cards.get(card as usize).map_or(0, |c| c.deck)
     }
 }
 
-/// A deck of cards.
+/// A deck of cards: `deck NAME [reshuffle]`.
 #[derive(Clone, Debug)]
 pub struct Deck {
+    /// The name rules draw from (`draw card from NAME`).
     pub name: String,
-    /// When the draw pile runs out, the discard pile becomes the new draw pile.
+    /// `reshuffle`: when the draw pile runs out, the discard pile becomes the
+    /// new draw pile (otherwise it stays empty).
     pub reshuffle: bool,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
-/// A kind of card, with its copies in its deck and what it does.
+/// A kind of card, with its copies in its deck and what it does:
+/// `card NAME xN in DECK { ... }`.
 #[derive(Clone, Debug)]
 pub struct Card {
+    /// The card's name, as records and `holds`/`discard` name it.
     pub name: String,
+    /// The deck its copies are shuffled into, an index into [`Program::decks`].
     pub deck: DeckId,
+    /// Copies in the deck (`xN`, at most 1 000).
     pub count: u32,
-    /// Resolved at once when drawn (then discarded): a block and its frame size.
-    pub on_draw: Option<(BlockId, u16)>,
-    /// Kept in hand and played as this action.
+    /// `on draw`: resolved at once when drawn (then discarded): a block and
+    /// its frame size.
+    pub(crate) on_draw: Option<(BlockId, u16)>,
+    /// `play in WINDOW`: kept in hand and played as this action, an index
+    /// into [`Program::actions`]; playing it discards the card.
     pub play: Option<ActionId>,
-    /// Resolved at game end while in hand.
-    pub at_end: Option<(BlockId, u16)>,
+    /// `at game_end`: resolved at game end while in hand.
+    pub(crate) at_end: Option<(BlockId, u16)>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 /// What a `choose`, `for each` or action ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Domain {
+    /// Every player, in seat order (`for each player p`, `choose player p`).
     Players,
     /// Figures on the board, optionally of one type.
     Figures(Option<FigureId>),
@@ -240,7 +291,7 @@ pub enum Domain {
 
 /// An effect.
 #[derive(Clone, Debug)]
-pub enum Stmt {
+pub(crate) enum Stmt {
     Score {
         amount: Expr,
         to: Expr,
@@ -342,14 +393,14 @@ pub enum Stmt {
 
 /// A statement with where it is written.
 #[derive(Clone, Debug)]
-pub struct StmtAt {
+pub(crate) struct StmtAt {
     pub stmt: Stmt,
     pub span: Span,
 }
 
 /// `on EVENT when COND { ... }`.
 #[derive(Clone, Debug)]
-pub struct Handler {
+pub(crate) struct Handler {
     pub event: EventKind,
     /// Local slots the handler needs (its parameters first).
     pub slots: u16,
@@ -358,49 +409,66 @@ pub struct Handler {
     pub span: Span,
 }
 
-/// `action NAME in WINDOW [for DOMAIN x where COND] [when COND] { ... }`.
+/// `action NAME in WINDOW [for DOMAIN x where COND] [when COND] { ... }`,
+/// or a card's `play in WINDOW ...`: options added to a decision.
 #[derive(Clone, Debug)]
 pub struct Action {
+    /// The action's name, as records and `Choice::Action` name it (a card's
+    /// play is named after the card).
     pub name: String,
+    /// The decision it joins.
     pub window: Window,
     /// What the action is taken on; its variable is slot 0.
-    pub domain: Option<(Domain, Option<Expr>)>,
-    pub when: Option<Expr>,
-    pub slots: u16,
-    pub body: BlockId,
-    /// A card the player must hold; playing the action discards it.
+    pub(crate) domain: Option<(Domain, Option<Expr>)>,
+    /// The `when` condition: the action is offered only while it holds.
+    pub(crate) when: Option<Expr>,
+    /// Local slots the body needs.
+    pub(crate) slots: u16,
+    /// The statements run when the action is taken.
+    pub(crate) body: BlockId,
+    /// A card the player must hold, an index into [`Program::cards`];
+    /// playing the action discards it.
     pub card: Option<CardId>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 /// A function's body.
 #[derive(Clone, Debug)]
-pub enum FnBody {
+pub(crate) enum FnBody {
     Expr(Expr),
     Block(BlockId),
 }
 
 /// `fn NAME(params) = EXPR` or `fn NAME(params) { ... }`.
 #[derive(Clone, Debug)]
-pub struct Function {
+pub(crate) struct Function {
+    /// The name rules call it by.
     pub name: String,
-    pub params: Vec<Type>,
-    /// The result type of an expression function.
-    pub result: Option<Type>,
+    /// Local slots a call needs (its parameters first).
     pub slots: u16,
+    /// What a call evaluates or runs.
     pub body: FnBody,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
 /// All rules that act, from every loaded pack, in load order.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
+    /// Every `var`, by [`VarId`].
     pub vars: Vec<Var>,
-    pub handlers: Vec<Handler>,
+    /// Every `on EVENT` handler, in load order (the order they run in).
+    pub(crate) handlers: Vec<Handler>,
+    /// Every action, by [`ActionId`]: declared `action`s and cards' `play`s.
     pub actions: Vec<Action>,
-    pub functions: Vec<Function>,
-    pub blocks: Vec<Vec<StmtAt>>,
+    /// Every `fn`, by [`FnId`].
+    pub(crate) functions: Vec<Function>,
+    /// The statement arena: every block of statements, by [`BlockId`].
+    pub(crate) blocks: Vec<Vec<StmtAt>>,
+    /// Every `deck`, by [`DeckId`].
     pub decks: Vec<Deck>,
+    /// Every `card`, by [`CardId`].
     pub cards: Vec<Card>,
     /// Cards a player may keep at the end of their turn, by set of decks.
     pub hand_limits: Vec<HandLimit>,
@@ -410,8 +478,11 @@ pub struct Program {
 /// to `limit` cards of these decks (of every deck when `decks` is empty).
 #[derive(Clone, Debug)]
 pub struct HandLimit {
+    /// Most cards of these decks a player keeps at the end of their turn.
     pub limit: u32,
+    /// The decks counted, as indices into [`Program::decks`]; empty for every deck.
     pub decks: Vec<DeckId>,
+    /// Where the declaration is written.
     pub span: Span,
 }
 
@@ -424,7 +495,7 @@ impl HandLimit {
 
 impl Program {
     /// Handlers of an event, in order.
-    pub fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
+    pub(crate) fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
         self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)
     }
 }

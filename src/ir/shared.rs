@@ -32,10 +32,10 @@ pub type DeckId = u16;
 pub type CardId = u16;
 
 /// Index into [`crate::ir::program::Program::blocks`].
-pub type BlockId = u32;
+pub(crate) type BlockId = u32;
 
 /// Index into [`crate::ir::program::Program::functions`].
-pub type FnId = u16;
+pub(crate) type FnId = u16;
 
 /// Index into [`crate::ir::program::Program::vars`].
 pub type VarId = u16;
@@ -57,32 +57,53 @@ pub enum Topology {
 /// Who owns the copies of a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ownership {
+    /// `per_player N`: every player has N copies in their supply, and the
+    /// copies count towards their majorities.
     PerPlayer,
+    /// `neutral N`: N copies in all, belonging to nobody; they come from and
+    /// return to the box and never count towards a majority.
     Neutral,
 }
 
 /// How a figure stands on a feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Posture {
+    /// `stands on KIND`.
     Standing,
+    /// `lies on KIND` (as farmers lie in fields); rules read it as `x.lying`.
     Lying,
 }
 
 /// Binary operators, loosest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `a or b`: true if either is true (booleans; `b` is evaluated only if `a` is false).
     Or,
+    /// `a and b`: true if both are true (booleans; `b` is evaluated only if `a` is true).
     And,
+    /// `a == b`: equal values of the same type.
     Eq,
+    /// `a != b`: values of the same type that differ.
     Ne,
+    /// `a < b` (integers).
     Lt,
+    /// `a <= b` (integers).
     Le,
+    /// `a > b` (integers).
     Gt,
+    /// `a >= b` (integers).
     Ge,
+    /// `a + b`: checked integer addition.
     Add,
+    /// `a - b`: checked integer subtraction.
     Sub,
+    /// `a * b`: checked integer multiplication.
     Mul,
+    /// `a / b`: checked integer division, rounding towards zero; dividing by
+    /// zero stops the game with an error.
     Div,
+    /// `a % b`: checked integer remainder, with the sign of `a`; by zero it
+    /// stops the game with an error.
     Rem,
 }
 
@@ -110,6 +131,8 @@ impl BinOp {
 /// Prefix operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
+    /// `not a` (booleans).
     Not,
+    /// `-a`: checked integer negation.
     Neg,
 }
