@@ -15,6 +15,7 @@ pub use shared::{
     ActionId, BinOp, CardId, DeckId, FigureId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId, TileId,
     Topology, UnOp, VarId,
 };
+pub(crate) use shared::BlockId;
 
 /// Several packs loaded, checked and merged: everything a game needs.
 #[derive(Clone, Debug)]

@@ -7,7 +7,8 @@
 //! budget catches the rest).
 
 use crate::ir::expr::Expr;
-use crate::ir::program::{BlockId, FnBody, Program, Stmt};
+use crate::ir::program::{FnBody, Program, Stmt};
+use crate::ir::BlockId;
 
 /// Most calls one run of a function may make, counted as above.
 pub(crate) const MAX_CALLS: u64 = 1_000_000;

@@ -4,7 +4,8 @@
 use super::expr::{check_expr, infer, ExprScope, Locals, Typed};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
-use crate::ir::program::{BlockId, Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
+use crate::ir::program::{Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
+use crate::ir::BlockId;
 use crate::ir::{Figure, KindId, Ownership};
 use crate::source::Span;
 use crate::syntax::ast;

@@ -3,9 +3,7 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-pub use super::shared::{ActionId, CardId, DeckId, VarId};
-pub(crate) use super::shared::{BlockId, FnId};
-use super::shared::{FigureId, KindId, ReasonId};
+use super::shared::{ActionId, BlockId, CardId, DeckId, FigureId, FnId, KindId, ReasonId, VarId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
