@@ -33,7 +33,6 @@ mod view;
 
 pub use board::{Board, Misfit, PlacedTile, Pos};
 pub use error::{ErrorKind, GameError};
-pub use features::{FeatureId, Features};
 pub use game::{Game, MAX_PLAYERS, MAX_TURN_DECISIONS};
 pub use ids::{PlacedId, Player, Rotation};
 pub use rng::Rng;
@@ -41,5 +40,5 @@ pub use rules::{Rotated, Rules};
 pub use setup::Setup;
 pub use task::{MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 pub use types::{Choice, Decision, Event, Meeple, Target};
-pub use value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
+pub use value::{EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 pub use view::View;

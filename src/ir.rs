@@ -11,11 +11,11 @@ pub mod shared;
 use expr::Expr;
 pub use expr::Type;
 use geometry::Bits;
+pub(crate) use shared::BlockId;
 pub use shared::{
     ActionId, BinOp, CardId, DeckId, FigureId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId, TileId,
     Topology, UnOp, VarId,
 };
-pub(crate) use shared::BlockId;
 
 /// Several packs loaded, checked and merged: everything a game needs.
 #[derive(Clone, Debug)]

@@ -33,6 +33,8 @@
 //! assert!(record.to_ron().contains("Turn("));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod bundled;
 pub mod check;

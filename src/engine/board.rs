@@ -12,23 +12,31 @@ pub type Pos = (i32, i32);
 /// A tile on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlacedTile {
+    /// The tile type.
     pub tile: TileId,
+    /// The square it lies on.
     pub pos: Pos,
     /// How it is turned.
     pub rot: Rotation,
     /// Feature-graph node of its first segment; segment `i` is `first_node + i`.
-    pub first_node: u32,
+    pub(crate) first_node: u32,
 }
 
 /// Why a tile cannot go somewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Misfit {
+    /// The square already holds a tile.
     Occupied,
+    /// The square touches no placed tile.
     Isolated,
-    /// Board edge of the new tile, and what each side shows there (0 = field).
+    /// An edge of the new tile does not match its neighbour's facing edge.
     Mismatch {
+        /// The board edge of the new tile (0 = north, clockwise).
         edge: u8,
+        /// What the new tile shows there, as an edge signature (see
+        /// [`crate::engine::Rotated::sig`]; 0 is nothing).
         mine: u16,
+        /// What the neighbour shows on the facing edge, likewise.
         theirs: u16,
     },
 }
@@ -160,7 +168,7 @@ impl Board {
     }
 
     /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
-    /// when not. [`Slot::accepts`] is the fast test for frontier squares.
+    /// when not. (Options use a faster test of the same thing on frontier squares.)
     pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: Rotation) -> Result<(), Misfit> {
         let Some(i) = self.index(pos) else {
             // Outside the grid: nothing is there, and nothing is next to it.

@@ -178,6 +178,7 @@ pub struct GameError {
 }
 
 impl GameError {
+    /// An error of `kind` with the words that explain it (the place and the fix).
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> GameError {
         GameError {
             kind,
@@ -190,6 +191,7 @@ impl GameError {
         GameError::new(ErrorKind::Setup, message)
     }
 
+    /// What kind of failure this is; records name it in `fails`.
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }

@@ -92,11 +92,6 @@ impl Features {
         self.nodes.len()
     }
 
-    /// Whether the board has no segments.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
     /// The feature a node belongs to.
     pub fn find(&self, mut node: u32) -> FeatureId {
         while self.nodes[node as usize].parent != node {

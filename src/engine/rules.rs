@@ -24,15 +24,15 @@ pub fn half_kinds(sig: u16) -> (u16, u16) {
 #[derive(Clone, Debug)]
 pub struct Rotated {
     /// What each board edge shows, for matching neighbours: `kind + 1` for
-    /// an edge a city or road reaches; otherwise [`HALVES`] with the kinds
+    /// an edge a city or road reaches; otherwise `0x8000` with the kinds
     /// (+1) of its two halves, west before east and north before south, so
     /// facing edges of matching tiles carry equal signatures.
     pub sig: [u16; 4],
     /// `sig` packed into one word, edge `e` in bits `16e..16e+16`.
     pub packed: u64,
-    /// The segment reaching each board edge (edge-connected kinds), or [`NONE`].
+    /// The segment reaching each board edge (edge-connected kinds), or `u8::MAX`.
     pub edge_seg: [u8; 4],
-    /// The segment owning each board half-edge, or [`NONE`].
+    /// The segment owning each board half-edge, or `u8::MAX`.
     pub half_seg: [u8; 8],
     /// Each segment's edges and half-edges in board directions.
     pub seg_edges: Vec<Bits>,

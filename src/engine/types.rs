@@ -13,13 +13,26 @@ use crate::ir::{FigureId, ReasonId, TileId};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// The player drew `tile` and must place it (or take an action first).
-    Place { player: Player, tile: TileId },
+    Place {
+        /// Whose turn it is.
+        player: Player,
+        /// The tile drawn (a rule may have drawn extra tiles to choose from).
+        tile: TileId,
+    },
     /// The player may deploy a figure on the tile just placed (or take an action instead).
-    Deploy { player: Player, placed: PlacedId },
+    Deploy {
+        /// Whose turn it is.
+        player: Player,
+        /// The tile just placed.
+        placed: PlacedId,
+    },
     /// A rule asks the player to choose from `domain`; `optional` allows declining.
     Choose {
+        /// Who must answer (not always the player whose turn it is).
         player: Player,
+        /// What the options are: players, features, figures, tiles, squares or cards.
         domain: Domain,
+        /// Whether the player may decline ([`Choice::Decline`]).
         optional: bool,
     },
 }
@@ -27,7 +40,9 @@ pub enum Decision {
 /// Something on the board, or a player, that a choice names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// Nothing: an action without a target.
     None,
+    /// A player.
     Player(Player),
     /// A feature, by one of its segment nodes: the one a player named, so a
     /// rule that puts a figure on it uses that tile and segment.
@@ -46,13 +61,30 @@ pub enum Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Choice {
     /// Put `tile` (the drawn one, or an extra one) at `pos`, turned `rot`.
-    Place { tile: TileId, pos: Pos, rot: Rotation },
+    Place {
+        /// The tile type placed.
+        tile: TileId,
+        /// The square, one of the board's open squares.
+        pos: Pos,
+        /// How it is turned.
+        rot: Rotation,
+    },
     /// Deploy a figure from supply onto a segment of the tile just placed.
-    Deploy { figure: FigureId, seg: u8 },
+    Deploy {
+        /// The figure type, from the deciding player's supply.
+        figure: FigureId,
+        /// The segment of the placed tile, by index into its tile type's segments.
+        seg: u8,
+    },
     /// Deploy nothing.
     Pass,
     /// Take an action offered with the pending decision.
-    Action { action: ActionId, target: Target },
+    Action {
+        /// The action, by index into the program's actions.
+        action: ActionId,
+        /// What it is taken on ([`Target::None`] for an action without a domain).
+        target: Target,
+    },
     /// Answer a rule's `choose`.
     Pick(Target),
     /// Decline an optional `choose`.
@@ -64,88 +96,132 @@ pub enum Choice {
 pub struct Meeple {
     /// Unique in the game, never reused.
     pub id: u32,
+    /// Its figure type.
     pub figure: FigureId,
     /// The owning player; `None` for a neutral figure.
     pub owner: Option<Player>,
     /// The tile it stands on, and the segment.
     pub placed: PlacedId,
+    /// The segment of that tile, by index into its tile type's segments.
     pub seg: u8,
 }
 
 /// Something that happened, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// The player drew the turn's tile.
     Drew {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The tile type.
         tile: TileId,
     },
     /// The drawn tile fit nowhere and left the game.
     Discarded {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The tile type.
         tile: TileId,
     },
+    /// The player placed a tile.
     Placed {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The tile type.
         tile: TileId,
+        /// The square.
         pos: Pos,
+        /// How the tile is turned.
         rot: Rotation,
     },
+    /// The player deployed a figure from supply.
     Deployed {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The figure type.
         figure: FigureId,
+        /// The tile it went on.
         placed: PlacedId,
+        /// The segment of that tile.
         seg: u8,
     },
+    /// The player deployed nothing.
     Passed {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
     },
     /// The player took an action; `spot` is where its target was (tile, segment).
     Acted {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The action taken.
         action: ActionId,
+        /// What it names.
         target: Target,
+        /// Where the target lay when chosen: (tile, segment).
         spot: Option<(PlacedId, u8)>,
     },
     /// The player answered a `choose`; `spot` as for `Acted`.
     Chose {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// What it names.
         target: Target,
+        /// Where the target lay when chosen: (tile, segment).
         spot: Option<(PlacedId, u8)>,
     },
+    /// The player declined an optional `choose`.
     Declined {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
     },
     /// A card came from a deck into the player's hand (or was resolved at once).
     CardDrawn {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The card (its kind).
         card: CardId,
     },
     /// A card left a hand for its discard pile.
     CardDiscarded {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The card (its kind).
         card: CardId,
     },
     /// A rule drew another tile to choose from.
     DrewExtra {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// The tile type.
         tile: TileId,
     },
     /// A tile drawn but not placed went back into the stack (`kept`) or left the game.
     TileSetAside {
+        /// The tile type.
         tile: TileId,
+        /// Whether it went back into the stack.
         kept: bool,
     },
+    /// Points paid to a player.
     Scored {
+        /// The player it happened to (whose turn, or who answered).
         player: Player,
+        /// Points scored (negative for a loss).
         points: i64,
+        /// Why, by index into the pack's reasons.
         reason: ReasonId,
     },
     /// A rule put a figure on the board, or moved one.
     FigureSet {
+        /// The figure, where it now stands (or stood).
         meeple: Meeple,
     },
+    /// A figure left the board for its owner's supply (or the neutral supply).
     Returned {
+        /// The figure, where it now stands (or stood).
         meeple: Meeple,
     },
+    /// The game ended, final scoring done.
     Ended,
 }

@@ -35,7 +35,7 @@ impl Script {
 
 /// An agent that plays a record's moves. All seats share one script, so a
 /// choice asked of any player is answered from the record. With the record's
-/// draws forced ([`Record::draw_names`] and [`Game::replaying`]), scripted
+/// draws forced ([`Record::draw_names`] and [`crate::Setup::replay`]), scripted
 /// agents reproduce the recorded game through [`crate::agents::play`].
 #[derive(Clone, Debug)]
 pub struct ScriptedAgent {
