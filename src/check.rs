@@ -16,7 +16,7 @@ pub use load::PackRef;
 use crate::diagnostic::{render_all, Code, Diagnostic};
 use crate::ir::expr::{Expr, Type};
 use crate::ir::program::{Action, FnBody, Function, Handler, Merge, Program, Var, VarScope};
-use crate::ir::{FeatureKind, Figure, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType, Topology};
+use crate::ir::{FeatureKind, FigureType, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType, Topology};
 use crate::source::{Sources, Span};
 use crate::syntax::ast::{self, FeatureClause, Item, ScoreMoment, TileMode};
 use expr::{check_expr, infer, ExprScope, FnSig, Locals, Names};
@@ -257,7 +257,7 @@ struct Checker {
     fn_names: Namespace,
     action_names: Namespace,
     kinds: Vec<FeatureKind>,
-    figures: Vec<Figure>,
+    figures: Vec<FigureType>,
     markers: Vec<Marker>,
     icons: Vec<Icon>,
     vars: Vec<Var>,
@@ -331,7 +331,7 @@ impl Checker {
                 Item::Figure(f) => {
                     let id = self.figures.len() as u16;
                     if self.figure_names.declare(&f.name, u, id, d) {
-                        self.figures.push(Figure {
+                        self.figures.push(FigureType {
                             name: f.name.name.clone(),
                             ownership: f.ownership,
                             count: f.count.value,

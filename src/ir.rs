@@ -13,8 +13,8 @@ pub use expr::Type;
 use geometry::Bits;
 pub(crate) use shared::BlockId;
 pub use shared::{
-    ActionId, BinOp, CardId, DeckId, FigureId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId, TileId,
-    Topology, UnOp, VarId,
+    ActionId, BinOp, CardId, DeckId, FigureTypeId, IconId, KindId, MarkerId, Ownership, PackId, Posture, ReasonId,
+    TileId, Topology, UnOp, VarId,
 };
 
 /// Several packs loaded, checked and merged: everything a game needs.
@@ -25,7 +25,7 @@ pub struct RulePack {
     /// Loaded packs, each after the packs it requires.
     pub(crate) packs: Vec<Pack>,
     pub(crate) kinds: Vec<FeatureKind>,
-    pub(crate) figures: Vec<Figure>,
+    pub(crate) figures: Vec<FigureType>,
     pub(crate) markers: Vec<Marker>,
     pub(crate) icons: Vec<Icon>,
     pub(crate) tiles: Vec<TileType>,
@@ -72,7 +72,7 @@ pub struct FeatureKind {
 
 /// A kind of figure.
 #[derive(Clone, Debug)]
-pub struct Figure {
+pub struct FigureType {
     /// The name after `figure` (`follower`), as records and rules name it.
     pub name: String,
     /// `per_player` (each player has copies) or `neutral` (copies belong to nobody).
@@ -85,7 +85,7 @@ pub struct Figure {
     pub span: Span,
 }
 
-impl Figure {
+impl FigureType {
     /// The posture the figure takes on `kind`, if it may go there.
     pub fn posture_on(&self, kind: KindId) -> Option<Posture> {
         self.places.iter().find(|(k, _)| *k == kind).map(|(_, p)| *p)
@@ -208,8 +208,8 @@ impl RulePack {
         &self.kinds
     }
 
-    /// The figure types, by [`FigureId`].
-    pub fn figures(&self) -> &[Figure] {
+    /// The figure types, by [`FigureTypeId`].
+    pub fn figures(&self) -> &[FigureType] {
         &self.figures
     }
 
@@ -255,8 +255,11 @@ impl RulePack {
     }
 
     /// The figure with this name.
-    pub fn figure(&self, name: &str) -> Option<FigureId> {
-        self.figures.iter().position(|f| f.name == name).map(|i| i as FigureId)
+    pub fn figure(&self, name: &str) -> Option<FigureTypeId> {
+        self.figures
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as FigureTypeId)
     }
 
     /// The marker with this name.

@@ -30,7 +30,7 @@ fn out_of_range_ids_are_none() {
     assert_eq!(game.deck_sizes(0), None, "base has no decks");
     assert!(game.view_for(Player(1)).is_some());
     assert!(game.view_for(Player(5)).is_none());
-    assert!(game.meeple(1_000).is_none());
+    assert!(game.figure(1_000).is_none());
 }
 
 #[test]
@@ -39,11 +39,14 @@ fn bad_choices_are_refused_with_their_kind() {
     let place = game.options()[0];
     game.apply(place).expect("options are legal");
     let err = game
-        .apply(Choice::Deploy { figure: 9, seg: 0 })
+        .apply(Choice::Deploy { figure_type: 9, seg: 0 })
         .expect_err("there is no figure type 9");
     assert_eq!(err.kind(), ErrorKind::NoSuchId);
     let err = game
-        .apply(Choice::Deploy { figure: 0, seg: 200 })
+        .apply(Choice::Deploy {
+            figure_type: 0,
+            seg: 200,
+        })
         .expect_err("the tile has no segment 200");
     assert_eq!(err.kind(), ErrorKind::NoSuchSegment);
 }

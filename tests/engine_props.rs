@@ -43,9 +43,9 @@ fn assert_figures_conserved(game: &Game) {
     for player in 0..game.players() {
         for (f, fig) in pack.figures().iter().enumerate() {
             let on_board = game
-                .meeples()
+                .figures()
                 .iter()
-                .filter(|m| m.owner == Some(Player(player as u8)) && m.figure as usize == f)
+                .filter(|m| m.owner == Some(Player(player as u8)) && m.figure_type as usize == f)
                 .count();
             assert_eq!(
                 on_board + game.supply(Player(player as u8), f as u16).expect("ids are in range") as usize,
@@ -123,7 +123,7 @@ proptest! {
         let replayed = replay_with(&parsed, base()).unwrap();
         prop_assert_eq!(replayed.scores(), game.scores());
         prop_assert_eq!(&replayed.board().tiles(), &game.board().tiles());
-        prop_assert_eq!(replayed.meeples(), game.meeples());
+        prop_assert_eq!(replayed.figures(), game.figures());
         prop_assert_eq!(replayed.log(), game.log());
     }
 }

@@ -37,9 +37,9 @@ fn assert_conserved(game: &Game) {
     let pack = &game.rules().pack();
     for (f, fig) in pack.figures().iter().enumerate() {
         let on_board = |owner: Option<Player>| {
-            game.meeples()
+            game.figures()
                 .iter()
-                .filter(|m| m.owner == owner && m.figure as usize == f)
+                .filter(|m| m.owner == owner && m.figure_type as usize == f)
                 .count()
         };
         match fig.ownership {

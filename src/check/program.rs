@@ -6,7 +6,7 @@ use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
 use crate::ir::program::{Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
 use crate::ir::BlockId;
-use crate::ir::{Figure, KindId, Ownership};
+use crate::ir::{FigureType, KindId, Ownership};
 use crate::source::Span;
 use crate::syntax::ast;
 
@@ -20,7 +20,7 @@ pub(crate) struct Out<'a> {
 /// What statement checking reads.
 pub(crate) struct StmtScope<'a> {
     pub(crate) expr: ExprScope<'a>,
-    pub(crate) figures: &'a [Figure],
+    pub(crate) figures: &'a [FigureType],
 }
 
 /// The reason id for a `reason "..."`, adding it when new.
@@ -261,7 +261,7 @@ pub(crate) fn block(scope: &StmtScope, locals: &mut Locals, b: &ast::Block, out:
     id
 }
 
-fn figure_may_go(fig: &Figure, kind: KindId) -> bool {
+fn figure_may_go(fig: &FigureType, kind: KindId) -> bool {
     fig.posture_on(kind).is_some()
 }
 

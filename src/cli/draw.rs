@@ -218,7 +218,7 @@ pub fn board_map(game: &Game) -> String {
                     let tile = &pack.tiles[p.tile as usize];
                     let rotated = &rules.rotated[p.tile as usize][p.rot.index()];
                     let mut grid = picture(pack, tile, rotated);
-                    for m in game.meeples().iter().filter(|m| m.placed == i) {
+                    for m in game.figures().iter().filter(|m| m.placed == i) {
                         let (r, c) = figure_cell(pack, tile, rotated, m.seg as usize);
                         grid[r][c] = m.owner.map_or('n', |o| char::from(b'1' + o.0));
                     }

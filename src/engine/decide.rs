@@ -14,7 +14,7 @@ use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
 use crate::ir::program::Window;
 use crate::ir::ActionId;
-use crate::ir::{FigureId, Ownership, TileId};
+use crate::ir::{FigureTypeId, Ownership, TileId};
 
 impl Game {
     /// The legal choices for the pending decision.
@@ -87,9 +87,9 @@ impl Game {
                 continue;
             }
             for (f, fig) in pack.figures.iter().enumerate() {
-                let f = f as FigureId;
+                let f = f as FigureTypeId;
                 if fig.ownership == Ownership::PerPlayer && self.deploy_check(placed, seg, Some(f)).is_ok() {
-                    out.push(Choice::Deploy { figure: f, seg });
+                    out.push(Choice::Deploy { figure_type: f, seg });
                 }
             }
         }
@@ -97,12 +97,12 @@ impl Game {
 
     /// Why `figure` (or any figure, when `None`) may not be deployed on the
     /// segment, or `None` when it may.
-    pub(crate) fn deploy_refusal(&self, placed: PlacedId, seg: u8, figure: Option<FigureId>) -> Option<GameError> {
+    pub(crate) fn deploy_refusal(&self, placed: PlacedId, seg: u8, figure: Option<FigureTypeId>) -> Option<GameError> {
         let refusal = self.deploy_check(placed, seg, figure).err()?;
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let kind = |seg: u8| &pack.kinds[tile.segments[seg as usize].kind as usize].name;
-        let fig = |f: FigureId| &pack.figures[f as usize].name;
+        let fig = |f: FigureTypeId| &pack.figures[f as usize].name;
         Some(match refusal {
             Refusal::NoSegment => ErrorKind::NoSuchSegment.error(format!("tile {} has no segment {seg}", tile.name)),
             Refusal::NoFigure(f) => ErrorKind::NoSuchId.error(format!(
@@ -121,7 +121,7 @@ impl Game {
         })
     }
 
-    fn deploy_check(&self, placed: PlacedId, seg: u8, figure: Option<FigureId>) -> Result<(), Refusal> {
+    fn deploy_check(&self, placed: PlacedId, seg: u8, figure: Option<FigureTypeId>) -> Result<(), Refusal> {
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
@@ -229,7 +229,13 @@ impl Game {
                 });
                 self.after_deploy(placed, None);
             }
-            (Phase::Deploy(placed), Choice::Deploy { figure, seg }) => {
+            (
+                Phase::Deploy(placed),
+                Choice::Deploy {
+                    figure_type: figure,
+                    seg,
+                },
+            ) => {
                 let placed = *placed;
                 if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
                     return Err(why);
@@ -237,7 +243,7 @@ impl Game {
                 let meeple = self.state.deploy(figure, Some(Player::at(player)), placed, seg).id;
                 self.emit(Event::Deployed {
                     player: Player::at(player),
-                    figure,
+                    figure_type: figure,
                     placed,
                     seg,
                 });
@@ -424,12 +430,12 @@ impl Game {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Refusal {
     NoSegment,
-    NoFigure(FigureId),
+    NoFigure(FigureTypeId),
     Complete,
     Occupied,
-    Neutral(FigureId),
-    CannotStand(FigureId),
-    NoneLeft(FigureId),
+    Neutral(FigureTypeId),
+    CannotStand(FigureTypeId),
+    NoneLeft(FigureTypeId),
 }
 
 /// "a follower", "an eagle".

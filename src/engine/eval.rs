@@ -265,7 +265,7 @@ impl Evaluator<'_> {
                     .collect(),
                 Domain::Figures(Some(t)) => items
                     .into_iter()
-                    .filter(|v| matches!(v, Value::Figure(id) if self.state.figure_by_id(*id).is_some_and(|m| m.figure == t)))
+                    .filter(|v| matches!(v, Value::Figure(id) if self.state.figure_or_gone(*id).is_some_and(|m| m.figure_type == t)))
                     .collect(),
                 _ => items,
             }
@@ -282,9 +282,9 @@ impl Evaluator<'_> {
             Domain::Players => (0..self.state.players() as u8).map(Value::Player).collect(),
             Domain::Figures(t) => self
                 .state
-                .meeples()
+                .figures()
                 .iter()
-                .filter(|m| t.is_none_or(|t| m.figure == t))
+                .filter(|m| t.is_none_or(|t| m.figure_type == t))
                 .map(|m| Value::Figure(m.id))
                 .collect(),
             Domain::Tiles => (0..self.state.board().placed.len() as u16).map(Value::Tile).collect(),

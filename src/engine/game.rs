@@ -19,11 +19,11 @@ use super::rules::Rules;
 use super::setup::Setup;
 use super::state::{full_stack, State};
 use super::task::{Adjustment, Frame, Log, Phase, Steer, Task};
-use super::types::{Decision, Event, Meeple, Target};
+use super::types::{Decision, Event, Figure, Target};
 use super::value::EvalError;
 use crate::ir::geometry::{EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::{ActionId, CardId};
-use crate::ir::{FigureId, ReasonId, TileId};
+use crate::ir::{FigureTypeId, ReasonId, TileId};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -261,29 +261,29 @@ impl Game {
     }
 
     /// Figures on the board.
-    pub fn meeples(&self) -> &[Meeple] {
-        self.state.meeples()
+    pub fn figures(&self) -> &[Figure] {
+        self.state.figures()
     }
 
     /// A figure on the board by id.
-    pub fn meeple(&self, id: u32) -> Option<&Meeple> {
-        self.state.meeple(id)
+    pub fn figure(&self, id: u32) -> Option<&Figure> {
+        self.state.figure(id)
     }
 
     /// A figure by id, on the board or gone from it.
-    pub fn figure_by_id(&self, id: u32) -> Option<&Meeple> {
-        self.state.figure_by_id(id)
+    pub fn figure_or_gone(&self, id: u32) -> Option<&Figure> {
+        self.state.figure_or_gone(id)
     }
 
     /// Copies of `figure` in the player's supply; `None` for a player or
     /// figure type the game does not have.
-    pub fn supply(&self, player: Player, figure: FigureId) -> Option<u16> {
+    pub fn supply(&self, player: Player, figure: FigureTypeId) -> Option<u16> {
         self.state.supply(player.index(), figure)
     }
 
     /// Neutral figures of this type off the board; `None` for a figure type
     /// the game does not have.
-    pub fn neutral_supply(&self, figure: FigureId) -> Option<u16> {
+    pub fn neutral_supply(&self, figure: FigureTypeId) -> Option<u16> {
         self.state.neutral_supply(figure)
     }
 
@@ -349,7 +349,7 @@ impl Game {
 
     /// Figures on a feature.
     #[inline]
-    pub(crate) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
+    pub(crate) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
         self.state.meeples_on(feature)
     }
 
@@ -390,7 +390,7 @@ impl Game {
         match target {
             Target::Feature(node) if (node as usize) < self.state.features().len() => Some(self.node_spot(node)),
             Target::Feature(_) => None,
-            Target::Figure(id) => self.meeple(id).map(|m| (m.placed, m.seg)),
+            Target::Figure(id) => self.figure(id).map(|m| (m.placed, m.seg)),
             Target::Tile(t) => Some((t, 0)),
             Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) => None,
         }

@@ -7,8 +7,8 @@ use super::features::FeatureId;
 use super::ids::PlacedId;
 use super::rules::Rules;
 use super::state::State;
-use super::types::Meeple;
-use crate::ir::{FigureId, Ownership, TileId};
+use super::types::Figure;
+use crate::ir::{FigureTypeId, Ownership, TileId};
 
 impl State {
     /// The feature-graph node of a segment of a placed tile.
@@ -34,9 +34,9 @@ impl State {
 
     /// Figures on a feature.
     #[inline]
-    pub(super) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Meeple> + '_ {
+    pub(super) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
         let root = self.features().find(feature);
-        self.meeples()
+        self.figures()
             .iter()
             .filter(move |m| self.feature_of(m.placed, m.seg) == root)
     }
@@ -47,7 +47,7 @@ impl State {
         let mut present = vec![false; self.players()];
         for m in self.meeples_on(f) {
             if let Some(owner) = m.owner {
-                if rules.pack.figures[m.figure as usize].ownership == Ownership::PerPlayer {
+                if rules.pack.figures[m.figure_type as usize].ownership == Ownership::PerPlayer {
                     counts[owner.index()] += 1;
                     present[owner.index()] = true;
                 }
@@ -100,7 +100,7 @@ impl State {
     }
 
     /// Whether a figure of this type may stand on the segment.
-    pub(super) fn may_stand(&self, rules: &Rules, figure: FigureId, placed: PlacedId, seg: u8) -> bool {
+    pub(super) fn may_stand(&self, rules: &Rules, figure: FigureTypeId, placed: PlacedId, seg: u8) -> bool {
         let tile = &rules.pack.tiles[self.board().placed[placed.index()].tile as usize];
         rules.pack.figures[figure as usize]
             .posture_on(tile.segments[seg as usize].kind)

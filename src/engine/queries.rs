@@ -19,7 +19,7 @@ impl Evaluator<'_> {
             _ => None,
         };
         let figure = |v: &Value| match v {
-            Value::Figure(id) => self.state.figure_by_id(*id),
+            Value::Figure(id) => self.state.figure_or_gone(*id),
             _ => None,
         };
         let player = |v: &Value| match v {
@@ -75,7 +75,9 @@ impl Evaluator<'_> {
                 _ => Value::Int(0),
             },
             Builtin::Has => match (feature(&of), args.first()) {
-                (Some(f), Some(Value::FigureType(t))) => Value::Bool(self.state.meeples_on(f).any(|m| m.figure == *t)),
+                (Some(f), Some(Value::FigureType(t))) => {
+                    Value::Bool(self.state.meeples_on(f).any(|m| m.figure_type == *t))
+                }
                 _ => Value::Bool(false),
             },
             Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
@@ -107,16 +109,16 @@ impl Evaluator<'_> {
             Builtin::Owner => figure(&of)
                 .and_then(|m| m.owner)
                 .map_or(Value::None, |p| Value::Player(p.0)),
-            Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure)),
+            Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure_type)),
             Builtin::FigureFeature => match &of {
                 Value::Figure(id) => self
                     .state
-                    .meeple(*id)
+                    .figure(*id)
                     .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
                 _ => Value::None,
             },
             Builtin::FigureTile => match &of {
-                Value::Figure(id) => self.state.meeple(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
+                Value::Figure(id) => self.state.figure(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
                 _ => Value::None,
             },
             Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
@@ -156,18 +158,18 @@ impl Evaluator<'_> {
             Builtin::OnBoard => match of {
                 Value::FigureType(t) => self
                     .state
-                    .meeples()
+                    .figures()
                     .iter()
-                    .find(|m| m.figure == t)
+                    .find(|m| m.figure_type == t)
                     .map_or(Value::None, |m| Value::Figure(m.id)),
                 _ => Value::None,
             },
             Builtin::TypeFeature => match of {
                 Value::FigureType(t) => self
                     .state
-                    .meeples()
+                    .figures()
                     .iter()
-                    .find(|m| m.figure == t)
+                    .find(|m| m.figure_type == t)
                     .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
                 _ => Value::None,
             },
@@ -188,7 +190,7 @@ impl Evaluator<'_> {
             Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
                 let kind =
                     pack.tiles[self.state.board().placed[m.placed.index()].tile as usize].segments[m.seg as usize].kind;
-                Value::Bool(pack.figures[m.figure as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
+                Value::Bool(pack.figures[m.figure_type as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
             }),
             Builtin::LiesOn | Builtin::StandsOn => match (of, args.first()) {
                 (Value::FigureType(f), Some(Value::Kind(k))) => {

@@ -11,7 +11,7 @@ use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
 use super::task::{Adjustment, Log, Step, Task};
-use super::types::{Event, Meeple};
+use super::types::{Event, Figure};
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
 use crate::ir::{ReasonId, Topology};
@@ -65,7 +65,7 @@ impl Game {
         if self.delayed.contains(&self.state.features().find(f)) {
             return Step::Next;
         }
-        let players: Vec<Meeple> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
+        let players: Vec<Figure> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
         for m in players.into_iter().rev() {
             self.remove_meeple(m.id);
         }
@@ -89,7 +89,7 @@ impl Game {
         let features = self.state.features();
         let mut roots: Vec<FeatureId> = self
             .state
-            .meeples()
+            .figures()
             .iter()
             .map(|m| self.state.feature_of(m.placed, m.seg))
             .collect();

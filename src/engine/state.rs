@@ -25,11 +25,11 @@ use super::error::{ErrorKind, GameError};
 use super::features::{FeatureId, Features};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{Rules, NONE};
-use super::types::Meeple;
+use super::types::Figure;
 use super::value::{EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge, EDGE_OFFSETS};
 use crate::ir::CardId;
-use crate::ir::{FigureId, Ownership, ReasonId, TileId, Topology};
+use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
 
 /// Every tile of the set except one copy of the start tile.
 pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
@@ -49,9 +49,9 @@ pub(super) struct State {
     current: usize,
     board: Board,
     features: Features,
-    meeples: Vec<Meeple>,
+    meeples: Vec<Figure>,
     /// Figures that left the board, so rules can still ask about them.
-    gone: Vec<Meeple>,
+    gone: Vec<Figure>,
     next_meeple: u32,
     /// Figure types in the packs: the stride of `supply`.
     figures: usize,
@@ -160,19 +160,19 @@ impl State {
 
     /// Figures on the board.
     #[inline]
-    pub(super) fn meeples(&self) -> &[Meeple] {
+    pub(super) fn figures(&self) -> &[Figure] {
         &self.meeples
     }
 
     /// A figure on the board by id.
     #[inline]
-    pub(super) fn meeple(&self, id: u32) -> Option<&Meeple> {
+    pub(super) fn figure(&self, id: u32) -> Option<&Figure> {
         self.meeples.iter().find(|m| m.id == id)
     }
 
     /// A figure by id, on the board or gone from it.
-    pub(super) fn figure_by_id(&self, id: u32) -> Option<&Meeple> {
-        self.meeple(id).or_else(|| self.gone.iter().rev().find(|m| m.id == id))
+    pub(super) fn figure_or_gone(&self, id: u32) -> Option<&Figure> {
+        self.figure(id).or_else(|| self.gone.iter().rev().find(|m| m.id == id))
     }
 
     /// How many figures have left the board so far.
@@ -187,13 +187,13 @@ impl State {
 
     /// Copies of `figure` in the player's supply, for ids known to be valid.
     #[inline]
-    pub(super) fn supply_of(&self, player: usize, figure: FigureId) -> u16 {
+    pub(super) fn supply_of(&self, player: usize, figure: FigureTypeId) -> u16 {
         self.supply[player * self.figures + figure as usize]
     }
 
     /// Copies of `figure` in the player's supply; `None` for a player or
     /// figure type the game does not have.
-    pub(super) fn supply(&self, player: usize, figure: FigureId) -> Option<u16> {
+    pub(super) fn supply(&self, player: usize, figure: FigureTypeId) -> Option<u16> {
         if player >= self.players || figure as usize >= self.figures {
             return None;
         }
@@ -202,7 +202,7 @@ impl State {
 
     /// Neutral figures of this type off the board; `None` for a figure type
     /// the game does not have.
-    pub(super) fn neutral_supply(&self, figure: FigureId) -> Option<u16> {
+    pub(super) fn neutral_supply(&self, figure: FigureTypeId) -> Option<u16> {
         self.neutral.get(figure as usize).copied()
     }
 
@@ -354,14 +354,14 @@ impl State {
     /// Takes a figure from its supply (the owner's, or the neutral one) and
     /// puts it on the board; returns it with its new id. The caller has
     /// checked that one is left.
-    pub(super) fn deploy(&mut self, figure: FigureId, owner: Option<Player>, placed: PlacedId, seg: u8) -> Meeple {
+    pub(super) fn deploy(&mut self, figure: FigureTypeId, owner: Option<Player>, placed: PlacedId, seg: u8) -> Figure {
         match owner {
             Some(p) => self.supply[p.index() * self.figures + figure as usize] -= 1,
             None => self.neutral[figure as usize] -= 1,
         }
-        let meeple = Meeple {
+        let meeple = Figure {
             id: self.next_meeple,
-            figure,
+            figure_type: figure,
             owner,
             placed,
             seg,
@@ -373,12 +373,12 @@ impl State {
 
     /// Takes a figure off the board back to its supply (the owner's, or the
     /// neutral one) and records it as gone; `None` if it is not on the board.
-    pub(super) fn return_figure(&mut self, id: u32) -> Option<Meeple> {
+    pub(super) fn return_figure(&mut self, id: u32) -> Option<Figure> {
         let i = self.meeples.iter().position(|m| m.id == id)?;
         let m = self.meeples.remove(i);
         match m.owner {
-            Some(owner) => self.supply[owner.index() * self.figures + m.figure as usize] += 1,
-            None => self.neutral[m.figure as usize] += 1,
+            Some(owner) => self.supply[owner.index() * self.figures + m.figure_type as usize] += 1,
+            None => self.neutral[m.figure_type as usize] += 1,
         }
         self.gone.push(m);
         Some(m)
@@ -386,7 +386,7 @@ impl State {
 
     /// Moves a figure on the board to another segment; returns it as moved,
     /// or `None` if it is not on the board. Supplies do not change.
-    pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Meeple> {
+    pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Figure> {
         let m = self.meeples.iter_mut().find(|m| m.id == id)?;
         (m.placed, m.seg) = (placed, seg);
         Some(*m)
@@ -552,9 +552,9 @@ mod tests {
         for (f, fig) in pack.figures.iter().enumerate() {
             let on_board = |owner: Option<Player>| {
                 state
-                    .meeples()
+                    .figures()
                     .iter()
-                    .filter(|m| m.owner == owner && m.figure as usize == f)
+                    .filter(|m| m.owner == owner && m.figure_type as usize == f)
                     .count()
             };
             let count = fig.count as usize;

@@ -16,7 +16,7 @@ use super::value::{value_target, EvalError, Value};
 use crate::ir::expr::Expr;
 use crate::ir::program::{Domain, FnBody, Stmt};
 use crate::ir::{BlockId, VarId};
-use crate::ir::{FigureId, Ownership};
+use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
 
 impl Game {
@@ -250,7 +250,13 @@ impl Game {
     }
 
     /// `place figure for owner on feature`.
-    fn exec_place(&mut self, frame: u32, figure: FigureId, owner: Option<&Expr>, on: &Expr) -> Result<(), EvalError> {
+    fn exec_place(
+        &mut self,
+        frame: u32,
+        figure: FigureTypeId,
+        owner: Option<&Expr>,
+        on: &Expr,
+    ) -> Result<(), EvalError> {
         let owner = match owner {
             Some(o) => match self.eval_at(frame, o)? {
                 Value::Player(p) => Some(p),
@@ -284,7 +290,7 @@ impl Game {
     fn exec_return(&mut self, frame: u32, figure: &Expr) -> Result<(), EvalError> {
         let id = match self.eval_at(frame, figure)? {
             Value::Figure(id) => Some(id),
-            Value::FigureType(t) => self.state.meeples().iter().find(|m| m.figure == t).map(|m| m.id),
+            Value::FigureType(t) => self.state.figures().iter().find(|m| m.figure_type == t).map(|m| m.id),
             _ => None,
         };
         if let Some(id) = id {
@@ -296,11 +302,11 @@ impl Game {
     /// `swap a with b`: two figures on the board trade places.
     fn exec_swap(&mut self, frame: u32, a: &Expr, b: &Expr) -> Result<(), EvalError> {
         if let (Value::Figure(x), Value::Figure(y)) = (self.eval_at(frame, a)?, self.eval_at(frame, b)?) {
-            if let (Some(mx), Some(my)) = (self.state.meeple(x).copied(), self.state.meeple(y).copied()) {
+            if let (Some(mx), Some(my)) = (self.state.figure(x).copied(), self.state.figure(y).copied()) {
                 let mi = self.state.relocate(x, my.placed, my.seg).expect("on the board");
                 let mj = self.state.relocate(y, mx.placed, mx.seg).expect("on the board");
-                self.emit(Event::FigureSet { meeple: mi });
-                self.emit(Event::FigureSet { meeple: mj });
+                self.emit(Event::FigureSet { figure: mi });
+                self.emit(Event::FigureSet { figure: mj });
             }
         }
         Ok(())
@@ -388,7 +394,7 @@ impl Game {
 
     /// A figure from supply onto a feature, at the segment the value names
     /// (the one a player picked), if the figure may go there and one is left.
-    fn put_figure(&mut self, figure: FigureId, owner: Option<u8>, f: FeatureId) {
+    fn put_figure(&mut self, figure: FigureTypeId, owner: Option<u8>, f: FeatureId) {
         let Some((placed, seg)) = self.state.features().members(f).next() else {
             return;
         };
@@ -407,7 +413,7 @@ impl Game {
             Ownership::Neutral => None,
         };
         let meeple = self.state.deploy(figure, owner.map(Player), placed, seg);
-        self.emit(Event::FigureSet { meeple });
+        self.emit(Event::FigureSet { figure: meeple });
     }
 
     /// Moves a figure (or the first on the board of a type; a neutral one
@@ -415,7 +421,7 @@ impl Game {
     fn move_figure(&mut self, who: &Value, f: FeatureId, at: Option<u16>) {
         let id = match who {
             Value::Figure(id) => Some(*id),
-            Value::FigureType(t) => match self.state.meeples().iter().find(|m| m.figure == *t) {
+            Value::FigureType(t) => match self.state.figures().iter().find(|m| m.figure_type == *t) {
                 Some(m) => Some(m.id),
                 None => {
                     // A neutral figure off the board comes back.
@@ -437,14 +443,14 @@ impl Game {
         else {
             return;
         };
-        let Some(m) = self.state.meeple(id) else {
+        let Some(m) = self.state.figure(id) else {
             return;
         };
-        if !self.state.may_stand(&self.rules, m.figure, placed, seg) {
+        if !self.state.may_stand(&self.rules, m.figure_type, placed, seg) {
             return;
         }
         let meeple = self.state.relocate(id, placed, seg).expect("on the board");
-        self.emit(Event::FigureSet { meeple });
+        self.emit(Event::FigureSet { figure: meeple });
     }
 
     /// Takes a figure off the board to its owner's supply (or the box).
@@ -452,7 +458,7 @@ impl Game {
         let Some(m) = self.state.return_figure(id) else {
             return;
         };
-        self.emit(Event::Returned { meeple: m });
+        self.emit(Event::Returned { figure: m });
         let depth = self.depth();
         self.fire(
             crate::ir::program::EventKind::FigureReturned,

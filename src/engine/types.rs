@@ -1,13 +1,13 @@
 //! The engine's shared vocabulary: what a game waits for ([`Decision`]),
 //! what names a thing on the board ([`Target`]), an answer ([`Choice`]), a
-//! figure on the board ([`Meeple`]) and what happened ([`Event`]). Plain data
+//! figure on the board ([`Figure`]) and what happened ([`Event`]). Plain data
 //! with no behaviour, at the bottom of the engine so every part may use it.
 
 use super::board::Pos;
 use super::ids::{PlacedId, Player, Rotation};
 use crate::ir::program::Domain;
 use crate::ir::{ActionId, CardId};
-use crate::ir::{FigureId, ReasonId, TileId};
+use crate::ir::{FigureTypeId, ReasonId, TileId};
 
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub enum Choice {
     /// Deploy a figure from supply onto a segment of the tile just placed.
     Deploy {
         /// The figure type, from the deciding player's supply.
-        figure: FigureId,
+        figure_type: FigureTypeId,
         /// The segment of the placed tile, by index into its tile type's segments.
         seg: u8,
     },
@@ -93,11 +93,11 @@ pub enum Choice {
 
 /// A figure on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Meeple {
+pub struct Figure {
     /// Unique in the game, never reused.
     pub id: u32,
     /// Its figure type.
-    pub figure: FigureId,
+    pub figure_type: FigureTypeId,
     /// The owning player; `None` for a neutral figure.
     pub owner: Option<Player>,
     /// The tile it stands on, and the segment.
@@ -139,7 +139,7 @@ pub enum Event {
         /// The player it happened to (whose turn, or who answered).
         player: Player,
         /// The figure type.
-        figure: FigureId,
+        figure_type: FigureTypeId,
         /// The tile it went on.
         placed: PlacedId,
         /// The segment of that tile.
@@ -214,13 +214,13 @@ pub enum Event {
     },
     /// A rule put a figure on the board, or moved one.
     FigureSet {
-        /// The figure, where it now stands (or stood).
-        meeple: Meeple,
+        /// The figure, where it now stands.
+        figure: Figure,
     },
     /// A figure left the board for its owner's supply (or the neutral supply).
     Returned {
-        /// The figure, where it now stands (or stood).
-        meeple: Meeple,
+        /// The figure, where it stood.
+        figure: Figure,
     },
     /// The game ended, final scoring done.
     Ended,

@@ -4,7 +4,7 @@
 use super::error::{ErrorKind, GameError};
 use super::ids::{PlacedId, Player};
 use super::types::Target;
-use crate::ir::{FigureId, IconId, KindId, MarkerId};
+use crate::ir::{FigureTypeId, IconId, KindId, MarkerId};
 
 /// Evaluation work (function calls, list members visited) allowed between
 /// two decisions; more is a runaway rule.
@@ -27,7 +27,7 @@ pub enum Value {
     Kind(KindId),
     Marker(MarkerId),
     Icon(IconId),
-    FigureType(FigureId),
+    FigureType(FigureTypeId),
     Player(u8),
     Players(Vec<u8>),
     /// A figure by id.

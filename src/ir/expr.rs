@@ -4,7 +4,7 @@
 //! parameters, result, doc, example); the checker, the language reference
 //! (`docs/language.md`) and the evaluator all read that table.
 
-use super::shared::{BinOp, FigureId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
+use super::shared::{BinOp, FigureTypeId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
 
 /// The type of an expression.
 // `Type::FigureType` is the language's own name for the type of `follower`.
@@ -419,7 +419,7 @@ pub enum Expr {
     Kind(KindId),
     Marker(MarkerId),
     Icon(IconId),
-    FigureType(FigureId),
+    FigureType(FigureTypeId),
     /// A compass direction (0 = N, clockwise).
     Direction(u8),
     Card(u16),

@@ -3,7 +3,7 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-use super::shared::{ActionId, BlockId, CardId, DeckId, FigureId, FnId, KindId, ReasonId, VarId};
+use super::shared::{ActionId, BlockId, CardId, DeckId, FigureTypeId, FnId, KindId, ReasonId, VarId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
@@ -276,7 +276,7 @@ pub enum Domain {
     /// Every player, in seat order (`for each player p`, `choose player p`).
     Players,
     /// Figures on the board, optionally of one type.
-    Figures(Option<FigureId>),
+    Figures(Option<FigureTypeId>),
     /// Features on the board, optionally of one kind.
     Features(Option<KindId>),
     /// Placed tiles.
@@ -296,7 +296,7 @@ pub(crate) enum Stmt {
         reason: ReasonId,
     },
     Place {
-        figure: FigureId,
+        figure: FigureTypeId,
         owner: Option<Expr>,
         on: Expr,
     },

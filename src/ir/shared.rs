@@ -8,7 +8,7 @@
 pub type KindId = u16;
 
 /// Index into [`crate::ir::RulePack::figures`].
-pub type FigureId = u16;
+pub type FigureTypeId = u16;
 
 /// Index into [`crate::ir::RulePack::markers`].
 pub type MarkerId = u16;

@@ -4,7 +4,7 @@
 use super::format::Expect;
 use super::naming::{figure_id, segment_at};
 use crate::engine::{Game, Player};
-use crate::ir::FigureId;
+use crate::ir::FigureTypeId;
 
 /// Checks one expectation; the error says what was found.
 pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
@@ -47,7 +47,7 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
                         .unwrap_or(0),
                 ),
                 None => (0..pack.figures.len())
-                    .map(|f| u32::from(game.supply(Player(*player as u8), f as FigureId).unwrap_or(0)))
+                    .map(|f| u32::from(game.supply(Player(*player as u8), f as FigureTypeId).unwrap_or(0)))
                     .sum(),
             };
             if got != *count {
@@ -63,11 +63,11 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
                 .map(|n| figure_id(game, n))
                 .transpose()
                 .map_err(|e| e.to_string())?;
-            let found = game.meeples().iter().any(|m| {
+            let found = game.figures().iter().any(|m| {
                 m.placed == placed
                     && m.seg == seg
                     && m.owner == Some(Player(*player as u8))
-                    && want_figure.is_none_or(|f| f == m.figure)
+                    && want_figure.is_none_or(|f| f == m.figure_type)
             });
             if !found {
                 return Err(format!("no figure of player {player} at {at:?} on {on}"));
@@ -76,11 +76,11 @@ pub fn check(game: &Game, expect: &Expect) -> Result<(), String> {
         Expect::Empty { at, on } => {
             let placed = game.board().at(*at).ok_or_else(|| format!("no tile at {at:?}"))?;
             let seg = segment_at(game, placed, on).map_err(|e| e.to_string())?;
-            if let Some(m) = game.meeples().iter().find(|m| m.placed == placed && m.seg == seg) {
+            if let Some(m) = game.figures().iter().find(|m| m.placed == placed && m.seg == seg) {
                 let owner = m.owner.map_or("neutral".to_string(), |o| format!("player {}", o.0));
                 return Err(format!(
                     "a {} of {owner} is at {at:?} on {on}",
-                    pack.figures[m.figure as usize].name
+                    pack.figures[m.figure_type as usize].name
                 ));
             }
         }

@@ -9,7 +9,7 @@ use crate::engine::{Choice, ErrorKind, Game, GameError, PlacedId, Player, Pos, R
 use crate::ir::geometry::{Location, EDGE_NAMES, HALF_EDGE_NAMES};
 use crate::ir::program::Window;
 use crate::ir::ActionId;
-use crate::ir::{FigureId, Ownership, TileId};
+use crate::ir::{FigureTypeId, Ownership, TileId};
 
 /// A target in the game's terms.
 pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(PlacedId, u8)>) -> Option<Pick> {
@@ -20,11 +20,11 @@ pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(PlacedId, u8)>)
             on: segment_name(game, placed, seg),
         },
         (Target::Figure(id), Some((placed, seg))) => {
-            let m = game.figure_by_id(id)?;
+            let m = game.figure_or_gone(id)?;
             Pick::Figure {
                 at: at(placed),
                 on: segment_name(game, placed, seg),
-                figure: Some(game.rules().pack.figures[m.figure as usize].name.clone()),
+                figure: Some(game.rules().pack.figures[m.figure_type as usize].name.clone()),
                 player: m.owner.map(Player::index),
             }
         }
@@ -45,7 +45,7 @@ pub(crate) fn action_pick(game: &Game, action: ActionId, target: Target, spot: O
 }
 
 /// A figure deployed onto a segment of a placed tile, in the game's terms.
-pub(crate) fn deploy_of(game: &Game, figure: FigureId, placed: PlacedId, seg: u8) -> Deploy {
+pub(crate) fn deploy_of(game: &Game, figure: FigureTypeId, placed: PlacedId, seg: u8) -> Deploy {
     Deploy {
         figure: Some(game.rules().pack.figures[figure as usize].name.clone()),
         on: segment_name(game, placed, seg),
@@ -143,10 +143,10 @@ pub(crate) fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameErr
             let seg = segment_at(game, placed, on)?;
             let kind = figure.as_deref().map(|n| figure_id(game, n)).transpose()?;
             let found: Vec<Target> = game
-                .meeples()
+                .figures()
                 .iter()
                 .filter(|m| m.placed == placed && m.seg == seg)
-                .filter(|m| kind.is_none_or(|k| m.figure == k))
+                .filter(|m| kind.is_none_or(|k| m.figure_type == k))
                 .filter(|m| player.is_none_or(|p| m.owner.map(Player::index) == Some(p)))
                 .map(|m| Target::Figure(m.id))
                 .collect();
@@ -281,7 +281,7 @@ pub(crate) fn segment_at(game: &Game, placed: PlacedId, on: &str) -> Result<u8, 
     })
 }
 
-pub(crate) fn figure_id(game: &Game, name: &str) -> Result<FigureId, GameError> {
+pub(crate) fn figure_id(game: &Game, name: &str) -> Result<FigureTypeId, GameError> {
     let pack = &game.rules().pack;
     pack.figure(name)
         .ok_or_else(|| unknown("figure", name, pack.figures.iter().map(|f| f.name.as_str())))
@@ -295,11 +295,11 @@ pub(crate) fn deploy_choice(game: &Game, placed: PlacedId, d: &Deploy) -> Result
         None => {
             let kind = pack.tiles[game.board().placed[placed.index()].tile as usize].segments[seg as usize].kind;
             let player = game.current_player();
-            let may_stand = |f: FigureId| {
+            let may_stand = |f: FigureTypeId| {
                 let fig = &pack.figures[f as usize];
                 fig.ownership == Ownership::PerPlayer && fig.posture_on(kind).is_some()
             };
-            let figures = 0..pack.figures.len() as FigureId;
+            let figures = 0..pack.figures.len() as FigureTypeId;
             let kind_name = &pack.kinds[kind as usize].name;
             match figures
                 .clone()
@@ -327,5 +327,8 @@ pub(crate) fn deploy_choice(game: &Game, placed: PlacedId, d: &Deploy) -> Result
     if let Some(why) = game.deploy_refusal(placed, seg, Some(figure)) {
         return Err(why);
     }
-    Ok(Choice::Deploy { figure, seg })
+    Ok(Choice::Deploy {
+        figure_type: figure,
+        seg,
+    })
 }

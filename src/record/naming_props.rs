@@ -78,8 +78,10 @@ fn same(game: &Game, a: Target, b: Target) -> bool {
         return true;
     }
     match (a, b) {
-        (Target::Figure(x), Target::Figure(y)) => match (game.figure_by_id(x), game.figure_by_id(y)) {
-            (Some(m), Some(n)) => (m.placed, m.seg, m.figure, m.owner) == (n.placed, n.seg, n.figure, n.owner),
+        (Target::Figure(x), Target::Figure(y)) => match (game.figure_or_gone(x), game.figure_or_gone(y)) {
+            (Some(m), Some(n)) => {
+                (m.placed, m.seg, m.figure_type, m.owner) == (n.placed, n.seg, n.figure_type, n.owner)
+            }
             _ => false,
         },
         _ => false,
@@ -99,7 +101,10 @@ fn record_form(game: &Game, choice: Choice) -> Option<Form> {
         Choice::Pick(t) => Form::Pick(pick_of(game, t, game.spot(t))?),
         Choice::Action { action, target } => Form::Pick(action_pick(game, action, target, game.spot(target))),
         Choice::Decline => Form::Pick(Pick::Decline),
-        Choice::Deploy { figure, seg } => {
+        Choice::Deploy {
+            figure_type: figure,
+            seg,
+        } => {
             let Some(Decision::Deploy { placed, .. }) = game.decision() else {
                 panic!("a deploy option outside a deploy decision");
             };

@@ -80,7 +80,10 @@ impl Record {
                     None
                 }
                 Event::Deployed {
-                    figure, placed, seg, ..
+                    figure_type: figure,
+                    placed,
+                    seg,
+                    ..
                 } => {
                     if let Some(Step::Turn { deploy, .. }) = turns.last_mut() {
                         *deploy = Some(deploy_of(game, *figure, *placed, *seg));
