@@ -127,7 +127,7 @@ pub fn main() -> ExitCode {
 }
 
 /// Writes to stdout; a closed pipe (`meeple tiles base | head`) is not an error.
-pub fn emit(text: &str) {
+fn emit(text: &str) {
     use std::io::Write as _;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
@@ -137,7 +137,7 @@ fn pack_refs(args: &[String]) -> Vec<PackRef> {
 }
 
 /// Prints load errors to stderr, in colour on a terminal.
-pub fn report(error: &LoadError) {
+fn report(error: &LoadError) {
     let choice = if std::io::stderr().is_terminal() {
         termcolor::ColorChoice::Auto
     } else {
@@ -155,7 +155,7 @@ pub fn report(error: &LoadError) {
 }
 
 /// Loads packs, printing diagnostics on failure.
-pub fn load_or_report(args: &[String]) -> Option<RulePack> {
+fn load_or_report(args: &[String]) -> Option<RulePack> {
     match load(&pack_refs(args)) {
         Ok(pack) => Some(pack),
         Err(e) => {

@@ -183,7 +183,7 @@ fn describe_segment(pack: &RulePack, tile: &TileType, seg: &crate::ir::Segment) 
 }
 
 /// Every tile of the pack, each with its name, count and drawing.
-pub fn tile_sheet(rules: &Rules) -> String {
+pub(super) fn tile_sheet(rules: &Rules) -> String {
     let pack = &rules.pack;
     let mut out = String::new();
     for (i, tile) in pack.tiles.iter().enumerate() {
@@ -198,7 +198,7 @@ pub fn tile_sheet(rules: &Rules) -> String {
 }
 
 /// The whole board with its figures, x along the top and y down the side.
-pub fn board_map(game: &Game) -> String {
+pub(super) fn board_map(game: &Game) -> String {
     let rules = game.rules();
     let pack = &rules.pack;
     let board = game.board();
