@@ -358,12 +358,6 @@ impl Game {
         self.state.majority(&self.rules, f)
     }
 
-    /// The features named by the `touches` lists of this feature's segments, each once.
-    #[allow(dead_code)] // The crate's helper, kept for its other parts; evaluation asks the state.
-    pub(crate) fn touching(&self, f: FeatureId) -> Vec<FeatureId> {
-        self.state.touching(&self.rules, f)
-    }
-
     /// Whether the feature satisfies its kind's `complete when`.
     pub(crate) fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
         self.evaluator().completed(f)
