@@ -2,8 +2,9 @@
 //! tables). A game is a state machine — [`Game::decision`], [`Game::options`],
 //! [`Game::apply`] — driven by agents or by a record.
 //!
-//! Inside, from the bottom up: the tables (`rules`, `board`, `features`,
-//! `rng`, `error`), plain data (`types`, `value`, `task`), the game
+//! Inside, from the bottom up: the small value types and the setup (`ids`,
+//! `setup`), the tables (`rules`, `board`, `features`, `rng`, `error`),
+//! plain data (`types`, `value`, `task`), the game
 //! `state` with its invariants (and `lookup`, questions it answers), expression evaluation over the state
 //! (`eval`, `queries`), the `Game` itself (`game`), and the parts of the turn
 //! machine, each adding to `impl Game` (`decide`, `turn`, `statements`,

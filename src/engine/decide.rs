@@ -126,10 +126,10 @@ impl Game {
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
         let feature = self.feature_of(placed, seg);
-        if self.state.features().is_done(feature) && self.meeples_on(feature).next().is_some() {
+        if self.state.features().is_done(feature) && self.figures_on(feature).next().is_some() {
             return Err(Refusal::Complete);
         }
-        if self.meeples_on(feature).any(|m| m.owner.is_some()) {
+        if self.figures_on(feature).any(|m| m.owner.is_some()) {
             return Err(Refusal::Occupied);
         }
         let Some(f) = figure else { return Ok(()) };
@@ -240,14 +240,14 @@ impl Game {
                 if let Some(why) = self.deploy_refusal(placed, seg, Some(figure)) {
                     return Err(why);
                 }
-                let meeple = self.state.deploy(figure, Some(Player::at(player)), placed, seg).id;
+                let id = self.state.deploy(figure, Some(Player::at(player)), placed, seg).id;
                 self.emit(Event::Deployed {
                     player: Player::at(player),
                     figure_type: figure,
                     placed,
                     seg,
                 });
-                self.after_deploy(placed, Some(meeple));
+                self.after_deploy(placed, Some(id));
             }
             (Phase::Place(_) | Phase::Deploy(_), Choice::Action { action, target }) => {
                 self.apply_action(player, action, target)?

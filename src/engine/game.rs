@@ -349,8 +349,8 @@ impl Game {
 
     /// Figures on a feature.
     #[inline]
-    pub(crate) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
-        self.state.meeples_on(feature)
+    pub(crate) fn figures_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
+        self.state.figures_on(feature)
     }
 
     /// The players with the most figures on a feature (all tied ones); empty if none.

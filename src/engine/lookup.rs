@@ -34,7 +34,7 @@ impl State {
 
     /// Figures on a feature.
     #[inline]
-    pub(super) fn meeples_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
+    pub(super) fn figures_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
         let root = self.features().find(feature);
         self.figures()
             .iter()
@@ -45,7 +45,7 @@ impl State {
     pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
         let mut counts = vec![0i64; self.players()];
         let mut present = vec![false; self.players()];
-        for m in self.meeples_on(f) {
+        for m in self.figures_on(f) {
             if let Some(owner) = m.owner {
                 if rules.pack.figures[m.figure_type as usize].ownership == Ownership::PerPlayer {
                     counts[owner.index()] += 1;

@@ -64,19 +64,19 @@ impl Evaluator<'_> {
                 _ => Value::Int(0),
             },
             Builtin::Figures => {
-                Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.meeples_on(f).map(|m| m.id).collect()))
+                Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.figures_on(f).map(|m| m.id).collect()))
             }
             Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
                 (Some(f), Some(p)) => int(self
                     .state
-                    .meeples_on(f)
+                    .figures_on(f)
                     .filter(|m| m.owner == Some(Player::at(p)))
                     .count()),
                 _ => Value::Int(0),
             },
             Builtin::Has => match (feature(&of), args.first()) {
                 (Some(f), Some(Value::FigureType(t))) => {
-                    Value::Bool(self.state.meeples_on(f).any(|m| m.figure_type == *t))
+                    Value::Bool(self.state.figures_on(f).any(|m| m.figure_type == *t))
                 }
                 _ => Value::Bool(false),
             },

@@ -34,7 +34,7 @@ pub struct Rotated {
     pub edge_seg: [u8; 4],
     /// The segment owning each board half-edge, or `u8::MAX`.
     pub half_seg: [u8; 8],
-    /// Each segment's edges and half-edges in board directions.
+    /// Each segment's edges in board directions.
     pub seg_edges: Vec<Bits>,
     /// Each segment's half-edges in board directions.
     pub seg_halves: Vec<Bits>,

@@ -65,9 +65,9 @@ impl Game {
         if self.delayed.contains(&self.state.features().find(f)) {
             return Step::Next;
         }
-        let players: Vec<Figure> = self.meeples_on(f).filter(|m| m.owner.is_some()).copied().collect();
+        let players: Vec<Figure> = self.figures_on(f).filter(|m| m.owner.is_some()).copied().collect();
         for m in players.into_iter().rev() {
-            self.remove_meeple(m.id);
+            self.return_to_supply(m.id);
         }
         Step::Next
     }

@@ -53,9 +53,10 @@ impl Setup {
         self
     }
 
-    /// A replay: the tiles are drawn exactly as `draws` says, in order, and
-    /// every card drawn from a deck is the next of `cards`; a card draw the
-    /// list does not cover is an error rather than a random draw.
+    /// A replay: the tiles are drawn as `draws` says, in order (once the
+    /// list is used up, from the stack with the seeded RNG), and every card
+    /// drawn from a deck is the next of `cards`; a card draw the list does
+    /// not cover is an error rather than a random draw.
     pub fn replay(mut self, draws: Vec<TileId>, cards: Vec<CardId>) -> Setup {
         self.replay = Some(Replay { draws, cards });
         self

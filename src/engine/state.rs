@@ -24,6 +24,7 @@ use super::board::{Board, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
 use super::features::{FeatureId, Features};
 use super::ids::{PlacedId, Player, Rotation};
+use super::rng::Rng;
 use super::rules::{Rules, NONE};
 use super::types::Figure;
 use super::value::{EvalError, Value};
@@ -49,12 +50,12 @@ pub(super) struct State {
     current: usize,
     board: Board,
     features: Features,
-    meeples: Vec<Figure>,
+    on_board: Vec<Figure>,
     /// Figures that left the board, so rules can still ask about them.
     gone: Vec<Figure>,
-    next_meeple: u32,
+    next_figure_id: u32,
     /// Figure types in the packs: the stride of `supply`.
-    figures: usize,
+    figure_types: usize,
     /// `supply[player * figures + figure]`.
     supply: Vec<u16>,
     /// Neutral figures off the board, by figure type.
@@ -106,10 +107,10 @@ impl State {
             current: 0,
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
-            meeples: Vec::new(),
+            on_board: Vec::new(),
             gone: Vec::new(),
-            next_meeple: 0,
-            figures,
+            next_figure_id: 0,
+            figure_types: figures,
             supply,
             neutral,
             reasons,
@@ -161,13 +162,13 @@ impl State {
     /// Figures on the board.
     #[inline]
     pub(super) fn figures(&self) -> &[Figure] {
-        &self.meeples
+        &self.on_board
     }
 
     /// A figure on the board by id.
     #[inline]
     pub(super) fn figure(&self, id: u32) -> Option<&Figure> {
-        self.meeples.iter().find(|m| m.id == id)
+        self.on_board.iter().find(|m| m.id == id)
     }
 
     /// A figure by id, on the board or gone from it.
@@ -181,20 +182,20 @@ impl State {
     }
 
     /// The id the next figure put on the board will get.
-    pub(super) fn next_meeple(&self) -> u32 {
-        self.next_meeple
+    pub(super) fn next_figure_id(&self) -> u32 {
+        self.next_figure_id
     }
 
     /// Copies of `figure` in the player's supply, for ids known to be valid.
     #[inline]
     pub(super) fn supply_of(&self, player: usize, figure: FigureTypeId) -> u16 {
-        self.supply[player * self.figures + figure as usize]
+        self.supply[player * self.figure_types + figure as usize]
     }
 
     /// Copies of `figure` in the player's supply; `None` for a player or
     /// figure type the game does not have.
     pub(super) fn supply(&self, player: usize, figure: FigureTypeId) -> Option<u16> {
-        if player >= self.players || figure as usize >= self.figures {
+        if player >= self.players || figure as usize >= self.figure_types {
             return None;
         }
         Some(self.supply_of(player, figure))
@@ -355,29 +356,31 @@ impl State {
     /// puts it on the board; returns it with its new id. The caller has
     /// checked that one is left.
     pub(super) fn deploy(&mut self, figure: FigureTypeId, owner: Option<Player>, placed: PlacedId, seg: u8) -> Figure {
-        match owner {
-            Some(p) => self.supply[p.index() * self.figures + figure as usize] -= 1,
-            None => self.neutral[figure as usize] -= 1,
-        }
-        let meeple = Figure {
-            id: self.next_meeple,
+        let left = match owner {
+            Some(p) => &mut self.supply[p.index() * self.figure_types + figure as usize],
+            None => &mut self.neutral[figure as usize],
+        };
+        debug_assert!(*left > 0, "a figure is deployed only from a supply that holds one");
+        *left -= 1;
+        let figure = Figure {
+            id: self.next_figure_id,
             figure_type: figure,
             owner,
             placed,
             seg,
         };
-        self.next_meeple += 1;
-        self.meeples.push(meeple);
-        meeple
+        self.next_figure_id += 1;
+        self.on_board.push(figure);
+        figure
     }
 
     /// Takes a figure off the board back to its supply (the owner's, or the
     /// neutral one) and records it as gone; `None` if it is not on the board.
     pub(super) fn return_figure(&mut self, id: u32) -> Option<Figure> {
-        let i = self.meeples.iter().position(|m| m.id == id)?;
-        let m = self.meeples.remove(i);
+        let i = self.on_board.iter().position(|m| m.id == id)?;
+        let m = self.on_board.remove(i);
         match m.owner {
-            Some(owner) => self.supply[owner.index() * self.figures + m.figure_type as usize] += 1,
+            Some(owner) => self.supply[owner.index() * self.figure_types + m.figure_type as usize] += 1,
             None => self.neutral[m.figure_type as usize] += 1,
         }
         self.gone.push(m);
@@ -387,7 +390,7 @@ impl State {
     /// Moves a figure on the board to another segment; returns it as moved,
     /// or `None` if it is not on the board. Supplies do not change.
     pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Figure> {
-        let m = self.meeples.iter_mut().find(|m| m.id == id)?;
+        let m = self.on_board.iter_mut().find(|m| m.id == id)?;
         (m.placed, m.seg) = (placed, seg);
         Some(*m)
     }
@@ -511,11 +514,43 @@ impl State {
         true
     }
 
-    /// The hidden parts, to resample a player's view: the stack, the hands
-    /// and the draw piles. Callers only reorder them or exchange cards
-    /// between hands and draw piles, so nothing is made or lost.
+    /// The hidden parts, for a test that moves them (the stack, the hands,
+    /// the draw piles); the game itself only resamples them through
+    /// [`State::resample_hidden`].
+    #[cfg(test)]
     pub(super) fn hidden_mut(&mut self) -> (&mut Vec<TileId>, &mut [Vec<CardId>], &mut [Vec<CardId>]) {
         (&mut self.stack, &mut self.hands, &mut self.piles)
+    }
+
+    /// Samples anew what `viewer` cannot see: the order of the stack, and
+    /// for each deck the cards in other players' hands and in its draw pile
+    /// (each hand keeps its number of cards from each deck, as their backs
+    /// show). Hidden things are put in a canonical order before they are
+    /// shuffled, so the sample depends on what is hidden, never on where it
+    /// really lies. Nothing is made or lost: tiles and cards are only
+    /// reordered or exchanged.
+    pub(super) fn resample_hidden(&mut self, viewer: usize, rng: &mut Rng, deck_of: impl Fn(CardId) -> u16) {
+        self.stack.sort_unstable();
+        rng.shuffle(&mut self.stack);
+        for (deck, pile) in self.piles.iter_mut().enumerate() {
+            let of_deck = |c: &CardId| deck_of(*c) as usize == deck;
+            let mut pool: Vec<CardId> = std::mem::take(pile);
+            for (p, hand) in self.hands.iter().enumerate() {
+                if p != viewer {
+                    pool.extend(hand.iter().copied().filter(of_deck));
+                }
+            }
+            pool.sort_unstable();
+            rng.shuffle(&mut pool);
+            for (p, hand) in self.hands.iter_mut().enumerate() {
+                if p != viewer {
+                    for card in hand.iter_mut().filter(|c| of_deck(c)) {
+                        *card = pool.pop().expect("the pool holds every hidden card of the deck");
+                    }
+                }
+            }
+            *pile = pool;
+        }
     }
 
     // ----- variables -----
@@ -541,6 +576,7 @@ mod tests {
     use crate::agents::{Agent, RandomAgent};
     use crate::bundled::bundled_names;
     use crate::check::{load, PackRef};
+    use crate::engine::task::{Phase, Task};
     use crate::engine::{Game, Player, Rules, Setup};
     use crate::ir::Ownership;
     use std::sync::Arc;
@@ -585,6 +621,25 @@ mod tests {
                 "player {p}'s score is their points by reason"
             );
         }
+        // Tiles: in the stack, on the board, drawn and waiting (the turn's
+        // tile and extra ones), or out of the game.
+        let waiting = usize::from(matches!(game.phase, Phase::Place(_)))
+            + game.tasks.iter().filter(|t| matches!(t, Task::AwaitPlace(_))).count();
+        let tiles = state.stack().len()
+            + state.board().tiles().len()
+            + state.extras().len()
+            + waiting
+            + state.discarded() as usize;
+        assert_eq!(tiles, pack.tile_count() as usize, "every tile is somewhere");
+        // Cards: in a draw pile, a hand, a discard pile, or being resolved.
+        let resolving = game.tasks.iter().filter(|t| matches!(t, Task::ToDiscard(_))).count();
+        let held: usize = [state.piles(), state.hands(), state.discards()]
+            .iter()
+            .flat_map(|v| v.iter())
+            .map(Vec::len)
+            .sum();
+        let declared: usize = pack.program.cards.iter().map(|c| c.count as usize).sum();
+        assert_eq!(held + resolving, declared, "every card is somewhere");
     }
 
     #[test]

@@ -294,7 +294,7 @@ impl Game {
             _ => None,
         };
         if let Some(id) = id {
-            self.remove_meeple(id);
+            self.return_to_supply(id);
         }
         Ok(())
     }
@@ -412,8 +412,8 @@ impl Game {
             Ownership::PerPlayer => owner,
             Ownership::Neutral => None,
         };
-        let meeple = self.state.deploy(figure, owner.map(Player), placed, seg);
-        self.emit(Event::FigureSet { figure: meeple });
+        let figure = self.state.deploy(figure, owner.map(Player), placed, seg);
+        self.emit(Event::FigureSet { figure });
     }
 
     /// Moves a figure (or the first on the board of a type; a neutral one
@@ -449,12 +449,12 @@ impl Game {
         if !self.state.may_stand(&self.rules, m.figure_type, placed, seg) {
             return;
         }
-        let meeple = self.state.relocate(id, placed, seg).expect("on the board");
-        self.emit(Event::FigureSet { figure: meeple });
+        let figure = self.state.relocate(id, placed, seg).expect("on the board");
+        self.emit(Event::FigureSet { figure });
     }
 
     /// Takes a figure off the board to its owner's supply (or the box).
-    pub(super) fn remove_meeple(&mut self, id: u32) {
+    pub(super) fn return_to_supply(&mut self, id: u32) {
         let Some(m) = self.state.return_figure(id) else {
             return;
         };

@@ -82,9 +82,9 @@ impl Game {
     }
 
     /// After a deployment (or a pass): scoring, after the deployment's event.
-    pub(super) fn after_deploy(&mut self, placed: PlacedId, meeple: Option<u32>) {
+    pub(super) fn after_deploy(&mut self, placed: PlacedId, figure: Option<u32>) {
         self.tasks.push(Task::Scoring(placed));
-        if let Some(id) = meeple {
+        if let Some(id) = figure {
             let depth = self.depth();
             self.fire(EventKind::FigureDeployed, vec![Value::Figure(id)], depth);
         }

@@ -37,13 +37,6 @@ impl std::ops::Deref for View {
     }
 }
 
-/// Shuffles in place (Fisher–Yates) with the given RNG.
-fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
-}
-
 impl Game {
     /// The game as `player` may see it, or `None` for a player the game
     /// does not have. Everything the player cannot see is sampled anew with
@@ -73,7 +66,7 @@ impl Game {
             player as u64,
             u64::from(self.turn),
             self.state.board().placed.len() as u64,
-            u64::from(self.state.next_meeple()),
+            u64::from(self.state.next_figure_id()),
             self.state.stack().len() as u64,
             seed,
         ];
@@ -83,29 +76,8 @@ impl Game {
         // Hidden things are put in a canonical order before they are
         // shuffled, so the sample depends on what is hidden (public: the
         // tiles and cards not yet seen), never on where it really lies.
-        let (stack, hands, piles) = view.state.hidden_mut();
-        stack.sort_unstable();
-        shuffle(stack, &mut rng);
         let program = &self.rules.pack.program;
-        for (deck, pile) in piles.iter_mut().enumerate() {
-            let of_deck = |c: &CardId| program.deck_of(*c) as usize == deck;
-            let mut pool: Vec<CardId> = std::mem::take(pile);
-            for (p, hand) in hands.iter().enumerate() {
-                if p != player {
-                    pool.extend(hand.iter().copied().filter(of_deck));
-                }
-            }
-            pool.sort_unstable();
-            shuffle(&mut pool, &mut rng);
-            for (p, hand) in hands.iter_mut().enumerate() {
-                if p != player {
-                    for card in hand.iter_mut().filter(|c| of_deck(c)) {
-                        *card = pool.pop().expect("the pool holds every hidden card of the deck");
-                    }
-                }
-            }
-            *pile = pool;
-        }
+        view.state.resample_hidden(player, &mut rng, |c| program.deck_of(c));
         // Another player's pending choice of cards offers the cards of their
         // sampled hand (from the same decks), not their real ones.
         if let Phase::Choose(p) = &mut view.phase {

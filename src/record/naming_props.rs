@@ -10,7 +10,7 @@ use super::naming::{
     action_pick, choice_for, degrees, deploy_choice, deploy_of, pick_of, rotation, segment_at, segment_name, tile_id,
 };
 use crate::check::{load, PackRef};
-use crate::engine::{Choice, Decision, Game, PlacedId, Pos, Rules, Setup, Target};
+use crate::engine::{Choice, Decision, Game, PlacedId, Pos, Rng, Rules, Setup, Target};
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
 
@@ -150,15 +150,7 @@ fn check_options(game: &Game) {
 /// `every`-th decision (and at the end).
 fn play_checking(rules: Arc<Rules>, players: usize, seed: u64, every: usize) {
     let mut game = Game::new(rules, Setup::new(players).seed(seed)).expect("the game sets up");
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut decisions = 0;
     while game.decision().is_some() {
         if decisions % every == 0 {
@@ -166,7 +158,7 @@ fn play_checking(rules: Arc<Rules>, players: usize, seed: u64, every: usize) {
             check_options(&game);
         }
         let options = game.options();
-        let choice = options[(next() % options.len() as u64) as usize];
+        let choice = options[rng.below(options.len())];
         if game.apply(choice).is_err() {
             break;
         }

@@ -116,6 +116,8 @@ impl StepCursor {
                     rot,
                 })
             }
+            // Both walkers move to the next step once this one is played out
+            // (`done`), so this answers only a caller that asks again anyway.
             _ => Err(GameError::new(
                 ErrorKind::WrongDecision,
                 format!("{}, but this turn is played out", describe_decision(game)),
