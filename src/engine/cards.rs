@@ -68,8 +68,7 @@ impl Game {
 
     /// Moves a card from a player's hand to its deck's discard pile.
     pub(super) fn discard_card(&mut self, player: usize, card: CardId) {
-        let deck = self.rules.pack.program.deck_of(card);
-        if self.state.discard_from_hand(player, card, deck) {
+        if self.state.discard_from_hand(&self.rules, player, card) {
             self.emit(Event::CardDiscarded {
                 player: Player::at(player),
                 card,
@@ -79,8 +78,7 @@ impl Game {
 
     /// A card resolved on drawing goes to its discard pile.
     pub(super) fn discard_resolved(&mut self, card: CardId) -> Step {
-        let deck = self.rules.pack.program.deck_of(card);
-        self.state.put_on_discard(deck, card);
+        self.state.put_on_discard(&self.rules, card);
         Step::Next
     }
 

@@ -471,6 +471,7 @@ impl State {
 
     /// Makes `player` the current player.
     pub(super) fn set_current(&mut self, player: usize) {
+        debug_assert!(player < self.players, "the current player is a player of the game");
         self.current = player;
     }
 
@@ -499,16 +500,18 @@ impl State {
     }
 
     /// A card (drawn and resolved) goes onto its deck's discard pile.
-    pub(super) fn put_on_discard(&mut self, deck: u16, card: CardId) {
+    pub(super) fn put_on_discard(&mut self, rules: &Rules, card: CardId) {
+        let deck = rules.pack.program.deck_of(card);
         self.discards[deck as usize].push(card);
     }
 
     /// Moves a card from a player's hand to its deck's discard pile; false
     /// if the hand holds no such card.
-    pub(super) fn discard_from_hand(&mut self, player: usize, card: CardId, deck: u16) -> bool {
+    pub(super) fn discard_from_hand(&mut self, rules: &Rules, player: usize, card: CardId) -> bool {
         let Some(i) = self.hands[player].iter().position(|c| *c == card) else {
             return false;
         };
+        let deck = rules.pack.program.deck_of(card);
         self.hands[player].remove(i);
         self.discards[deck as usize].push(card);
         true
