@@ -4,7 +4,9 @@
 
 use meeple::engine::{ErrorKind, Rules};
 use meeple::record::{replay_with, Deploy, Record, ReplayError, Step};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod common;
 use std::sync::Arc;
 
 fn replayed(text: &str) -> Result<meeple::engine::Game, ReplayError> {
@@ -67,18 +69,6 @@ impl Seeded {
 
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
-    }
-}
-
-fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            scenario_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ron") {
-            out.push(path);
-        }
     }
 }
 
@@ -169,8 +159,7 @@ fn first_illegal(record: &Record, rules: &Arc<Rules>) -> Option<usize> {
 
 #[test]
 fn a_mutated_record_fails_no_later_than_its_first_illegal_step() {
-    let mut files = Vec::new();
-    scenario_files(Path::new("tests/scenarios"), &mut files);
+    let files = common::scenario_files();
     assert!(files.len() > 50, "the scenarios are in tests/scenarios");
     let mut rng = Seeded(10);
     let (mut failed, mut exact) = (0, 0);

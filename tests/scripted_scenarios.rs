@@ -4,32 +4,13 @@
 
 use meeple::record::{replay_with, Record, ScriptedAgent};
 use meeple::{play, Game, GameError, Setup};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Every `.ron` file under `dir`, in a stable order.
-fn records(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("the scenarios folder is readable")
-        .map(|e| e.expect("a readable entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            records(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ron") {
-            out.push(path);
-        }
-    }
-}
+mod common;
 
 #[test]
 fn scripted_agents_play_every_legal_scenario_as_its_replay_does() {
-    let mut files = Vec::new();
-    records(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"),
-        &mut files,
-    );
+    let files = common::scenario_files();
     let mut played = 0;
     for path in &files {
         let record = Record::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

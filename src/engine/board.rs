@@ -244,12 +244,6 @@ impl Board {
     }
 }
 
-impl Default for Board {
-    fn default() -> Board {
-        Board::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
