@@ -9,6 +9,7 @@ mod names;
 mod program;
 mod requires;
 mod tiles;
+mod value_fn;
 
 pub(crate) use load::read_capped;
 pub use load::PackRef;
@@ -509,15 +510,25 @@ impl Checker {
             };
             let mut diags = std::mem::take(&mut self.diags);
             let mut locals = Locals::default();
+            let declared = program::fn_result(f, &mut diags);
             let checked = program::fn_params(f, &mut locals, &mut diags).and_then(|params| {
                 let names = names!(self, &topology);
                 let es = ExprScope::plain(u, &names, &self.vis);
-                let (body, result) = match &f.body {
-                    ast::FnBody::Expr(e) => {
+                let declared = declared?;
+                let (body, result) = match (&f.body, declared) {
+                    (ast::FnBody::Expr(e), None) => {
                         let t = infer(&es, &mut locals, e, &mut diags)?;
                         (FnBody::Expr(t.expr), Some(t.ty))
                     }
-                    ast::FnBody::Block(b) => {
+                    (ast::FnBody::Expr(e), Some(ty)) => {
+                        let t = check_expr(&es, &mut locals, e, ty, "the function's result", &mut diags)?;
+                        (FnBody::Expr(t.expr), Some(ty))
+                    }
+                    (ast::FnBody::Block(b), Some(ty)) => {
+                        let e = value_fn::compile(&es, &mut locals, b, ty, f.name.span, &mut diags)?;
+                        (FnBody::Expr(e), Some(ty))
+                    }
+                    (ast::FnBody::Block(b), None) => {
                         let scope = program::StmtScope {
                             expr: es,
                             figures: &self.figures,

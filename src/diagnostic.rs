@@ -110,12 +110,14 @@ codes! {
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
     CardDoesNothing = 38, "card does nothing",
         "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
-    IfExpression = 39, "`if` used as a value",
-        "The language has no conditional expression: `if CONDITION then A else B` cannot stand where a value is expected. `if` is a statement, `if CONDITION { ... } else { ... }`, that chooses which statements run. Move the choice out of the expression: write an `if` statement and use each value in its own branch; give a game variable one starting value and `set` it from an `on setup` handler; in a feature kind's `score` clause keep the usual value and change it from a handler with `adjust scoring of`. Choose between true/false values with `and`, `or` and `not`, and count the members of a list that satisfy a condition with `count(x in LIST where CONDITION)`.";
+    IfExpression = 39, "`if` used as a value without `else`",
+        "`if CONDITION then A else B` is a value: A when the condition holds, B otherwise. Written as a value, `if` needs both: add `else B`. To run statements only when a condition holds, write the statement `if CONDITION { ... }` instead.";
     NameTooLong = 40, "name too long",
         "A name (of a pack, tile, feature kind, figure, variable, function or anything else) may be at most 256 characters long, so that comparing names and suggesting corrections stays fast on any file. Use a shorter name.";
     TooManyCalls = 41, "function makes too many calls",
         "Counting every call written in a function's body, and in the bodies of the functions it calls, one run of it would make more than 1 000 000 calls: typically functions that each call the one before twice, doubling at every step. Such a function could never finish within a game's evaluation budget. Call a function once and keep its value with `let` (in a block function), or compute the value another way.";
+    ValueFunction = 42, "bad function with a result",
+        "A function declared with a result type (`fn NAME(params): TYPE { ... }`) computes a value: its block may only use `let`, `if` / `else` and `return VALUE`, every way through it must end in `return`, and nothing may follow a `return`. To change the game, drop the result type and call the function as a statement.";
 }
 
 impl std::fmt::Display for Code {

@@ -218,6 +218,9 @@ impl Cx<'_, '_, '_> {
                 Some(Typed::new(Expr::Unary(*op, Box::new(t.expr)), want))
             }
             ast::Expr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
+            ast::Expr::If {
+                cond, then, otherwise, ..
+            } => self.if_expr(cond, then, otherwise),
             ast::Expr::Count { var, list, filter, .. } => {
                 let l = self.expr(list)?;
                 let Some(element) = l.ty.element() else {
@@ -571,6 +574,46 @@ impl Cx<'_, '_, '_> {
             }
         }
         ok.then_some(out)
+    }
+
+    /// `if C then A else B`: a condition and two values of one type (or one
+    /// of them `none` and the other a type that may be `none`).
+    fn if_expr(&mut self, cond: &ast::Expr, then: &ast::Expr, otherwise: &ast::Expr) -> Option<Typed> {
+        let c = self.expr(cond);
+        let a = self.expr(then);
+        let b = self.expr(otherwise);
+        let (c, a, b) = (c?, a?, b?);
+        if c.ty != Type::Bool {
+            self.diags
+                .push(mismatch(cond.span(), Type::Bool, c.ty, "the condition of `if`"));
+            return None;
+        }
+        let ty = if a.ty.accepts(b.ty) {
+            a.ty
+        } else if b.ty.accepts(a.ty) {
+            b.ty
+        } else {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::TypeMismatch,
+                    format!("the two values of `if` differ: {} and {}", a.ty.a(), b.ty.a()),
+                )
+                .at(otherwise.span(), format!("this is {}", b.ty.a()))
+                .also(then.span(), format!("this is {}", a.ty.a()))
+                .note("`if C then A else B` has one type: A and B must both be of it (or one of them `none`)"),
+            );
+            return None;
+        };
+        let kind = if a.kind == b.kind { a.kind } else { None };
+        Some(Typed {
+            expr: Expr::If {
+                cond: Box::new(c.expr),
+                then: Box::new(a.expr),
+                otherwise: Box::new(b.expr),
+            },
+            ty,
+            kind,
+        })
     }
 
     fn binary(&mut self, op: BinOp, lhs: &ast::Expr, rhs: &ast::Expr) -> Option<Typed> {

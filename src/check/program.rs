@@ -764,25 +764,38 @@ pub(crate) fn action_domain(
     Some((dom, filter))
 }
 
+/// The result type a function declares (`: TYPE`): `Some(None)` when it
+/// declares none, `None` when the type is unknown (reported).
+pub(crate) fn fn_result(decl: &ast::FnDecl, diags: &mut Vec<Diagnostic>) -> Option<Option<Type>> {
+    let Some(ty) = &decl.result else { return Some(None) };
+    declared_type(ty, diags).map(Some)
+}
+
+/// A type named in a declaration, or a diagnostic.
+fn declared_type(ty: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Type> {
+    let t = Type::by_name(&ty.name);
+    if t.is_none() {
+        diags.push(
+            Diagnostic::new(Code::BadVar, format!("unknown type `{}`", ty.name))
+                .at(ty.span, "not a type")
+                .maybe_note(did_you_mean(&ty.name, Type::DECLARABLE.iter().copied()))
+                .note(format!("types are {}", Type::DECLARABLE.join(", "))),
+        );
+    }
+    t
+}
+
 /// A function's signature from its declared parameter types.
 pub(crate) fn fn_params(decl: &ast::FnDecl, locals: &mut Locals, diags: &mut Vec<Diagnostic>) -> Option<Vec<Type>> {
     let mut params = Vec::new();
     let mut ok = true;
     for (name, ty) in &decl.params {
-        match Type::by_name(&ty.name) {
+        match declared_type(ty, diags) {
             Some(t) => {
                 locals.bind(&name.name, t, None);
                 params.push(t);
             }
-            None => {
-                diags.push(
-                    Diagnostic::new(Code::BadVar, format!("unknown type `{}`", ty.name))
-                        .at(ty.span, "not a type")
-                        .maybe_note(did_you_mean(&ty.name, Type::DECLARABLE.iter().copied()))
-                        .note(format!("types are {}", Type::DECLARABLE.join(", "))),
-                );
-                ok = false;
-            }
+            None => ok = false,
         }
     }
     ok.then_some(params)

@@ -123,6 +123,22 @@ impl Evaluator<'_> {
                 other => other,
             },
             Expr::Binary(op, l, r) => self.binary(*op, l, r, env)?,
+            Expr::If { cond, then, otherwise } => {
+                if self.eval(cond, env)?.truthy() {
+                    self.eval(then, env)?
+                } else {
+                    self.eval(otherwise, env)?
+                }
+            }
+            Expr::Let { slot, value, body } => {
+                let v = self.eval(value, env)?;
+                let slot = *slot as usize;
+                if env.locals.len() <= slot {
+                    env.locals.resize(slot + 1, Value::None);
+                }
+                env.locals[slot] = v;
+                self.eval(body, env)?
+            }
             Expr::Count { slot, list, filter } => {
                 let items = self.eval(list, env)?.items();
                 self.charge(items.len())?;

@@ -257,6 +257,17 @@ impl Evaluator<'_> {
                 Value::Square(x, y) => Value::Int(i64::from(if builtin == Builtin::SquareX { x } else { y })),
                 _ => Value::Int(0),
             },
+            Builtin::SquareAt => match (args.first(), args.get(1)) {
+                (Some(Value::Int(x)), Some(Value::Int(y))) => match (i32::try_from(*x), i32::try_from(*y)) {
+                    (Ok(x), Ok(y)) => Value::Square(x, y),
+                    _ => Value::None,
+                },
+                _ => Value::None,
+            },
+            Builtin::SquareTile => match of {
+                Value::Square(x, y) => self.state.board().at((x, y)).map_or(Value::None, |p| Value::Tile(p.0)),
+                _ => Value::None,
+            },
             Builtin::CurrentPlayer => Value::Player(self.state.current() as u8),
             Builtin::NextPlayer => Value::Player(((self.state.current() + 1) % self.state.players()) as u8),
             Builtin::Opponents => Value::Players(

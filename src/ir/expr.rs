@@ -94,13 +94,28 @@ impl Type {
             "figure" => Type::Figure,
             "tile" => Type::Tile,
             "direction" => Type::Direction,
+            "kind" => Type::Kind,
+            "figure_type" => Type::FigureType,
+            "card" => Type::Card,
+            "square" => Type::Square,
             _ => return None,
         })
     }
 
     /// Names accepted by [`Type::by_name`].
-    pub const DECLARABLE: &'static [&'static str] =
-        &["int", "bool", "feature", "player", "figure", "tile", "direction"];
+    pub const DECLARABLE: &'static [&'static str] = &[
+        "int",
+        "bool",
+        "feature",
+        "player",
+        "figure",
+        "tile",
+        "direction",
+        "kind",
+        "figure_type",
+        "card",
+        "square",
+    ];
 
     /// Whether `none` may stand for a value of this type.
     pub fn nullable(self) -> bool {
@@ -210,6 +225,8 @@ pub enum Builtin {
     Distance,
     SquareX,
     SquareY,
+    SquareAt,
+    SquareTile,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -393,6 +410,12 @@ builtins! {
     SquareY Square "y" () -> Int []
         "The square's row."
         "s.y < 0";
+    SquareAt Global "square" (Int, Int) -> Square []
+        "The square at a column and row (the start tile's square is `square(0, 0)`)."
+        "steer next placement to square(0, -2)";
+    SquareTile Square "tile" () -> Tile []
+        "The tile on the square, or `none` when it is empty."
+        "square(t.x + 1, t.y).tile == none";
     Toward Global "toward" (Tile, Tile, Direction) -> Bool []
         "Whether the second tile lies in that direction from the first: for N, E, S, W the closed half-plane (the first tile's row or column counts), for NE, SE, SW, NW the closed quadrant."
         "toward(reference, t, NE)";
@@ -448,6 +471,19 @@ pub enum Expr {
     },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if cond then then else otherwise`: only the chosen branch is evaluated.
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `value` bound to `slot` while `body` is evaluated (a value function's
+    /// `let`, compiled into its expression).
+    Let {
+        slot: u16,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
     /// Number of members of `list` for which `filter` holds, each bound to `slot`.
     Count {
         slot: u16,

@@ -127,6 +127,8 @@ pub enum FnBody {
 pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<(Ident, Ident)>,
+    /// `: TYPE` after the parameters: the type of the value it returns.
+    pub result: Option<Ident>,
     pub body: FnBody,
 }
 
@@ -414,6 +416,13 @@ pub enum Expr {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
+    /// `if COND then A else B`
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+        span: Span,
+    },
     /// `count(x in LIST where COND)`
     Count {
         var: Ident,
@@ -433,7 +442,8 @@ impl Expr {
             Expr::Call { span, .. }
             | Expr::Member { span, .. }
             | Expr::Unary { span, .. }
-            | Expr::Count { span, .. } => *span,
+            | Expr::Count { span, .. }
+            | Expr::If { span, .. } => *span,
             Expr::Binary { lhs, rhs, .. } => lhs.span().to(rhs.span()),
         }
     }

@@ -242,87 +242,41 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     d
 }
 
-/// `if CONDITION then A else B` written as an expression. `if` is not a
-/// reserved word, so the parser reads it as a name and stops soon after; the
-/// nearest `if` before the failure is parsed again as `if EXPR then ...`,
-/// and when the failure lies inside that, the error says that the language
-/// has no conditional expression and what to write instead.
+/// `if CONDITION then A` written as a value without its `else`. The nearest
+/// `if` before the failure is parsed again as `if EXPR then EXPR`; when the
+/// failure lies right after that, the error says that a conditional value
+/// needs both cases.
 fn if_expression(file: FileId, text: &str, pos: usize, expected: &[String]) -> Option<Diagnostic> {
-    let found = found_at(text, pos);
-    let candidates = text
+    if !expected.iter().any(|e| e == "`else`") {
+        return None;
+    }
+    let at = text
         .get(..pos)?
         .match_indices("if")
         .map(|(i, _)| i)
         .filter(|&i| is_word_at(text, i, 2) && !in_comment_or_string(text, i))
-        .collect::<Vec<_>>();
-    // Only the nearest few: each is a short parse, and a farther one is
-    // unlikely to hold the failure.
-    for &at in candidates.iter().rev().take(4) {
-        let Ok(mut pairs) = RulesParser::parse(Rule::if_then_probe, &text[at..]) else {
-            continue;
-        };
-        let probe = pairs.next()?;
-        // The probe's span takes in the blanks after it; the label should not.
-        let end = at + probe.as_str().trim_end().len();
-        let mut inner = probe.into_inner().filter(|p| p.as_rule() == Rule::expr);
-        let condition = inner.next()?;
-        let then_at = at + condition.as_span().end();
-        if pos > end {
-            continue;
-        }
-        // `if COND then { ... }` is an `if` statement with a stray `then`.
-        if found == "then" && skip_blank(text, then_at) == pos && expected.iter().any(|e| e == "`{`") {
-            return None;
-        }
-        let span = Span::new(file, at..end);
-        let cond = condition.as_str().trim();
-        let cond = if cond.len() <= 40 && !cond.contains('\n') {
-            cond
-        } else {
-            "CONDITION"
-        };
-        let mut d = Diagnostic::new(Code::IfExpression, "`if … then … else` is not an expression")
-            .at(span, "`if` used as a value")
-            .note("`if` is a statement: it chooses which statements run, not which value an expression has");
-        for note in if_advice(text, at, cond) {
-            d = d.note(note);
-        }
-        return Some(d);
+        .last()?;
+    let probe = RulesParser::parse(Rule::if_then_probe, &text[at..]).ok()?.next()?;
+    // The probe's span takes in the blanks after it; the label should not.
+    let end = at + probe.as_str().trim_end().len();
+    if skip_blank(text, end) != pos {
+        return None;
     }
-    None
-}
-
-/// What to write instead of a conditional expression, by where it stands.
-fn if_advice(text: &str, at: usize, cond: &str) -> Vec<String> {
-    let before = text[..at].trim_end();
-    let words: Vec<&str> = before
-        .rsplit(|c: char| c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .take(3)
-        .collect();
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before[line_start..].trim_start();
-    let advice = match words.as_slice() {
-        ["=", "completed" | "final", "score", ..] => format!(
-            "a `score` clause is one expression: keep the usual value here, and change the score of the features where `{cond}` holds from a handler with `adjust scoring of` (see \"Changing a scoring\" in docs/language.md)"
-        ),
-        ["when", "complete", ..] => format!(
-            "combine conditions with `and`, `or` and `not`: `({cond} and A) or (not ({cond}) and B)`"
-        ),
-        ["=", ..] if line.starts_with("var ") => format!(
-            "give the variable one starting value and set it from a handler: `on setup {{ if {cond} {{ set NAME = A }} else {{ set NAME = B }} }}`"
-        ),
-        ["=", prev, ..] if prev.ends_with(')') && line.starts_with("fn ") => format!(
-            "a function `= EXPRESSION` computes one value: choose with an `if` statement where the function is used (`if {cond} {{ ... }} else {{ ... }}`), or write one function for each case"
-        ),
-        _ => {
-            return vec![
-                format!("write an `if` statement and use each value in its own branch: `if {cond} {{ ... }} else {{ ... }}`"),
-                "to count the members of a list that satisfy a condition, `count(x in LIST where CONDITION)` gives the number".into(),
-            ]
-        }
+    let mut inner = probe.into_inner().filter(|p| p.as_rule() == Rule::expr);
+    let cond = inner.next()?.as_str().trim();
+    let cond = if cond.len() <= 40 && !cond.contains('\n') {
+        cond
+    } else {
+        "CONDITION"
     };
-    vec![advice]
+    let span = Span::new(file, at..end);
+    Some(
+        Diagnostic::new(Code::IfExpression, "`if … then` used as a value without `else`")
+            .at(span, "this value has no `else`")
+            .note(format!(
+                "a value must exist in both cases: `if {cond} then A else B`; to run statements only when the condition holds, write the statement `if {cond} {{ ... }}`"
+            )),
+    )
 }
 
 /// Whether `text[at..at + len]` is a whole word.
@@ -781,8 +735,10 @@ impl Cx {
         let name = self.ident(inner.next().expect("fn has a name"));
         let mut params = Vec::new();
         let mut body = None;
+        let mut result = None;
         for part in inner {
             match part.as_rule() {
+                Rule::fn_result => result = Some(self.ident(part.into_inner().next().expect("`:` has a type"))),
                 Rule::param => {
                     let mut p = part.into_inner();
                     let n = self.ident(p.next().expect("param has a name"));
@@ -801,6 +757,7 @@ impl Cx {
         FnDecl {
             name,
             params,
+            result,
             body: body.expect("fn has a body"),
         }
     }
@@ -1216,6 +1173,20 @@ impl Cx {
                     var,
                     list,
                     filter,
+                    span,
+                }
+            }
+            Rule::if_expr => {
+                let span = self.span(&pair);
+                let mut inner = pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::expr)
+                    .map(|e| self.expr(e));
+                let mut next = || Box::new(inner.next().expect("if has a condition and two values"));
+                Expr::If {
+                    cond: next(),
+                    then: next(),
+                    otherwise: next(),
                     span,
                 }
             }
