@@ -186,7 +186,7 @@ const SNIPPETS: &[&str] = &[
     "extend tile D x99",
     "replace tile E x0",
     "feature k area { complete when neighbours == 8 score completed = 9 }",
-    "figure f per_player 1 { stands on city }",
+    "figure f x1 per_player { stands on city }",
     "deck d { card c x2 { } }",
     "#",
     "\"",

@@ -17,7 +17,9 @@ pub use load::PackRef;
 use crate::diagnostic::{render_all, Code, Diagnostic};
 use crate::ir::expr::{Expr, Type};
 use crate::ir::program::{Action, FnBody, Function, Handler, Merge, Program, Var, VarScope};
-use crate::ir::{FeatureKind, FigureType, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType, Topology};
+use crate::ir::{
+    FeatureKind, FigureType, Icon, IconValue, Marker, Ownership, Pack, PackId, RulePack, TileType, Topology,
+};
 use crate::source::{Sources, Span};
 use crate::syntax::ast::{self, FeatureClause, Item, ScoreMoment, TileMode};
 use expr::{check_expr, infer, ExprScope, FnSig, Locals, Names};
@@ -29,6 +31,9 @@ pub(crate) const LANGUAGE_VERSION: u32 = 1;
 
 /// Counts (tiles, figures) are limited to this.
 const MAX_COUNT: u32 = 1000;
+
+/// Largest `weight` of a figure.
+const MAX_WEIGHT: u32 = 100;
 /// The whole tile set is limited to this many tiles.
 const MAX_TILES: u32 = 10_000;
 /// A tile may have at most this many segments.
@@ -336,6 +341,7 @@ impl Checker {
                             name: f.name.name.clone(),
                             ownership: f.ownership,
                             count: f.count.value,
+                            weight: f.weight.map_or(1, |w| w.value.min(MAX_WEIGHT)),
                             places: Vec::new(),
                             span: f.name.span,
                         });
@@ -865,6 +871,27 @@ impl Checker {
             let Item::Figure(f) = item else { continue };
             if f.count.value > MAX_COUNT {
                 self.diags.push(too_big(&f.count, "figure count"));
+            }
+            if f.old_count {
+                let own = match f.ownership {
+                    Ownership::PerPlayer => "per_player",
+                    Ownership::Neutral => "neutral",
+                };
+                self.diags.push(
+                    Diagnostic::new(Code::OldSpelling, "a figure's count is written `xN` after its name")
+                        .at(f.count.span, "old spelling")
+                        .note(format!(
+                            "write `figure {} x{} {own}`, as tiles and cards write their counts",
+                            f.name.name, f.count.value
+                        )),
+                );
+            }
+            if let Some(w) = f.weight.filter(|w| w.value > MAX_WEIGHT) {
+                self.diags.push(
+                    Diagnostic::new(Code::NumberOutOfRange, "weight too large")
+                        .at(w.span, format!("at most {MAX_WEIGHT}"))
+                        .note("a figure counts as at most 100 figures for a majority"),
+                );
             }
             let Some(id) = self.figure_names.declared(&f.name) else {
                 continue;

@@ -79,6 +79,10 @@ pub struct FigureType {
     pub ownership: Ownership,
     /// Copies per player, or in all for a neutral figure.
     pub count: u32,
+    /// How many figures it counts as for majorities (`weight N`, default 1);
+    /// 0: not a follower (never counts, does not occupy a feature, and may
+    /// join an occupied one).
+    pub weight: u32,
     /// Kinds it may stand on, by [`KindId`], with its posture there.
     pub places: Vec<(KindId, Posture)>,
     /// Where the declaration is written.

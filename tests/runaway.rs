@@ -25,7 +25,7 @@ fn a_handler_that_triggers_itself_is_stopped() {
     // Returning a figure fires figure_returned, whose handler places and
     // returns a figure again: an endless chain of events.
     let err = run(
-        "pack runaway\nrequires base\n\nfigure token neutral 1 { stands on road }\n\n\
+        "pack runaway\nrequires base\n\nfigure token x1 neutral { stands on road }\n\n\
                    on setup {\n  place token on start_tile.feature(road)\n  return token\n}\n\n\
                    on figure_returned(x) {\n  place token on start_tile.feature(road)\n  return token\n}\n",
     );

@@ -83,12 +83,15 @@ impl Game {
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         for seg in 0..tile.segments.len() as u8 {
-            if self.deploy_check(placed, seg, None).is_err() {
-                continue;
-            }
+            // Checks shared by every follower first; a figure of weight 0
+            // may still join an occupied feature.
+            let open = self.deploy_check(placed, seg, None).is_ok();
             for (f, fig) in pack.figures.iter().enumerate() {
                 let f = f as FigureTypeId;
-                if fig.ownership == Ownership::PerPlayer && self.deploy_check(placed, seg, Some(f)).is_ok() {
+                if (open || fig.weight == 0)
+                    && fig.ownership == Ownership::PerPlayer
+                    && self.deploy_check(placed, seg, Some(f)).is_ok()
+                {
                     out.push(Choice::Deploy { figure_type: f, seg });
                 }
             }
@@ -129,7 +132,15 @@ impl Game {
         if self.state.features().is_done(feature) && self.figures_on(feature).next().is_some() {
             return Err(Refusal::Complete);
         }
-        if self.figures_on(feature).any(|m| m.owner.is_some()) {
+        // A figure of weight 0 is not a follower: it neither occupies a
+        // feature nor is kept off an occupied one.
+        let occupies = |t: FigureTypeId| pack.figures[t as usize].weight > 0;
+        let joining = figure.and_then(|f| pack.figures.get(f as usize));
+        if joining.is_none_or(|fig| fig.weight > 0)
+            && self
+                .figures_on(feature)
+                .any(|m| m.owner.is_some() && occupies(m.figure_type))
+        {
             return Err(Refusal::Occupied);
         }
         let Some(f) = figure else { return Ok(()) };

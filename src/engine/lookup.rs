@@ -41,14 +41,16 @@ impl State {
             .filter(move |m| self.feature_of(m.placed, m.seg) == root)
     }
 
-    /// The players with the most figures on a feature (all tied ones); empty if none.
+    /// The players with the most figures on a feature, each counted by its
+    /// weight (all tied ones); empty if none.
     pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
         let mut counts = vec![0i64; self.players()];
         let mut present = vec![false; self.players()];
         for m in self.figures_on(f) {
             if let Some(owner) = m.owner {
-                if rules.pack.figures[m.figure_type as usize].ownership == Ownership::PerPlayer {
-                    counts[owner.index()] += 1;
+                let fig = &rules.pack.figures[m.figure_type as usize];
+                if fig.ownership == Ownership::PerPlayer && fig.weight > 0 {
+                    counts[owner.index()] += i64::from(fig.weight);
                     present[owner.index()] = true;
                 }
             }

@@ -71,7 +71,8 @@ impl Evaluator<'_> {
                     .state
                     .figures_on(f)
                     .filter(|m| m.owner == Some(Player::at(p)))
-                    .count()),
+                    .map(|m| pack.figures[m.figure_type as usize].weight as usize)
+                    .sum::<usize>()),
                 _ => Value::Int(0),
             },
             Builtin::Has => match (feature(&of), args.first()) {

@@ -14,7 +14,7 @@ use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::Event;
 use super::value::{value_target, EvalError, Value};
 use crate::ir::expr::Expr;
-use crate::ir::program::{Domain, FnBody, Stmt};
+use crate::ir::program::{Domain, EventKind, FnBody, Stmt};
 use crate::ir::{BlockId, VarId};
 use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
@@ -307,6 +307,9 @@ impl Game {
                 let mj = self.state.relocate(y, mx.placed, mx.seg).expect("on the board");
                 self.emit(Event::FigureSet { figure: mi });
                 self.emit(Event::FigureSet { figure: mj });
+                // Fired in reverse, so the first figure's handlers run first.
+                self.fire_figure(EventKind::FigureMoved, y);
+                self.fire_figure(EventKind::FigureMoved, x);
             }
         }
         Ok(())
@@ -414,6 +417,13 @@ impl Game {
         };
         let figure = self.state.deploy(figure, owner.map(Player), placed, seg);
         self.emit(Event::FigureSet { figure });
+        self.fire_figure(EventKind::FigurePlaced, figure.id);
+    }
+
+    /// Fires a figure's event at once (before the next statement).
+    fn fire_figure(&mut self, event: EventKind, id: u32) {
+        let depth = self.depth();
+        self.fire(event, vec![Value::Figure(id)], depth);
     }
 
     /// Moves a figure (or the first on the board of a type; a neutral one
@@ -451,6 +461,7 @@ impl Game {
         }
         let figure = self.state.relocate(id, placed, seg).expect("on the board");
         self.emit(Event::FigureSet { figure });
+        self.fire_figure(EventKind::FigureMoved, id);
     }
 
     /// Takes a figure off the board to its owner's supply (or the box).
@@ -459,11 +470,6 @@ impl Game {
             return;
         };
         self.emit(Event::Returned { figure: m });
-        let depth = self.depth();
-        self.fire(
-            crate::ir::program::EventKind::FigureReturned,
-            vec![Value::Figure(m.id)],
-            depth,
-        );
+        self.fire_figure(EventKind::FigureReturned, m.id);
     }
 }

@@ -87,6 +87,8 @@ impl Game {
         if let Some(id) = figure {
             let depth = self.depth();
             self.fire(EventKind::FigureDeployed, vec![Value::Figure(id)], depth);
+            // Fired last, so it runs first.
+            self.fire(EventKind::FigurePlaced, vec![Value::Figure(id)], depth);
         }
     }
 

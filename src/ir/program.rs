@@ -23,6 +23,12 @@ pub enum EventKind {
     /// `figure_deployed(figure)`: a figure went from the supply onto the
     /// placed tile in the deploy phase.
     FigureDeployed,
+    /// `figure_placed(figure)`: a figure went onto the board, by a deployment
+    /// or a rule's `place` (before `figure_deployed` for a deployment).
+    FigurePlaced,
+    /// `figure_moved(figure)`: a figure on the board went to another place
+    /// (`move`, or each figure of a `swap`).
+    FigureMoved,
     /// `feature_completed(feature)`: a placement completed the feature (its
     /// kind's `complete when` became true); before it is scored.
     FeatureCompleted,
@@ -94,6 +100,18 @@ pub const EVENTS: &[EventDef] = &[
         name: "figure_deployed",
         params: &[("figure", Type::Figure)],
         doc: "A figure was deployed from the supply in the deploy phase.",
+    },
+    EventDef {
+        kind: EventKind::FigurePlaced,
+        name: "figure_placed",
+        params: &[("figure", Type::Figure)],
+        doc: "A figure went onto the board: deployed (just before `figure_deployed`) or put there by a rule's `place`.",
+    },
+    EventDef {
+        kind: EventKind::FigureMoved,
+        name: "figure_moved",
+        params: &[("figure", Type::Figure)],
+        doc: "A figure on the board moved to another place (`move`, or each figure of a `swap`).",
     },
     EventDef {
         kind: EventKind::FeatureCompleted,

@@ -308,6 +308,10 @@ pub struct FigureDecl {
     pub name: Ident,
     pub ownership: Ownership,
     pub count: Number,
+    /// The count was written the old way, as a bare number after the ownership.
+    pub old_count: bool,
+    /// `weight N`: how many figures it counts as for majorities.
+    pub weight: Option<Number>,
     pub places: Vec<FigurePlace>,
 }
 

@@ -1008,31 +1008,49 @@ impl Cx {
         let mut inner = pair.into_inner();
         inner.next(); // `figure`
         let name = self.ident(inner.next().expect("figure has a name"));
-        let ownership = match inner.next().and_then(|o| o.into_inner().next()).map(|p| p.as_rule()) {
-            Some(Rule::kw_per_player) => Ownership::PerPlayer,
-            _ => Ownership::Neutral,
-        };
-        let count = self.number(inner.next().expect("figure has a count"));
-        let places = inner
-            .map(|place| {
-                let mut parts = place.into_inner();
-                let posture = match parts.next().and_then(|p| p.into_inner().next()).map(|p| p.as_rule()) {
-                    Some(Rule::kw_stands) => Posture::Standing,
-                    _ => Posture::Lying,
-                };
-                FigurePlace {
-                    posture,
-                    kinds: parts
-                        .filter(|p| p.as_rule() == Rule::ident)
-                        .map(|p| self.ident(p))
-                        .collect(),
+        let mut ownership = Ownership::Neutral;
+        let mut count = None;
+        let mut old_count = false;
+        let mut weight = None;
+        let mut places = Vec::new();
+        for part in inner {
+            match part.as_rule() {
+                Rule::ownership => {
+                    if part.clone().into_inner().next().map(|p| p.as_rule()) == Some(Rule::kw_per_player) {
+                        ownership = Ownership::PerPlayer;
+                    }
                 }
-            })
-            .collect();
+                Rule::count => count = Some(self.number(part)),
+                Rule::integer => {
+                    old_count = true;
+                    count = Some(self.number(part));
+                }
+                Rule::figure_weight => {
+                    weight = Some(self.number(part.into_inner().nth(1).expect("weight has a number")));
+                }
+                Rule::figure_place => {
+                    let mut parts = part.into_inner();
+                    let posture = match parts.next().and_then(|p| p.into_inner().next()).map(|p| p.as_rule()) {
+                        Some(Rule::kw_stands) => Posture::Standing,
+                        _ => Posture::Lying,
+                    };
+                    places.push(FigurePlace {
+                        posture,
+                        kinds: parts
+                            .filter(|p| p.as_rule() == Rule::ident)
+                            .map(|p| self.ident(p))
+                            .collect(),
+                    });
+                }
+                rule => unreachable!("figure part {rule:?}"),
+            }
+        }
         FigureDecl {
             name,
             ownership,
-            count,
+            count: count.expect("figure has a count"),
+            old_count,
+            weight,
             places,
         }
     }
