@@ -146,6 +146,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         fn_sigs: Vec::new(),
         program: Program::default(),
         reasons: Vec::new(),
+        kind_claims: Vec::new(),
     };
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -271,6 +272,8 @@ struct Checker {
     fn_sigs: Vec<Option<FnSig>>,
     program: Program,
     reasons: Vec<String>,
+    /// Clauses changed by `extend feature`: kind, clause, unit, where.
+    kind_claims: Vec<(u16, &'static str, usize, Span)>,
 }
 
 /// The names an expression may use, borrowed field by field from the checker
@@ -291,6 +294,19 @@ macro_rules! names {
             kind_topology: $topology,
         }
     };
+}
+
+/// The name of a feature kind's clause, as messages write it, and where it is.
+fn clause_key(clause: &FeatureClause) -> (&'static str, Span) {
+    match clause {
+        FeatureClause::Complete { span, .. } => ("complete when", *span),
+        FeatureClause::Score {
+            moment: ScoreMoment::Completed,
+            span,
+            ..
+        } => ("score completed", *span),
+        FeatureClause::Score { span, .. } => ("score final", *span),
+    }
 }
 
 fn too_big(n: &ast::Number, what: &str) -> Diagnostic {
@@ -441,7 +457,7 @@ impl Checker {
                     }
                 }
                 Item::HandLimit(..) => {}
-                Item::Tile(_) | Item::Start(_) | Item::Handler(_) => {}
+                Item::Tile(_) | Item::Start(_) | Item::Handler(_) | Item::ExtendFeature(..) => {}
             }
         }
     }
@@ -762,51 +778,62 @@ impl Checker {
         let mut diags = std::mem::take(&mut self.diags);
         let topology = self.topologies();
         for item in &file.items {
-            let Item::Feature(f) = item else { continue };
-            let Some(entry) = self.kind_names.get(&f.name.name).filter(|e| e.span == f.name.span) else {
-                continue;
-            };
-            let id = entry.id;
-            if let Some(span) = f.narrow {
-                if f.topology != ast::Topology::Edges {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::NarrowOnArea,
-                            "`narrow` only applies to features that connect through edges",
-                        )
-                        .at(span, "not allowed here")
-                        .also(f.topology_span, "this topology")
-                        .note("remove `narrow`, or use `connects edges`"),
-                    );
+            let (id, name, clauses, extend) = match item {
+                Item::Feature(f) => {
+                    let Some(entry) = self.kind_names.get(&f.name.name).filter(|e| e.span == f.name.span) else {
+                        continue;
+                    };
+                    if let Some(span) = f.narrow {
+                        if f.topology != ast::Topology::Edges {
+                            diags.push(
+                                Diagnostic::new(
+                                    Code::NarrowOnArea,
+                                    "`narrow` only applies to features that connect through edges",
+                                )
+                                .at(span, "not allowed here")
+                                .also(f.topology_span, "this topology")
+                                .note("remove `narrow`, or use `connects edges`"),
+                            );
+                        }
+                    }
+                    (entry.id, &f.name, &f.clauses, false)
                 }
-            }
+                Item::ExtendFeature(name, clauses) => {
+                    let Some(id) = self.kind_names.lookup(name, u, &self.vis, &mut diags) else {
+                        continue;
+                    };
+                    if self.kind_names.get(&name.name).is_some_and(|e| e.unit == u) {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::ExtendOwnKind,
+                                format!("`{}` is declared in this pack", name.name),
+                            )
+                            .at(name.span, "extended here")
+                            .note("write the clauses in the kind's own declaration; `extend feature` changes a kind of a required pack"),
+                        );
+                        continue;
+                    }
+                    (id, name, clauses, true)
+                }
+                _ => continue,
+            };
             let names = names!(self, &topology);
             let scope = |in_complete| ExprScope {
-                subject: Some((id, f.name.name.as_str())),
+                subject: Some((id, name.name.as_str())),
                 in_complete,
                 unit: u,
                 names: &names,
                 vis: &self.vis,
             };
             let mut seen: Vec<(&str, Span)> = Vec::new();
-            let mut complete = None;
-            let mut score_completed = None;
-            let mut score_final = None;
-            for clause in &f.clauses {
-                let (key, span) = match clause {
-                    FeatureClause::Complete { span, .. } => ("complete when", *span),
-                    FeatureClause::Score {
-                        moment: ScoreMoment::Completed,
-                        span,
-                        ..
-                    } => ("score completed", *span),
-                    FeatureClause::Score { span, .. } => ("score final", *span),
-                };
+            let mut checked: Vec<(&'static str, Span, Option<Expr>)> = Vec::new();
+            for clause in clauses {
+                let (key, span) = clause_key(clause);
                 if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
                     diags.push(
                         Diagnostic::new(
                             Code::RepeatedClause,
-                            format!("`{key}` is given twice for `{}`", f.name.name),
+                            format!("`{key}` is given twice for `{}`", name.name),
                         )
                         .at(span, "given again here")
                         .also(*first, "first given here")
@@ -815,39 +842,54 @@ impl Checker {
                     continue;
                 }
                 seen.push((key, span));
-                match clause {
-                    FeatureClause::Complete { expr, .. } => {
-                        complete = check_expr(
-                            &scope(true),
-                            &mut Locals::default(),
-                            expr,
-                            Type::Bool,
-                            "`complete when`",
-                            &mut diags,
-                        )
-                        .map(|t| t.expr);
-                    }
-                    FeatureClause::Score { moment, expr, .. } => {
-                        let checked = check_expr(
-                            &scope(false),
-                            &mut Locals::default(),
-                            expr,
-                            Type::Int,
-                            "a score",
-                            &mut diags,
-                        )
-                        .map(|t| t.expr);
-                        match moment {
-                            ScoreMoment::Completed => score_completed = checked,
-                            ScoreMoment::Final => score_final = checked,
-                        }
-                    }
-                }
+                let expr = match clause {
+                    FeatureClause::Complete { expr, .. } => check_expr(
+                        &scope(true),
+                        &mut Locals::default(),
+                        expr,
+                        Type::Bool,
+                        "`complete when`",
+                        &mut diags,
+                    ),
+                    FeatureClause::Score { expr, .. } => check_expr(
+                        &scope(false),
+                        &mut Locals::default(),
+                        expr,
+                        Type::Int,
+                        "a score",
+                        &mut diags,
+                    ),
+                };
+                checked.push((key, span, expr.map(|t| t.expr)));
             }
             let kind = &mut self.kinds[id as usize];
-            kind.complete = complete;
-            kind.score_completed = score_completed;
-            kind.score_final = score_final;
+            if !extend {
+                (kind.complete, kind.score_completed, kind.score_final) = (None, None, None);
+            }
+            for (key, span, expr) in checked {
+                if extend {
+                    let earlier = self.kind_claims.iter().find(|(k, c, _, _)| *k == id && *c == key);
+                    if let Some(&(_, _, other, first)) = earlier.filter(|(_, _, o, _)| !self.vis.sees(u, *o)) {
+                        let _ = other;
+                        diags.push(
+                            Diagnostic::new(
+                                Code::ExclusiveClaim,
+                                format!("`{key}` of `{}` is changed by two packs", name.name),
+                            )
+                            .at(span, "changed again here")
+                            .also(first, "first changed here")
+                            .note("neither pack requires the other, so neither change may win; load only one of them, or make one require the other (the requiring pack's change wins)"),
+                        );
+                        continue;
+                    }
+                    self.kind_claims.push((id, key, u, span));
+                }
+                match key {
+                    "complete when" => kind.complete = expr,
+                    "score completed" => kind.score_completed = expr,
+                    _ => kind.score_final = expr,
+                }
+            }
         }
         self.diags = diags;
     }

@@ -37,6 +37,9 @@ pub struct Header {
 #[derive(Clone, Debug)]
 pub enum Item {
     Feature(FeatureDecl),
+    /// `extend feature NAME { clauses }`: clauses that replace those of a
+    /// kind declared by a required pack.
+    ExtendFeature(Ident, Vec<FeatureClause>),
     Figure(FigureDecl),
     Marker(MarkerDecl),
     Icon(IconDecl),

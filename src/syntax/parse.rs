@@ -544,6 +544,12 @@ impl Cx {
     fn item(&self, pair: Pair<Rule>) -> Item {
         match pair.as_rule() {
             Rule::feature_decl => Item::Feature(self.feature(pair)),
+            Rule::feature_extend => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let name = self.ident(inner.next().expect("extend feature has a name"));
+                let clauses = inner.filter_map(|c| self.feature_clause(c)).collect();
+                Item::ExtendFeature(name, clauses)
+            }
             Rule::figure_decl => Item::Figure(self.figure(pair)),
             Rule::marker_decl => {
                 let mut inner = pair.into_inner().filter(|p| p.as_rule() == Rule::ident);
@@ -961,6 +967,28 @@ impl Cx {
         }
     }
 
+    /// A `complete when` or `score` clause of a feature kind.
+    fn feature_clause(&self, clause: Pair<Rule>) -> Option<FeatureClause> {
+        let span = self.span(&clause);
+        Some(match clause.as_rule() {
+            Rule::complete_clause => {
+                let expr = self.expr(clause.into_inner().nth(2).expect("complete has an expression"));
+                FeatureClause::Complete { expr, span }
+            }
+            Rule::score_clause => {
+                let mut parts = clause.into_inner().skip(1);
+                let moment_pair = parts.next().expect("score has a moment");
+                let moment = match moment_pair.into_inner().next().map(|p| p.as_rule()) {
+                    Some(Rule::kw_completed) => ScoreMoment::Completed,
+                    _ => ScoreMoment::Final,
+                };
+                let expr = self.expr(parts.next().expect("score has an expression"));
+                FeatureClause::Score { moment, expr, span }
+            }
+            _ => return None,
+        })
+    }
+
     fn feature(&self, pair: Pair<Rule>) -> FeatureDecl {
         let mut inner = pair.into_inner();
         inner.next(); // `feature`
@@ -975,24 +1003,10 @@ impl Cx {
         let mut narrow = None;
         let mut clauses = Vec::new();
         for clause in inner {
-            let span = self.span(&clause);
-            match clause.as_rule() {
-                Rule::narrow => narrow = Some(span),
-                Rule::complete_clause => {
-                    let expr = self.expr(clause.into_inner().nth(2).expect("complete has an expression"));
-                    clauses.push(FeatureClause::Complete { expr, span });
-                }
-                Rule::score_clause => {
-                    let mut parts = clause.into_inner().skip(1);
-                    let moment_pair = parts.next().expect("score has a moment");
-                    let moment = match moment_pair.into_inner().next().map(|p| p.as_rule()) {
-                        Some(Rule::kw_completed) => ScoreMoment::Completed,
-                        _ => ScoreMoment::Final,
-                    };
-                    let expr = self.expr(parts.next().expect("score has an expression"));
-                    clauses.push(FeatureClause::Score { moment, expr, span });
-                }
-                rule => unreachable!("feature clause {rule:?}"),
+            if clause.as_rule() == Rule::narrow {
+                narrow = Some(self.span(&clause));
+            } else if let Some(c) = self.feature_clause(clause) {
+                clauses.push(c);
             }
         }
         FeatureDecl {
