@@ -117,6 +117,7 @@ fn block_calls(program: &Program, block: BlockId, counts: &[u64], depth: u32) ->
             Stmt::Delay { feature } => add(e(feature)),
             Stmt::Swap { a, b } => add(e(a).saturating_add(e(b))),
             Stmt::Steer { square } => add(e(square)),
+            Stmt::ExtraTurn => {}
             Stmt::Return { figure } => add(e(figure)),
             Stmt::Set { of, value, .. } => add(opt(of).saturating_add(e(value))),
             Stmt::Let { value, .. } => add(e(value)),

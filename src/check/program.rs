@@ -467,6 +467,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 otherwise: None,
             })
         }
+        ast::Stmt::ExtraTurn { .. } => Some(Stmt::ExtraTurn),
         ast::Stmt::Steer { square, .. } => {
             let s = check_expr(es, locals, square, Type::Square, "`steer next placement to`", out.diags)?;
             Some(Stmt::Steer { square: s.expr })

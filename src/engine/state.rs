@@ -70,6 +70,8 @@ pub(super) struct State {
     /// Extra tiles drawn this turn, with whether they go back into the stack.
     extras: Vec<(TileId, bool)>,
     placed_tile: Option<PlacedId>,
+    /// The current player plays again after this turn (`extra turn`).
+    extra_turn: bool,
     game_vars: Vec<Value>,
     /// Player variables per player: the stride of `player_vars`.
     stride: usize,
@@ -120,6 +122,7 @@ impl State {
             discarded: 0,
             extras: Vec::new(),
             placed_tile: None,
+            extra_turn: false,
             game_vars: vec![Value::None; program.vars.len()],
             stride: rules.player_var_init.len(),
             player_vars: (0..players)
@@ -475,10 +478,19 @@ impl State {
         self.current = player;
     }
 
-    /// Passes the turn to the next player; no tile is placed yet.
+    /// Passes the turn to the next player, or to the same player again when
+    /// a rule granted an extra turn; no tile is placed yet.
     pub(super) fn next_player(&mut self) {
-        self.current = (self.current + 1) % self.players;
+        if !std::mem::take(&mut self.extra_turn) {
+            self.current = (self.current + 1) % self.players;
+        }
         self.placed_tile = None;
+    }
+
+    /// The current player plays again after this turn (several grants in
+    /// one turn still give one extra turn).
+    pub(super) fn grant_extra_turn(&mut self) {
+        self.extra_turn = true;
     }
 
     // ----- cards -----

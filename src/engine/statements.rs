@@ -191,6 +191,7 @@ impl Game {
                     self.delay(f);
                 }
             }
+            Stmt::ExtraTurn => self.state.grant_extra_turn(),
             Stmt::Steer { square } => {
                 if let Value::Square(x, y) = self.eval_at(frame, square)? {
                     // The next turn's placement; in `setup`, the first turn's.

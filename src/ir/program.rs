@@ -366,6 +366,8 @@ pub(crate) enum Stmt {
     Steer {
         square: Expr,
     },
+    /// The current player plays another turn after this one.
+    ExtraTurn,
     Return {
         figure: Expr,
     },

@@ -201,6 +201,8 @@ pub enum Stmt {
     Swap { a: Expr, b: Expr, span: Span },
     /// `steer next placement to SQUARE`
     Steer { square: Expr, span: Span },
+    /// `extra turn`: the current player plays again after this turn.
+    ExtraTurn { span: Span },
     /// `may { ... }`: the current player says yes or no.
     May { body: Block, span: Span },
     /// `return FIGURE`
@@ -262,6 +264,7 @@ impl Stmt {
             | Stmt::Delay { span, .. }
             | Stmt::Swap { span, .. }
             | Stmt::Steer { span, .. }
+            | Stmt::ExtraTurn { span }
             | Stmt::May { span, .. }
             | Stmt::Return { span, .. }
             | Stmt::Set { span, .. }

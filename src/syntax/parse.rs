@@ -864,6 +864,7 @@ impl Cx {
                 square: self.expr(next()),
                 span,
             },
+            Rule::extra_turn_stmt => Stmt::ExtraTurn { span },
             Rule::may_stmt => Stmt::May {
                 body: self.block(next()),
                 span,
