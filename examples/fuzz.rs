@@ -179,7 +179,7 @@ const SNIPPETS: &[&str] = &[
     "var player v: int = 0",
     "count(",
     "count(f in features where f.completed)",
-    "for each player p { }",
+    "for player p { }",
     "choose city c { }",
     " if true then 1 else 2 ",
     "tile Q x1 { city N; field E S W touches N }",
@@ -455,12 +455,12 @@ fn statement(rng: &mut Rng, feature: Option<&str>, depth: usize) -> String {
         1 => format!("set counter = {}", int_expr(rng, feature, 1)),
         2 => format!("set flag = {}", ["true", "false", "not flag"][rng.below(3)]),
         3 => format!(
-            "for each player p where p.score >= {} {{ score {} to p reason \"each\" }}",
+            "for player p where p.score >= {} {{ score {} to p reason \"each\" }}",
             rng.below(20),
             int_expr(rng, feature, 1)
         ),
         4 => format!(
-            "for each feature g in features {{ {} }}",
+            "for feature g in features {{ {} }}",
             statement(rng, Some("g"), depth - 1)
         ),
         _ => format!(

@@ -749,6 +749,13 @@ impl Checker {
         if c.count.value > MAX_COUNT {
             diags.push(too_big(&c.count, "card count"));
         }
+        if let Some(at) = c.old_at {
+            diags.push(
+                Diagnostic::new(Code::OldSpelling, "a card acts at game end `on game_end`")
+                    .at(at, "old spelling")
+                    .note("write `on game_end { ... }`, as handlers and `on draw` do"),
+            );
+        }
         let deck = self.deck_names.lookup(&c.deck, u, &self.vis, diags);
         let on_draw = c
             .on_draw
@@ -765,8 +772,8 @@ impl Checker {
         if c.on_draw.is_none() && c.play.is_none() && c.at_end.is_none() && !c.kept {
             diags.push(
                 Diagnostic::new(Code::CardDoesNothing, format!("card `{}` does nothing", c.name.name))
-                                        .at(c.name.span, "no `on draw`, `play in`, `at game_end` or `kept`")
-                                        .note("say when the card acts: `on draw { ... }` (at once), `play in WINDOW { ... }` (from the hand), `at game_end { ... }`, or `kept` (held until a rule uses it)"),
+                                        .at(c.name.span, "no `on draw`, `play in`, `on game_end` or `kept`")
+                                        .note("say when the card acts: `on draw { ... }` (at once), `play in WINDOW { ... }` (from the hand), `on game_end { ... }`, or `kept` (held until a rule uses it)"),
             );
         }
         let card = &mut self.program.cards[id as usize];

@@ -96,8 +96,8 @@ codes! {
         "A figure must list at least one feature kind it `stands on` or `lies on`.";
     UnknownEvent = 31, "unknown event",
         "`on NAME` must name an event of the language: setup, turn_start, tile_drawn, tile_placed, deploy_phase, figure_deployed, feature_completed, feature_scored, feature_done, figure_returned, turn_end, game_end, game_over (docs/language.md lists their parameters).";
-    NoDomain = 32, "choice without a domain",
-        "`choose` and `for each` need what they range over before the variable: `choose city c where ...`, `for each player p`. The domain is `player`, `figure`, `feature`, `tile`, a feature kind or a figure type.";
+    NoDomain = 32, "nothing to range over",
+        "`for`, `choose`, `count` and an action's `for` need what they range over: a domain before the variable (`choose city c where ...`, `for player p`) or a list after it (`for p in opponents`, `count(c in touching)`). The domain is `player`, `figure`, `feature`, `tile`, `square`, `card`, a feature kind or a figure type.";
     WrongKind = 33, "figure cannot go on this kind of feature",
         "An effect places or moves a figure onto a feature whose kind the figure may not stand on (see the figure's `stands on` / `lies on`). Choose a feature of another kind, or let the figure go there in its declaration.";
     FnOrder = 34, "function used before its declaration",
@@ -109,7 +109,7 @@ codes! {
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
     CardDoesNothing = 38, "card does nothing",
-        "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `at game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
+        "A card must say when it acts: `on draw { ... }` resolves it as soon as it is drawn, `play in WINDOW { ... }` keeps it in the hand to be played, `on game_end { ... }` resolves it at the end while still in the hand, and `kept` holds it in the hand until a rule of the pack uses it (`holds`, `discard`).";
     IfExpression = 39, "`if` used as a value without `else`",
         "`if CONDITION then A else B` is a value: A when the condition holds, B otherwise. Written as a value, `if` needs both: add `else B`. To run statements only when a condition holds, write the statement `if CONDITION { ... }` instead.";
     NameTooLong = 40, "name too long",
@@ -121,7 +121,7 @@ codes! {
     ExtendOwnKind = 43, "`extend feature` of a kind declared in the same pack",
         "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, for an expansion or a variant. In the pack that declares the kind, write the clauses in its declaration instead.";
     OldSpelling = 58, "old spelling",
-        "The language was made regular, and this is the spelling it had before: the message gives today's spelling. Counts are `xN` after the name everywhere (`tile D x4`, `card storm x2 in tricks`, `figure follower x7 per_player`).";
+        "The language was made regular, and this is the spelling it had before; the message gives today's. Counts are `xN` after the name everywhere (`tile D x4`, `card storm x2 in tricks`, `figure follower x7 per_player`); one binder, `DOMAIN x [in LIST] [where COND]` or `x in LIST`, serves `for`, `count`, `choose` and actions (`for player p`, not `for each player p`); cards act `on game_end` as handlers do (not `at game_end`); a figure goes back to its supply with `take back x` (`return` gives a function's value).";
 }
 
 impl std::fmt::Display for Code {

@@ -36,7 +36,7 @@ fn a_score_past_the_largest_number_names_the_rule() {
 #[test]
 fn an_adjustment_past_the_largest_number_names_the_rule() {
     let pack = format!(
-        "pack scores\nrequires base\n\non tile_placed(t) {{\n  for each feature f {{\n    adjust scoring of f by {HUGE}\n    adjust scoring of f by {HUGE}\n  }}\n}}\n"
+        "pack scores\nrequires base\n\non tile_placed(t) {{\n  for feature f {{\n    adjust scoring of f by {HUGE}\n    adjust scoring of f by {HUGE}\n  }}\n}}\n"
     );
     let err = run(&pack).expect_err("the second adjustment overflows");
     assert_eq!(err.kind(), ErrorKind::Overflow, "{err}");

@@ -26,8 +26,8 @@ fn a_handler_that_triggers_itself_is_stopped() {
     // returns a figure again: an endless chain of events.
     let err = run(
         "pack runaway\nrequires base\n\nfigure token x1 neutral { stands on road }\n\n\
-                   on setup {\n  place token on start_tile.feature(road)\n  return token\n}\n\n\
-                   on figure_returned(x) {\n  place token on start_tile.feature(road)\n  return token\n}\n",
+                   on setup {\n  place token on start_tile.feature(road)\n  take back token\n}\n\n\
+                   on figure_returned(x) {\n  place token on start_tile.feature(road)\n  take back token\n}\n",
     );
     let message = err.to_string();
     assert_eq!(err.kind(), ErrorKind::Runaway, "{message}");
@@ -44,7 +44,7 @@ fn a_chain_past_the_step_budget_is_stopped() {
     // evaluation, and several steps).
     let mut text = String::from("pack busy\nrequires base\n\nvar game n: int = 0\n\non turn_start {\n");
     for depth in 0..18 {
-        text += &format!("{}for each player p{depth} {{\n", "  ".repeat(depth + 1));
+        text += &format!("{}for player p{depth} {{\n", "  ".repeat(depth + 1));
     }
     text += &format!("{}set n = n + 1\n", "  ".repeat(19));
     for depth in (0..18).rev() {
@@ -167,7 +167,7 @@ fn an_action_is_offered_once_a_turn() {
 #[test]
 fn a_turn_that_keeps_asking_is_stopped() {
     let err = run(
-        "pack runaway\nrequires base\n\non tile_placed(t) {\n  for each feature a {\n    for each feature b {\n      \
+        "pack runaway\nrequires base\n\non tile_placed(t) {\n  for feature a {\n    for feature b {\n      \
          may {\n        score 0 to current_player reason \"x\"\n      }\n    }\n  }\n}\n",
     );
     assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
@@ -181,12 +181,12 @@ fn a_turn_that_keeps_asking_is_stopped() {
 }
 
 /// Every turn a little under the budget of a decision still adds up: the
-/// game as a whole may evaluate only so much for each tile of its set.
+/// game as a whole may evaluate only so much for tile of its set.
 #[test]
 fn a_game_that_works_hard_every_turn_is_stopped() {
     let err = run(
-        "pack busy\nrequires base\n\nvar game n: int = 0\n\non turn_start {\n  for each feature a {\n    \
-         for each feature b {\n      set n = n + 1\n    }\n  }\n}\n",
+        "pack busy\nrequires base\n\nvar game n: int = 0\n\non turn_start {\n  for feature a {\n    \
+         for feature b {\n      set n = n + 1\n    }\n  }\n}\n",
     );
     assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
     assert!(

@@ -70,9 +70,10 @@ fn expr_calls(expr: &Expr, counts: &[u64]) -> u64 {
             expr_calls(cond, counts).saturating_add(expr_calls(then, counts).max(expr_calls(otherwise, counts)))
         }
         Expr::Let { value, body, .. } => expr_calls(value, counts).saturating_add(expr_calls(body, counts)),
-        Expr::Count { list, filter, .. } => {
-            expr_calls(list, counts).saturating_add(filter.as_deref().map_or(0, |f| expr_calls(f, counts)))
-        }
+        Expr::Count { list, filter, .. } => list
+            .as_deref()
+            .map_or(0, |l| expr_calls(l, counts))
+            .saturating_add(filter.as_deref().map_or(0, |f| expr_calls(f, counts))),
         Expr::Int(_)
         | Expr::Bool(_)
         | Expr::Nothing

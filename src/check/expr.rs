@@ -7,6 +7,7 @@ use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, BuiltinDef, Expr, Receiver, Type};
 use crate::ir::geometry::COMPASS_NAMES;
 use crate::ir::program::{Var, VarScope};
+use crate::ir::shared::Domain;
 use crate::ir::{KindId, Topology};
 use crate::syntax::ast::{self, BinOp, UnOp};
 
@@ -221,32 +222,39 @@ impl Cx<'_, '_, '_> {
             ast::Expr::If {
                 cond, then, otherwise, ..
             } => self.if_expr(cond, then, otherwise),
-            ast::Expr::Count { var, list, filter, .. } => {
-                let l = self.expr(list)?;
-                let Some(element) = l.ty.element() else {
-                    self.diags
-                        .push(mismatch(list.span(), Type::Features, l.ty, "`count(x in LIST ...)`"));
-                    return None;
-                };
+            ast::Expr::Count {
+                domain: d,
+                var,
+                list,
+                filter,
+                ..
+            } => {
                 let depth = self.locals.depth();
-                let slot = self.locals.bind(&var.name, element, None);
-                let f = match filter {
-                    Some(f) => match self.expr(f) {
-                        Some(t) if t.ty == Type::Bool => Some(Some(Box::new(t.expr))),
-                        Some(t) => {
-                            self.diags.push(mismatch(f.span(), Type::Bool, t.ty, "`where`"));
-                            None
-                        }
-                        None => None,
-                    },
-                    None => Some(None),
+                let (first, second) = match d {
+                    Some(d) => (d, Some(var)),
+                    None => (var, None),
                 };
+                let bound = bind_range(
+                    self.scope,
+                    self.locals,
+                    first,
+                    second,
+                    list.as_deref(),
+                    filter.as_deref(),
+                    "count",
+                    self.diags,
+                );
                 self.locals.truncate(depth);
+                let b = bound?;
+                // A list's members are counted as they are; a domain is
+                // narrowed to the list, or ranges in full.
+                let domain = if d.is_some() { b.domain } else { None };
                 Some(Typed::new(
                     Expr::Count {
-                        slot,
-                        list: Box::new(l.expr),
-                        filter: f?,
+                        slot: b.slot,
+                        domain,
+                        list: b.list.map(Box::new),
+                        filter: b.filter.map(Box::new),
                     },
                     Type::Int,
                 ))
@@ -656,6 +664,142 @@ impl Cx<'_, '_, '_> {
         }
         Some(Typed::new(Expr::Binary(op, Box::new(l.expr), Box::new(r.expr)), result))
     }
+}
+
+/// Resolves a domain word: `player`, `figure`, `feature`, `tile`, `card`,
+/// `square`, a kind or a figure type.
+pub(crate) fn domain(
+    s: &ExprScope,
+    id: &ast::Ident,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Domain, Type, Option<KindId>)> {
+    let n = s.names;
+    Some(match id.name.as_str() {
+        "player" => (Domain::Players, Type::Player, None),
+        "figure" => (Domain::Figures(None), Type::Figure, None),
+        "feature" => (Domain::Features(None), Type::Feature, None),
+        "tile" => (Domain::Tiles, Type::Tile, None),
+        "card" => (Domain::Cards, Type::Card, None),
+        "square" => (Domain::Squares, Type::Square, None),
+        name if n.kinds.get(name).is_some() => {
+            let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
+            (Domain::Features(Some(k)), Type::Feature, Some(k))
+        }
+        name if n.figures.get(name).is_some() => {
+            let f = n.figures.lookup(id, s.unit, s.vis, diags)?;
+            (Domain::Figures(Some(f)), Type::Figure, None)
+        }
+        _ => {
+            let mut words = vec!["player", "figure", "feature", "tile", "card", "square"];
+            words.extend(n.kinds.visible_names(s.unit, s.vis));
+            words.extend(n.figures.visible_names(s.unit, s.vis));
+            diags.push(
+                Diagnostic::new(Code::UnknownName, format!("unknown domain `{}`", id.name))
+                    .at(id.span, "not something to range over")
+                    .maybe_note(did_you_mean(&id.name, words))
+                    .note("a domain is `player`, `figure`, `feature`, `tile`, `card`, `square`, a feature kind or a figure type"),
+            );
+            return None;
+        }
+    })
+}
+
+/// A checked binder: what it ranges over and the variable's slot.
+pub(crate) struct Bound {
+    /// The domain, given or taken from the list's members; `None` for a
+    /// list whose members no domain holds.
+    pub(crate) domain: Option<Domain>,
+    pub(crate) slot: u16,
+    pub(crate) list: Option<Expr>,
+    pub(crate) filter: Option<Expr>,
+}
+
+/// Checks a binder — `DOMAIN x [in LIST] [where COND]` or `x in LIST [where
+/// COND]` — with the variable bound for the condition (and left bound: the
+/// caller ends its scope). `what` is the construct, for messages (`for`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bind_range(
+    scope: &ExprScope,
+    locals: &mut Locals,
+    first: &ast::Ident,
+    second: Option<&ast::Ident>,
+    list: Option<&ast::Expr>,
+    filter: Option<&ast::Expr>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Bound> {
+    let (domain, element, kind, var, list_ir) = match (second, list) {
+        (Some(var), list) => {
+            let (dom, element, kind) = domain(scope, first, diags)?;
+            let list_ir = match list {
+                Some(l) => {
+                    let want = match element {
+                        Type::Player => Type::Players,
+                        Type::Figure => Type::Figures,
+                        Type::Feature => Type::Features,
+                        _ => {
+                            diags.push(
+                                Diagnostic::new(
+                                    Code::TypeMismatch,
+                                    format!("`{}` cannot range over a list", first.name),
+                                )
+                                .at(l.span(), "remove `in ...`")
+                                .note("`in LIST` works with players, figures and features"),
+                            );
+                            return None;
+                        }
+                    };
+                    Some(check_expr(scope, locals, l, want, "`in`", diags)?.expr)
+                }
+                None => None,
+            };
+            (Some(dom), element, kind, var, list_ir)
+        }
+        (None, Some(l)) => {
+            let t = infer(scope, locals, l, diags)?;
+            let Some(element) = t.ty.element() else {
+                diags.push(mismatch(
+                    l.span(),
+                    Type::Features,
+                    t.ty,
+                    &format!("`{what} {} in LIST`", first.name),
+                ));
+                return None;
+            };
+            let dom = match element {
+                Type::Player => Some(Domain::Players),
+                Type::Figure => Some(Domain::Figures(None)),
+                Type::Feature => Some(Domain::Features(None)),
+                _ => None,
+            };
+            (dom, element, None, first, Some(t.expr))
+        }
+        (None, None) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::NoDomain,
+                    format!("`{what} {}` says nothing to range over", first.name),
+                )
+                .at(first.span, "a variable without a domain or a list")
+                .note(format!(
+                    "name a domain before the variable (`{what} city {0}`) or a list after it (`{what} {0} in t.features`)",
+                    first.name
+                )),
+            );
+            return None;
+        }
+    };
+    let slot = locals.bind(&var.name, element, kind);
+    let filter_ir = match filter {
+        Some(f) => Some(check_expr(scope, locals, f, Type::Bool, "`where`", diags)?.expr),
+        None => None,
+    };
+    Some(Bound {
+        domain,
+        slot,
+        list: list_ir,
+        filter: filter_ir,
+    })
 }
 
 /// How a variable scope reads in messages.

@@ -1,7 +1,7 @@
 //! Checking rules that act: variables, functions, handlers, actions, and the
 //! statements in their bodies.
 
-use super::expr::{check_expr, infer, ExprScope, Locals, Typed};
+use super::expr::{bind_range, check_expr, infer, ExprScope, Locals, Typed};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
 use crate::ir::program::{Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
@@ -169,80 +169,38 @@ pub(crate) fn var_shape(decl: &ast::VarDecl, diags: &mut Vec<Diagnostic>) -> Opt
     Some((scope, ty, merge))
 }
 
-/// Resolves a domain word: `player`, `figure`, `feature`, `tile`, a kind or a figure type.
-fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<(Domain, Type, Option<KindId>)> {
-    let s = &scope.expr;
-    let n = s.names;
-    Some(match id.name.as_str() {
-        "player" => (Domain::Players, Type::Player, None),
-        "figure" => (Domain::Figures(None), Type::Figure, None),
-        "feature" => (Domain::Features(None), Type::Feature, None),
-        "tile" => (Domain::Tiles, Type::Tile, None),
-        "card" => (Domain::Cards, Type::Card, None),
-        "square" => (Domain::Squares, Type::Square, None),
-        name if n.kinds.get(name).is_some() => {
-            let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
-            (Domain::Features(Some(k)), Type::Feature, Some(k))
-        }
-        name if n.figures.get(name).is_some() => {
-            let f = n.figures.lookup(id, s.unit, s.vis, diags)?;
-            (Domain::Figures(Some(f)), Type::Figure, None)
-        }
-        _ => {
-            let mut words = vec!["player", "figure", "feature", "tile", "card", "square"];
-            words.extend(n.kinds.visible_names(s.unit, s.vis));
-            words.extend(n.figures.visible_names(s.unit, s.vis));
-            diags.push(
-                Diagnostic::new(Code::UnknownName, format!("unknown domain `{}`", id.name))
-                    .at(id.span, "not something to range over")
-                    .maybe_note(did_you_mean(&id.name, words))
-                    .note("a domain is `player`, `figure`, `feature`, `tile`, `card`, a feature kind or a figure type"),
-            );
-            return None;
-        }
-    })
-}
-
-/// Checks a domain clause's optional list and filter with the variable bound.
+/// Checks a binder with the variable bound (the caller ends its scope): a
+/// statement's domain (given, or taken from the list) and its parts.
 #[allow(clippy::too_many_arguments)]
 fn ranged(
-    scope: &StmtScope,
+    es: &ExprScope,
     locals: &mut Locals,
-    dom_id: &ast::Ident,
-    var: &ast::Ident,
+    first: &ast::Ident,
+    second: Option<&ast::Ident>,
     list: Option<&ast::Expr>,
     filter: Option<&ast::Expr>,
+    what: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Domain, u16, Option<Expr>, Option<Expr>)> {
-    let (dom, element, kind) = domain(scope, dom_id, diags)?;
-    let list_ir = match list {
-        Some(l) => {
-            let want = match element {
-                Type::Player => Type::Players,
-                Type::Figure => Type::Figures,
-                Type::Feature => Type::Features,
-                _ => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::TypeMismatch,
-                            format!("`{}` cannot range over a list", dom_id.name),
-                        )
-                        .at(l.span(), "remove `in ...`")
-                        .note("`in LIST` works with players, figures and features"),
-                    );
-                    return None;
-                }
-            };
-            Some(check_expr(&scope.expr, locals, l, want, "`in`", diags)?.expr)
-        }
-        None => None,
+    let at = list.map_or(first.span, |l| l.span());
+    let b = bind_range(es, locals, first, second, list, filter, what, diags)?;
+    let Some(domain) = b.domain else {
+        diags.push(
+            Diagnostic::new(Code::TypeMismatch, format!("`{what}` cannot range over this list"))
+                .at(at, "a list of values that are not players, figures or features")
+                .note("`count(x in LIST ...)` counts any list; `for` and `choose` range over players, figures, features, tiles, squares and cards"),
+        );
+        return None;
     };
-    let slot = locals.bind(&var.name, element, kind);
-    let filter_ir = match filter {
-        Some(f) => Some(check_expr(&scope.expr, locals, f, Type::Bool, "`where`", diags)?.expr),
-        None => None,
-    };
-    Some((dom, slot, list_ir, filter_ir))
+    Some((domain, b.slot, b.list, b.filter))
+}
+
+/// A short form of a figure expression for messages (`x`, `FIGURE`).
+fn figure_text(e: &ast::Expr) -> String {
+    match e {
+        ast::Expr::Name(id) => id.name.clone(),
+        _ => "FIGURE".into(),
+    }
 }
 
 /// Checks a block; returns its id in `out.blocks`.
@@ -472,13 +430,32 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             let s = check_expr(es, locals, square, Type::Square, "`steer next placement to`", out.diags)?;
             Some(Stmt::Steer { square: s.expr })
         }
-        ast::Stmt::Return { figure, .. } => {
+        ast::Stmt::Return { figure, span } => {
+            let what = infer(es, locals, figure, &mut Vec::new()).map(|t| t.ty);
+            let d = if matches!(what, Some(Type::Figure | Type::FigureType)) {
+                Diagnostic::new(Code::OldSpelling, "a figure goes back to its supply with `take back`")
+                    .at(*span, "old spelling")
+                    .note(format!(
+                        "write `take back {}`; `return` gives a function's value",
+                        figure_text(figure)
+                    ))
+            } else {
+                Diagnostic::new(Code::ValueFunction, "`return VALUE` outside a function with a result")
+                    .at(*span, "nothing receives this value")
+                    .note(
+                        "only a function declared with a result type, `fn NAME(params): TYPE { ... }`, returns a value",
+                    )
+            };
+            out.diags.push(d);
+            None
+        }
+        ast::Stmt::TakeBack { figure, .. } => {
             let f = infer(es, locals, figure, out.diags)?;
             if !matches!(f.ty, Type::Figure | Type::FigureType) {
                 out.diags.push(
                     Diagnostic::new(Code::TypeMismatch, format!("expected a figure, found {}", f.ty.a()))
                         .at(figure.span(), format!("this is {}", f.ty.a()))
-                        .note("`return` takes a figure, or a neutral figure's type"),
+                        .note("`take back` takes a figure, or a neutral figure's type"),
                 );
                 return None;
             }
@@ -513,10 +490,31 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             list,
             filter,
             body,
+            old_each,
             ..
         } => {
+            if let Some(each) = old_each {
+                out.diags.push(
+                    Diagnostic::new(Code::OldSpelling, "`for each` is now written `for`")
+                        .at(*each, "old spelling")
+                        .note(format!(
+                            "write `for {} {} ...`: one binder everywhere, as in `count`, `choose` and an action's `for`",
+                            d.name,
+                            var.as_ref().map_or("", |v| v.name.as_str())
+                        )),
+                );
+            }
             let depth = locals.depth();
-            let r = ranged(scope, locals, d, var, list.as_ref(), filter.as_ref(), out.diags);
+            let r = ranged(
+                es,
+                locals,
+                d,
+                var.as_ref(),
+                list.as_ref(),
+                filter.as_ref(),
+                "for",
+                out.diags,
+            );
             let b = block(scope, locals, body, out);
             locals.truncate(depth);
             let (domain, slot, list, filter) = r?;
@@ -539,20 +537,6 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             otherwise,
             ..
         } => {
-            let Some(var) = var else {
-                out.diags.push(
-                    Diagnostic::new(
-                        Code::NoDomain,
-                        format!("`choose {}` says nothing to choose from", d.name),
-                    )
-                    .at(d.span, "a variable without a domain")
-                    .note(format!(
-                        "name what is chosen before the variable, e.g. `choose city {}`",
-                        d.name
-                    )),
-                );
-                return None;
-            };
             let by_ir = match by {
                 Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
                 None => Some(Expr::Query {
@@ -563,7 +547,16 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             };
             let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
             let depth = locals.depth();
-            let r = ranged(scope, locals, d, var, list.as_ref(), filter.as_ref(), out.diags);
+            let r = ranged(
+                es,
+                locals,
+                d,
+                var.as_ref(),
+                list.as_ref(),
+                filter.as_ref(),
+                "choose",
+                out.diags,
+            );
             let b = block(scope, locals, body, out);
             locals.truncate(depth);
             let (domain, slot, list, filter) = r?;
@@ -753,13 +746,22 @@ pub(crate) fn action_domain(
     clause: &ast::DomainClause,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Domain, Option<Expr>)> {
+    if let (Some(l), Some(_)) = (&clause.list, &clause.var) {
+        diags.push(
+            Diagnostic::new(Code::TypeMismatch, "an action ranges over a whole domain")
+                .at(l.span(), "remove `in ...`")
+                .note("narrow the action's targets with `where`"),
+        );
+        return None;
+    }
     let (dom, _, _, filter) = ranged(
-        scope,
+        &scope.expr,
         locals,
         &clause.domain,
-        &clause.var,
-        None,
+        clause.var.as_ref(),
+        clause.list.as_ref(),
         clause.filter.as_ref(),
+        "for",
         diags,
     )?;
     Some((dom, filter))

@@ -139,8 +139,19 @@ impl Evaluator<'_> {
                 env.locals[slot] = v;
                 self.eval(body, env)?
             }
-            Expr::Count { slot, list, filter } => {
-                let items = self.eval(list, env)?.items();
+            Expr::Count {
+                slot,
+                domain,
+                list,
+                filter,
+            } => {
+                let items = match domain {
+                    Some(d) => self.domain_items(*d, list.as_deref(), self.state.current(), env)?,
+                    None => match list {
+                        Some(l) => self.eval(l, env)?.items(),
+                        None => Vec::new(),
+                    },
+                };
                 self.charge(items.len())?;
                 let slot = *slot as usize;
                 if env.locals.len() <= slot {

@@ -4,7 +4,7 @@
 //! parameters, result, doc, example); the checker, the language reference
 //! (`docs/language.md`) and the evaluator all read that table.
 
-use super::shared::{BinOp, FigureTypeId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
+use super::shared::{BinOp, Domain, FigureTypeId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
 
 /// The type of an expression.
 // `Type::FigureType` is the language's own name for the type of `follower`.
@@ -286,7 +286,7 @@ builtins! {
         "score completed = 2 * tiles + 2 * markers(pennant)";
     Figures Feature "figures" () -> Figures []
         "The figures on the feature, players' and neutral."
-        "for each figure x in c.figures { return x }";
+        "for figure x in c.figures { take back x }";
     Followers Feature "followers" (Player) -> Int []
         "Number of the player's figures on the feature."
         "score c.followers(p) * c.tiles to p reason \"bonus\"";
@@ -295,7 +295,7 @@ builtins! {
         "on feature_completed(c) when c.has(dragon) { }";
     Owners Feature "owners" () -> Players []
         "The players with the most figures on the feature (all of them when tied); empty when none."
-        "for each player p in c.owners { score 1 to p reason \"bonus\" }";
+        "for player p in c.owners { score 1 to p reason \"bonus\" }";
     ControlledBy Feature "controlled_by" (Player) -> Bool []
         "Whether the player is among the feature's owners."
         "choose road r where r.controlled_by(current_player) { }";
@@ -355,7 +355,7 @@ builtins! {
         "score 1 to next_player reason \"kindness\"";
     Opponents Global "opponents" () -> Players []
         "The other players, in turn order from the one after the current player."
-        "for each player v in opponents { score 1 to v reason \"kindness\" }";
+        "for player v in opponents { score 1 to v reason \"kindness\" }";
     Players Global "players" () -> Players []
         "Every player, in turn order from the first."
         "count(p in players where p.score > 10)";
@@ -484,10 +484,12 @@ pub enum Expr {
         value: Box<Expr>,
         body: Box<Expr>,
     },
-    /// Number of members of `list` for which `filter` holds, each bound to `slot`.
+    /// Number of members for which `filter` holds, each bound to `slot`:
+    /// of the domain (narrowed to `list` when given), or of `list`.
     Count {
         slot: u16,
-        list: Box<Expr>,
+        domain: Option<Domain>,
+        list: Option<Box<Expr>>,
         filter: Option<Box<Expr>>,
     },
 }

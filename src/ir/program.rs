@@ -3,7 +3,7 @@
 //! the checker, the engine and the language reference all read.
 
 use super::expr::{Expr, Type};
-use super::shared::{ActionId, BlockId, CardId, DeckId, FigureTypeId, FnId, KindId, ReasonId, VarId};
+use super::shared::{ActionId, BlockId, CardId, DeckId, FigureTypeId, FnId, ReasonId, VarId};
 use crate::source::Span;
 
 /// Something that happens in a game, which handlers can listen to.
@@ -288,22 +288,7 @@ pub struct Card {
     pub span: Span,
 }
 
-/// What a `choose`, `for each` or action ranges over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Domain {
-    /// Every player, in seat order (`for each player p`, `choose player p`).
-    Players,
-    /// Figures on the board, optionally of one type.
-    Figures(Option<FigureTypeId>),
-    /// Features on the board, optionally of one kind.
-    Features(Option<KindId>),
-    /// Placed tiles.
-    Tiles,
-    /// Cards in the choosing player's hand (each kind once).
-    Cards,
-    /// Empty squares next to the board.
-    Squares,
-}
+pub use super::shared::Domain;
 
 /// An effect.
 #[derive(Clone, Debug)]

@@ -136,3 +136,20 @@ pub enum UnOp {
     /// `-a`: checked integer negation.
     Neg,
 }
+
+/// What a `choose`, `for` or action ranges over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// Every player, in seat order (`for player p`, `choose player p`).
+    Players,
+    /// Figures on the board, optionally of one type.
+    Figures(Option<FigureTypeId>),
+    /// Features on the board, optionally of one kind.
+    Features(Option<KindId>),
+    /// Placed tiles.
+    Tiles,
+    /// Cards in the choosing player's hand (each kind once).
+    Cards,
+    /// Empty squares next to the board.
+    Squares,
+}

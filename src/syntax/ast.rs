@@ -47,7 +47,7 @@ pub enum Item {
     Start(StartDecl),
     Var(VarDecl),
     Handler(HandlerDecl),
-    Action(ActionDecl),
+    Action(Box<ActionDecl>),
     Fn(FnDecl),
     Deck(DeckDecl),
     /// `hand limit N [for DECK, ...]`
@@ -74,6 +74,8 @@ pub struct CardDecl {
     pub play: Option<ActionDecl>,
     /// `at game_end { ... }`: resolved at game end if still in hand.
     pub at_end: Option<Block>,
+    /// Where `at` of the old spelling `at game_end` is written.
+    pub old_at: Option<Span>,
     /// `kept`: held in the hand until a rule uses it.
     pub kept: bool,
 }
@@ -102,8 +104,10 @@ pub struct HandlerDecl {
 /// `for DOMAIN VAR [where COND]` of an action or a loop.
 #[derive(Clone, Debug)]
 pub struct DomainClause {
+    /// The domain, or the variable when the domain is left out.
     pub domain: Ident,
-    pub var: Ident,
+    pub var: Option<Ident>,
+    pub list: Option<Expr>,
     pub filter: Option<Expr>,
 }
 
@@ -205,8 +209,11 @@ pub enum Stmt {
     ExtraTurn { span: Span },
     /// `may { ... }`: the current player says yes or no.
     May { body: Block, span: Span },
-    /// `return FIGURE`
+    /// `return VALUE` (in a function with a result; elsewhere the old
+    /// spelling of `take back`)
     Return { figure: Expr, span: Span },
+    /// `take back FIGURE`
+    TakeBack { figure: Expr, span: Span },
     /// `set NAME = EXPR` / `set THING.NAME = EXPR`
     Set {
         target: Ident,
@@ -223,13 +230,16 @@ pub enum Stmt {
         otherwise: Option<Block>,
         span: Span,
     },
-    /// `for each DOMAIN VAR [in LIST] [where COND] { ... }`
+    /// `for DOMAIN VAR [in LIST] [where COND] { ... }` or `for VAR in LIST ...`
     ForEach {
+        /// The domain, or the variable when the domain is left out.
         domain: Ident,
-        var: Ident,
+        var: Option<Ident>,
         list: Option<Expr>,
         filter: Option<Expr>,
         body: Block,
+        /// Where the old spelling's `each` is written.
+        old_each: Option<Span>,
         span: Span,
     },
     /// `[may] choose [by PLAYER] DOMAIN VAR [in LIST] [where COND] { ... } [else { ... }]`
@@ -271,6 +281,7 @@ impl Stmt {
             | Stmt::Let { span, .. }
             | Stmt::If { span, .. }
             | Stmt::ForEach { span, .. }
+            | Stmt::TakeBack { span, .. }
             | Stmt::Choose { span, .. }
             | Stmt::Call { span, .. } => *span,
         }
@@ -433,10 +444,11 @@ pub enum Expr {
         otherwise: Box<Expr>,
         span: Span,
     },
-    /// `count(x in LIST where COND)`
+    /// `count(DOMAIN x [in LIST] [where COND])` or `count(x in LIST ...)`
     Count {
+        domain: Option<Ident>,
         var: Ident,
-        list: Box<Expr>,
+        list: Option<Box<Expr>>,
         filter: Option<Box<Expr>>,
         span: Span,
     },

@@ -372,11 +372,11 @@ pub(crate) const STATEMENTS: &[&str] = &[
     "score",
     "place",
     "move",
-    "return",
+    "take back",
     "set",
     "let",
     "if",
-    "for each",
+    "for",
     "choose",
     "may",
     "draw card",
@@ -387,6 +387,7 @@ pub(crate) const STATEMENTS: &[&str] = &[
     "delay scoring",
     "swap",
     "steer next placement",
+    "extra turn",
 ];
 
 /// The words that begin a statement, and `else`.
@@ -569,7 +570,7 @@ impl Cx {
             Rule::tile_decl => Item::Tile(self.tile(pair)),
             Rule::var_decl => Item::Var(self.var(pair)),
             Rule::handler_decl => Item::Handler(self.handler(pair)),
-            Rule::action_decl => Item::Action(self.action(pair)),
+            Rule::action_decl => Item::Action(Box::new(self.action(pair))),
             Rule::fn_decl => Item::Fn(self.function(pair)),
             Rule::deck_decl => {
                 let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
@@ -700,6 +701,7 @@ impl Cx {
             on_draw: None,
             play: None,
             at_end: None,
+            old_at: None,
             kept: false,
         };
         for part in inner {
@@ -712,10 +714,13 @@ impl Cx {
                 }
                 Rule::card_kept => decl.kept = true,
                 Rule::card_end => {
-                    decl.at_end = part
-                        .into_inner()
-                        .find(|p| p.as_rule() == Rule::block)
-                        .map(|b| self.block(b))
+                    for p in part.into_inner() {
+                        match p.as_rule() {
+                            Rule::old_at => decl.old_at = Some(self.span(&p)),
+                            Rule::block => decl.at_end = Some(self.block(p)),
+                            _ => {}
+                        }
+                    }
                 }
                 Rule::card_play => {
                     let play_span = self.span(&part);
@@ -729,11 +734,37 @@ impl Cx {
     }
 
     fn domain_clause(&self, pair: Pair<Rule>) -> DomainClause {
-        let mut p = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-        let domain = self.ident(p.next().expect("for names a domain"));
-        let var = self.ident(p.next().expect("for names a variable"));
-        let filter = p.next().map(|e| self.expr(e));
-        DomainClause { domain, var, filter }
+        let binder = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::binder)
+            .expect("for has a binder");
+        let (domain, var, list, filter) = self.binder(binder);
+        DomainClause {
+            domain,
+            var,
+            list,
+            filter,
+        }
+    }
+
+    /// `DOMAIN x [in LIST] [where COND]` or `x in LIST [where COND]`: the
+    /// first name, the second (the variable, when there is a domain), the
+    /// list and the condition.
+    fn binder(&self, pair: Pair<Rule>) -> (Ident, Option<Ident>, Option<Expr>, Option<Expr>) {
+        let mut idents = Vec::new();
+        let (mut list, mut filter, mut last) = (None, None, None);
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::ident => idents.push(self.ident(part)),
+                Rule::kw_in | Rule::kw_where => last = Some(part.as_rule()),
+                Rule::expr if last == Some(Rule::kw_in) => list = Some(self.expr(part)),
+                Rule::expr => filter = Some(self.expr(part)),
+                r => unreachable!("binder part {r:?}"),
+            }
+        }
+        let mut idents = idents.into_iter();
+        let first = idents.next().expect("a binder names something");
+        (first, idents.next(), list, filter)
     }
 
     fn function(&self, pair: Pair<Rule>) -> FnDecl {
@@ -873,6 +904,10 @@ impl Cx {
                 figure: self.expr(next()),
                 span,
             },
+            Rule::take_back_stmt => Stmt::TakeBack {
+                figure: self.expr(next()),
+                span,
+            },
             Rule::set_stmt => {
                 let mut lv = next().into_inner();
                 let target = self.ident(lv.next().expect("lvalue has a name"));
@@ -922,9 +957,17 @@ impl Cx {
         let mut idents = Vec::new();
         let mut blocks = Vec::new();
         let mut last_keyword = None;
+        let mut old_each = None;
         for part in pairs {
             match part.as_rule() {
                 Rule::may => may = true,
+                Rule::old_each => old_each = Some(self.span(&part)),
+                Rule::binder => {
+                    let (first, second, l, f) = self.binder(part);
+                    idents.push(first);
+                    idents.extend(second);
+                    (list, filter) = (l, f);
+                }
                 r if is_keyword(r) => last_keyword = Some(r),
                 Rule::ident => idents.push(self.ident(part)),
                 Rule::block => blocks.push(self.block(part)),
@@ -947,10 +990,11 @@ impl Cx {
         if rule == Rule::for_stmt {
             Stmt::ForEach {
                 domain: first,
-                var: second.expect("for each names a domain and a variable"),
+                var: second,
                 list,
                 filter,
                 body,
+                old_each,
                 span,
             }
         } else {
@@ -1196,16 +1240,20 @@ impl Cx {
             }
             Rule::count_expr => {
                 let span = self.span(&pair);
-                let mut inner = pair
+                let binder = pair
                     .into_inner()
-                    .filter(|p| !matches!(p.as_rule(), Rule::kw_count | Rule::kw_in | Rule::kw_where));
-                let var = self.ident(inner.next().expect("count binds a name"));
-                let list = Box::new(self.expr(inner.next().expect("count has a list")));
-                let filter = inner.next().map(|f| Box::new(self.expr(f)));
+                    .find(|p| p.as_rule() == Rule::binder)
+                    .expect("count has a binder");
+                let (first, second, list, filter) = self.binder(binder);
+                let (domain, var) = match second {
+                    Some(var) => (Some(first), var),
+                    None => (None, first),
+                };
                 Expr::Count {
+                    domain,
                     var,
-                    list,
-                    filter,
+                    list: list.map(Box::new),
+                    filter: filter.map(Box::new),
                     span,
                 }
             }
