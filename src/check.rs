@@ -8,6 +8,7 @@ mod load;
 mod names;
 mod program;
 mod requires;
+mod stacks;
 mod tiles;
 
 pub(crate) use load::read_capped;
@@ -119,7 +120,9 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
     let (order, deps) = load::order(&units, &sources, &mut diags);
     let vis = visibility(&units, &deps);
     let asts: Vec<Option<&ast::File>> = units.iter().map(|u| u.ast.as_ref()).collect();
+    let stacks = stacks::Stacks::declare(&order, &asts, &vis, &mut diags);
     let mut checker = Checker {
+        stacks,
         diags,
         vis,
         kind_names: Namespace::new("feature kind"),
@@ -220,6 +223,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         markers: checker.markers,
         icons: checker.icons,
         tiles,
+        stacks: checker.stacks.order,
         start,
     })
 }
@@ -244,6 +248,8 @@ fn visibility(units: &[load::Unit], deps: &[Vec<usize>]) -> Visibility {
 }
 
 struct Checker {
+    /// The tile stacks and their draw order.
+    stacks: stacks::Stacks,
     diags: Vec<Diagnostic>,
     vis: Visibility,
     kind_names: Namespace,
@@ -283,6 +289,7 @@ macro_rules! names {
             var_decls: &$c.vars,
             fn_sigs: &$c.fn_sigs,
             kind_topology: $topology,
+            stacks: &$c.stacks,
         }
     };
 }
@@ -434,7 +441,7 @@ impl Checker {
                     }
                 }
                 Item::HandLimit(..) => {}
-                Item::Tile(_) | Item::Start(_) | Item::Handler(_) => {}
+                Item::Tile(_) | Item::Start(_) | Item::Stack(_) | Item::Handler(_) => {}
             }
         }
     }
@@ -921,6 +928,7 @@ impl Checker {
                 self.tile_decl(u, decl, &mut builds);
             }
         }
+        self.check_last(&builds);
         let kinds = &self.kinds;
         let mut total = 0u32;
         let mut out = Vec::with_capacity(builds.len());
@@ -973,6 +981,8 @@ impl Checker {
                     count_span: decl.count.map_or(decl.name.span, |n| n.span),
                     replaced_by: None,
                     broken: false,
+                    stack: self.stacks.main(),
+                    last: None,
                 };
                 if let Some(from) = &decl.from {
                     if let Some(src) = self.tile_names.lookup(from, u, &self.vis, &mut diags) {
@@ -1046,7 +1056,41 @@ impl Checker {
                 }
             }
         }
+        if let Some(place) = &decl.stack {
+            let stack = self.stacks.resolve(&place.stack, u, &self.vis, &mut diags);
+            let id = match decl.mode {
+                TileMode::Define => self.tile_names.declared(&decl.name),
+                TileMode::Extend | TileMode::Replace => self.tile_names.get(&decl.name.name).map(|e| e.id),
+            };
+            if let (Some(stack), Some(build)) = (stack, id.and_then(|id| builds[id as usize].as_mut())) {
+                build.stack = stack;
+                build.last = place.last;
+            }
+        }
         self.diags = diags;
+    }
+
+    /// At most one tile type of a stack is pinned `last` (E0052).
+    fn check_last(&mut self, builds: &[Option<TileBuild>]) {
+        let mut first: Vec<Option<(&ast::Ident, Span)>> = vec![None; self.stacks.order.len()];
+        for build in builds.iter().flatten() {
+            let Some(span) = build.last else { continue };
+            match first[build.stack as usize] {
+                None => first[build.stack as usize] = Some((&build.name, span)),
+                Some((other, other_span)) => self.diags.push(
+                    Diagnostic::new(
+                        Code::TwoLastTiles,
+                        format!(
+                            "tiles `{}` and `{}` are both pinned last in stack `{}`",
+                            other.name, build.name.name, self.stacks.order[build.stack as usize]
+                        ),
+                    )
+                    .at(span, format!("`{}` pinned here", build.name.name))
+                    .also(other_span, format!("`{}` pinned here", other.name))
+                    .note("a stack may pin one tile type last; pin one of them, or give the other a stack of its own ordered after this one"),
+                ),
+            }
+        }
     }
 
     /// Finds the one start tile.

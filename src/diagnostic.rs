@@ -116,6 +116,14 @@ codes! {
         "A name (of a pack, tile, feature kind, figure, variable, function or anything else) may be at most 256 characters long, so that comparing names and suggesting corrections stays fast on any file. Use a shorter name.";
     TooManyCalls = 41, "function makes too many calls",
         "Counting every call written in a function's body, and in the bodies of the functions it calls, one run of it would make more than 1 000 000 calls: typically functions that each call the one before twice, doubling at every step. Such a function could never finish within a game's evaluation budget. Call a function once and keep its value with `let` (in a block function), or compute the value another way.";
+    UnknownStack = 50, "unknown tile stack",
+        "A name after `in` (a tile's stack), after `before`/`after` (a stack's place in the draw order) or after `draw tile from` must name a tile stack: `main`, the stack of every tile declared without `in`, or one declared with `stack NAME before|after OTHER` in this pack or a pack it requires.";
+    StackCycle = 51, "tile stacks ordered in a circle",
+        "Each `stack NAME before|after OTHER` puts one stack before or after another; the draw takes from the first non-empty stack in that order. The declarations named here ask for a circle (a stack before itself, or `a before b` with `b before a`), so no order satisfies them. Drop or turn round one of them.";
+    TwoLastTiles = 52, "two tile types pinned last in one stack",
+        "`tile NAME in STACK last` pins a tile type to the end of its stack: its copies are drawn only once no other tile is left in that stack. Only one tile type per stack may be pinned, or the end of the stack would be ambiguous; pin one of them, or put the other in a stack of its own ordered after this one.";
+    ImplicitStack = 53, "`main` cannot be declared",
+        "`main` is the implicit stack of every tile declared without `in`; it cannot be declared or ordered against another stack. To draw a stack before or after the main stack, order that stack: `stack river before main`, `stack late after main`.";
 }
 
 impl std::fmt::Display for Code {

@@ -53,6 +53,8 @@ pub(crate) struct Names<'a> {
     /// Signatures of functions checked so far, by function id.
     pub(crate) fn_sigs: &'a [Option<FnSig>],
     pub(crate) kind_topology: &'a [Topology],
+    /// Tile stacks, for `draw tile from STACK`.
+    pub(crate) stacks: &'a super::stacks::Stacks,
 }
 
 /// Where an expression appears.

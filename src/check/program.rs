@@ -384,7 +384,13 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             };
             Some(Stmt::DrawCard { deck: d?, player: p })
         }
-        ast::Stmt::ExtraTile { keep, .. } => Some(Stmt::ExtraTile { keep: *keep }),
+        ast::Stmt::ExtraTile { keep, from, .. } => {
+            let from = match from {
+                Some(stack) => Some(es.names.stacks.resolve(stack, es.unit, es.vis, out.diags)?),
+                None => None,
+            };
+            Some(Stmt::ExtraTile { keep: *keep, from })
+        }
         ast::Stmt::Discard { card, player, .. } => {
             let c = check_expr(es, locals, card, Type::Card, "`discard`", out.diags)?;
             let p = match player {

@@ -28,6 +28,9 @@ pub enum ErrorKind {
     CannotDiscard,
     /// The tile cannot be drawn: the stack holds no (more) copies of it.
     TileNotInStack,
+    /// The tile cannot be drawn now: its stack comes after one that still
+    /// holds tiles, or it is pinned `last` while other tiles remain in its stack.
+    TileNotNext,
     // Deploying a figure.
     /// The placed tile has no segment at the location named.
     NoSuchSegment,
@@ -108,6 +111,7 @@ impl ErrorKind {
         ErrorKind::MustDiscard,
         ErrorKind::CannotDiscard,
         ErrorKind::TileNotInStack,
+        ErrorKind::TileNotNext,
         ErrorKind::NoSuchSegment,
         ErrorKind::AmbiguousSegment,
         ErrorKind::FeatureOccupied,

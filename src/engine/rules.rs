@@ -60,6 +60,9 @@ pub struct Rules {
     pub(crate) player_var_init: Vec<i64>,
     /// Which windows have actions.
     windows: [bool; 2],
+    /// Whether draws follow stacks: the pack has several stacks or a tile
+    /// pinned `last`. Without, a draw is one pick from the whole stack.
+    pub(crate) stacked: bool,
 }
 
 impl Rules {
@@ -114,7 +117,9 @@ impl Rules {
             }
         }
         let windows = [Window::BeforePlace, Window::Deploy].map(|w| program.actions.iter().any(|a| a.window == w));
+        let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
         Rules {
+            stacked,
             pack,
             rotated,
             distinct_rotations,

@@ -155,8 +155,8 @@ impl Game {
                     self.discard_card(p, c);
                 }
             }
-            Stmt::ExtraTile { keep } => {
-                if let Some(tile) = self.draw().map_err(EvalError::Illegal)? {
+            Stmt::ExtraTile { keep, from } => {
+                if let Some(tile) = self.draw(*from).map_err(EvalError::Illegal)? {
                     self.state.add_extra(tile, *keep);
                     let player = self.state.current();
                     self.emit(Event::DrewExtra {

@@ -310,10 +310,12 @@ pub(crate) enum Stmt {
         deck: DeckId,
         player: Expr,
     },
-    /// Draw another tile to choose from; the one not placed goes back into
+    /// Draw another tile to choose from (from stack `from`, a draw
+    /// position, else the current stack); the one not placed goes back into
     /// the stack (`keep`) or leaves the game.
     ExtraTile {
         keep: bool,
+        from: Option<u16>,
     },
     /// A card from a player's hand (the current player's by default) to its discard pile.
     Discard {

@@ -42,6 +42,8 @@ pub enum Item {
     Icon(IconDecl),
     Tile(TileDecl),
     Start(StartDecl),
+    /// `stack NAME before|after OTHER`.
+    Stack(StackDecl),
     Var(VarDecl),
     Handler(HandlerDecl),
     Action(ActionDecl),
@@ -167,8 +169,12 @@ pub enum Stmt {
         player: Option<Expr>,
         span: Span,
     },
-    /// `draw tile then return|remove`: a second tile to choose from.
-    ExtraTile { keep: bool, span: Span },
+    /// `draw tile [from STACK] then return|remove`: a second tile to choose from.
+    ExtraTile {
+        keep: bool,
+        from: Option<Ident>,
+        span: Span,
+    },
     /// `discard CARD [of PLAYER]`
     Discard {
         card: Expr,
@@ -349,7 +355,26 @@ pub struct TileDecl {
     /// `from OTHER`: start from a copy of another tile's layout.
     pub from: Option<Ident>,
     pub count: Option<Number>,
+    /// `in STACK [last]`: the stack it is drawn from, and whether it is pinned to the stack's end.
+    pub stack: Option<TileStack>,
     pub body: Option<TileBody>,
+}
+
+/// `in STACK [last]` of a tile declaration.
+#[derive(Clone, Debug)]
+pub struct TileStack {
+    pub stack: Ident,
+    /// `last`: drawn only once it is the last tile type left in its stack.
+    pub last: Option<Span>,
+}
+
+/// `stack NAME before|after OTHER`: a named tile stack and its place in the draw order.
+#[derive(Clone, Debug)]
+pub struct StackDecl {
+    pub name: Ident,
+    /// `before` (true) or `after` (false) `other`.
+    pub before: bool,
+    pub other: Ident,
 }
 
 /// `{ item; item }` of a tile declaration.
