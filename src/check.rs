@@ -16,7 +16,7 @@ pub use load::PackRef;
 
 use crate::diagnostic::{render_all, Code, Diagnostic};
 use crate::ir::expr::{Expr, Type};
-use crate::ir::program::{Action, FnBody, Function, Handler, Merge, Program, Var, VarScope};
+use crate::ir::program::{Action, FnBody, Forbid, ForbidWhat, Function, Handler, Merge, Program, Var, VarScope};
 use crate::ir::{FeatureKind, FigureType, Icon, IconValue, Marker, Pack, PackId, RulePack, TileType, Topology};
 use crate::source::{Sources, Span};
 use crate::syntax::ast::{self, FeatureClause, Item, ScoreMoment, TileMode};
@@ -441,7 +441,7 @@ impl Checker {
                     }
                 }
                 Item::HandLimit(..) => {}
-                Item::Tile(_) | Item::Start(_) | Item::Stack(_) | Item::Handler(_) => {}
+                Item::Tile(_) | Item::Start(_) | Item::Stack(_) | Item::Forbid(_) | Item::Handler(_) => {}
             }
         }
     }
@@ -608,9 +608,44 @@ impl Checker {
                 }
                 Item::Card(c) => self.card(u, c, &topology, &mut diags),
                 Item::HandLimit(n, decks) => self.hand_limit(u, n, decks, &mut diags),
+                Item::Forbid(f) => self.forbid(u, f, &topology, &mut diags),
                 _ => {}
             }
             self.diags = diags;
+        }
+    }
+
+    /// Checks a `forbid` rule: its condition is a bool over the candidate
+    /// tile (placement) or the feature (deployment).
+    fn forbid(&mut self, u: usize, f: &ast::ForbidDecl, topology: &[Topology], diags: &mut Vec<Diagnostic>) {
+        let mut locals = Locals::default();
+        let what = match &f.what {
+            ast::Forbidden::Placement { tile } => {
+                locals.bind(&tile.name, Type::Tile, None);
+                Some(ForbidWhat::Placement)
+            }
+            ast::Forbidden::Deployment { figure, feature } => {
+                locals.bind(&feature.name, Type::Feature, None);
+                if figure.name == "figure" {
+                    Some(ForbidWhat::Deployment(None))
+                } else {
+                    self.figure_names
+                        .lookup(figure, u, &self.vis, diags)
+                        .map(|id| ForbidWhat::Deployment(Some(id)))
+                }
+            }
+        };
+        let names = names!(self, topology);
+        let es = ExprScope::plain(u, &names, &self.vis);
+        let when = check_expr(&es, &mut locals, &f.when, Type::Bool, "`forbid ... when`", diags);
+        if let (Some(what), Some(when)) = (what, when) {
+            self.program.forbids.push(Forbid {
+                what,
+                slots: locals.slots(),
+                when: when.expr,
+                reason: f.reason.clone(),
+                span: f.span,
+            });
         }
     }
 

@@ -26,6 +26,9 @@ pub enum ErrorKind {
     MustDiscard,
     /// A `Discard` of a tile that fits on the board.
     CannotDiscard,
+    /// A `forbid placement` or `forbid deployment` rule forbids the choice;
+    /// the message gives the rule's reason.
+    Forbidden,
     /// The tile cannot be drawn: the stack holds no (more) copies of it.
     TileNotInStack,
     /// The tile cannot be drawn now: its stack comes after one that still
@@ -110,6 +113,7 @@ impl ErrorKind {
         ErrorKind::SquareRequired,
         ErrorKind::MustDiscard,
         ErrorKind::CannotDiscard,
+        ErrorKind::Forbidden,
         ErrorKind::TileNotInStack,
         ErrorKind::TileNotNext,
         ErrorKind::NoSuchSegment,

@@ -190,6 +190,7 @@ impl Game {
             state: &self.state,
             rules: &self.rules,
             budget: &self.budget,
+            candidate: None,
         }
     }
 
@@ -369,7 +370,19 @@ impl Game {
 
     /// Whether the tile fits on some square in some rotation.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
-        self.state.fits_anywhere(&self.rules, tile)
+        if !self.rules.forbids_placement {
+            return self.state.fits_anywhere(&self.rules, tile);
+        }
+        // A tile that fits only where `forbid placement` rules forbid it
+        // counts as fitting nowhere.
+        self.budget.reset();
+        let rules = &*self.rules;
+        self.state.board().frontier.iter().any(|slot| {
+            rules.distinct_rotations[tile as usize].iter().any(|&rot| {
+                slot.accepts(rules.rotated[tile as usize][rot.index()].packed)
+                    && self.placement_forbidden(tile, slot.pos, rot).is_none()
+            })
+        })
     }
 
     /// Whether two targets name the same thing: features are the same when

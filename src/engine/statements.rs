@@ -99,7 +99,12 @@ impl Game {
             frames,
             ..
         } = self;
-        let ev = Evaluator { state, rules, budget };
+        let ev = Evaluator {
+            state,
+            rules,
+            budget,
+            candidate: None,
+        };
         f(
             ev,
             &mut Env {

@@ -44,6 +44,8 @@ pub enum Item {
     Start(StartDecl),
     /// `stack NAME before|after OTHER`.
     Stack(StackDecl),
+    /// `forbid placement|deployment ... when COND reason "..."`.
+    Forbid(ForbidDecl),
     Var(VarDecl),
     Handler(HandlerDecl),
     Action(ActionDecl),
@@ -366,6 +368,25 @@ pub struct TileStack {
     pub stack: Ident,
     /// `last`: drawn only once it is the last tile type left in its stack.
     pub last: Option<Span>,
+}
+
+/// `forbid placement of t when COND reason "..."` or
+/// `forbid deployment of FIGURE_TYPE|figure on f when COND reason "..."`.
+#[derive(Clone, Debug)]
+pub struct ForbidDecl {
+    pub what: Forbidden,
+    pub when: Expr,
+    pub reason: String,
+    pub span: Span,
+}
+
+/// What a `forbid` rule judges.
+#[derive(Clone, Debug)]
+pub enum Forbidden {
+    /// `placement of t`: every candidate placement, `t` the candidate tile.
+    Placement { tile: Ident },
+    /// `deployment of FIGURE_TYPE|figure on f`: every deployment, `f` the feature.
+    Deployment { figure: Ident, feature: Ident },
 }
 
 /// `stack NAME before|after OTHER`: a named tile stack and its place in the draw order.

@@ -607,6 +607,33 @@ impl Cx {
                 })
             }
             Rule::tile_decl => Item::Tile(self.tile(pair)),
+            Rule::forbid_decl => {
+                let span = self.span(&pair);
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let what_pair = inner.next().expect("forbid names what it judges");
+                let rule = what_pair.as_rule();
+                let mut names = what_pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::ident)
+                    .map(|p| self.ident(p));
+                let first = names.next().expect("forbid names a variable");
+                let what = if rule == Rule::forbid_placement {
+                    Forbidden::Placement { tile: first }
+                } else {
+                    Forbidden::Deployment {
+                        figure: first,
+                        feature: names.next().expect("forbid deployment names the feature"),
+                    }
+                };
+                let when = self.expr(inner.next().expect("forbid has a condition"));
+                let reason = inner.next().expect("forbid has a reason").as_str();
+                Item::Forbid(ForbidDecl {
+                    what,
+                    when,
+                    reason: reason[1..reason.len() - 1].to_string(),
+                    span,
+                })
+            }
             Rule::stack_decl => {
                 let mut inner = pair.into_inner().skip(1);
                 let name = self.ident(inner.next().expect("stack has a name"));
