@@ -294,6 +294,44 @@ macro_rules! names {
     };
 }
 
+/// Reports `t.feature(..)` and `t.features` of a placement candidate `t`,
+/// which is not on the board (E0054).
+fn candidate_features(tile: &str, e: &ast::Expr, diags: &mut Vec<Diagnostic>) {
+    match e {
+        ast::Expr::Member { base, name, args, .. } => {
+            if matches!(&**base, ast::Expr::Name(id) if id.name == tile)
+                && (name.name == "feature" || name.name == "features")
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::CandidateFeatures,
+                        format!("the candidate `{tile}` is not on the board, so it has no features"),
+                    )
+                    .at(name.span, format!("`{tile}.{}` would always be empty", name.name))
+                    .note(format!(
+                        "ask what it shows instead: `{tile}.side(d)` is the feature kind on side d; the features next to it are `{tile}.neighbour(d).features`"
+                    )),
+                );
+            }
+            candidate_features(tile, base, diags);
+            args.iter().flatten().for_each(|a| candidate_features(tile, a, diags));
+        }
+        ast::Expr::Call { args, .. } => args.iter().for_each(|a| candidate_features(tile, a, diags)),
+        ast::Expr::Unary { expr, .. } => candidate_features(tile, expr, diags),
+        ast::Expr::Binary { lhs, rhs, .. } => {
+            candidate_features(tile, lhs, diags);
+            candidate_features(tile, rhs, diags);
+        }
+        ast::Expr::Count { var, list, filter, .. } => {
+            candidate_features(tile, list, diags);
+            if var.name != tile {
+                filter.iter().for_each(|f| candidate_features(tile, f, diags));
+            }
+        }
+        ast::Expr::Int(_) | ast::Expr::Bool(..) | ast::Expr::Name(_) => {}
+    }
+}
+
 fn too_big(n: &ast::Number, what: &str) -> Diagnostic {
     Diagnostic::new(Code::NumberOutOfRange, format!("{what} {} is too large", n.value))
         .at(n.span, format!("at most {MAX_COUNT}"))
@@ -622,6 +660,7 @@ impl Checker {
         let what = match &f.what {
             ast::Forbidden::Placement { tile } => {
                 locals.bind(&tile.name, Type::Tile, None);
+                candidate_features(&tile.name, &f.when, diags);
                 Some(ForbidWhat::Placement)
             }
             ast::Forbidden::Deployment { figure, feature } => {

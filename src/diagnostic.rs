@@ -123,7 +123,9 @@ codes! {
     TwoLastTiles = 52, "two tile types pinned last in one stack",
         "`tile NAME in STACK last` pins a tile type to the end of its stack: its copies are drawn only once no other tile is left in that stack. Only one tile type per stack may be pinned, or the end of the stack would be ambiguous; pin one of them, or put the other in a stack of its own ordered after this one.";
     ImplicitStack = 53, "`main` cannot be declared",
-        "`main` is the implicit stack of every tile declared without `in`; it cannot be declared or ordered against another stack. To draw a stack before or after the main stack, order that stack: `stack river before main`, `stack late after main`.";
+        "`main` is the implicit stack of every tile declared without `in`; it cannot be declared or ordered against another stack. To draw a stack before or after the main stack, order that stack: `stack early before main`, `stack late after main`.";
+    CandidateFeatures = 54, "a placement candidate has no features",
+        "In `forbid placement of t when ...`, `t` is the candidate: a tile not yet on the board, so it belongs to no feature and `t.feature(KIND)` would always be `none` and `t.features` always empty. Ask what the candidate shows instead: `t.side(d)` (the feature kind on side d, as turned), `t.has_icon(i)`, and its neighbours' features through `t.neighbour(d)`.";
 }
 
 impl std::fmt::Display for Code {

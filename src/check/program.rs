@@ -180,6 +180,7 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
         "tile" => (Domain::Tiles, Type::Tile, None),
         "card" => (Domain::Cards, Type::Card, None),
         "square" => (Domain::Squares, Type::Square, None),
+        "direction" => (Domain::Directions, Type::Direction, None),
         name if n.kinds.get(name).is_some() => {
             let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
             (Domain::Features(Some(k)), Type::Feature, Some(k))
@@ -189,7 +190,7 @@ fn domain(scope: &StmtScope, id: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Op
             (Domain::Figures(Some(f)), Type::Figure, None)
         }
         _ => {
-            let mut words = vec!["player", "figure", "feature", "tile", "card", "square"];
+            let mut words = vec!["player", "figure", "feature", "tile", "card", "square", "direction"];
             words.extend(n.kinds.visible_names(s.unit, s.vis));
             words.extend(n.figures.visible_names(s.unit, s.vis));
             diags.push(
@@ -221,6 +222,7 @@ fn ranged(
                 Type::Player => Type::Players,
                 Type::Figure => Type::Figures,
                 Type::Feature => Type::Features,
+                Type::Direction => Type::Directions,
                 _ => {
                     diags.push(
                         Diagnostic::new(
@@ -228,7 +230,7 @@ fn ranged(
                             format!("`{}` cannot range over a list", dom_id.name),
                         )
                         .at(l.span(), "remove `in ...`")
-                        .note("`in LIST` works with players, figures and features"),
+                        .note("`in LIST` works with players, figures, features and directions"),
                     );
                     return None;
                 }
@@ -572,6 +574,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             let b = block(scope, locals, body, out);
             locals.truncate(depth);
             let (domain, slot, list, filter) = r?;
+            if domain == Domain::Directions {
+                out.diags.push(no_direction_choice(d));
+                return None;
+            }
             Some(Stmt::Choose {
                 optional: *optional,
                 by: by_ir?,
@@ -767,7 +773,19 @@ pub(crate) fn action_domain(
         clause.filter.as_ref(),
         diags,
     )?;
+    if dom == Domain::Directions {
+        diags.push(no_direction_choice(&clause.domain));
+        return None;
+    }
     Some((dom, filter))
+}
+
+/// Directions are ranged over by `for each` and `count`, never chosen: a
+/// record names no direction as a target.
+fn no_direction_choice(domain: &ast::Ident) -> Diagnostic {
+    Diagnostic::new(Code::TypeMismatch, "a player cannot choose a direction")
+        .at(domain.span, "directions are not targets of a choice")
+        .note("range over directions with `for each direction d in sides` or `count(d in sides where ...)`")
 }
 
 /// A function's signature from its declared parameter types.

@@ -296,6 +296,7 @@ impl Evaluator<'_> {
                 .map(|m| Value::Figure(m.id))
                 .collect(),
             Domain::Tiles => (0..self.state.board().placed.len() as u16).map(Value::Tile).collect(),
+            Domain::Directions => [0, 2, 4, 6].into_iter().map(Value::Direction).collect(),
             Domain::Squares => {
                 let mut squares: Vec<(i32, i32)> = self.state.board().frontier.iter().map(|s| s.pos).collect();
                 squares.sort_unstable();

@@ -285,6 +285,8 @@ pub enum Domain {
     Cards,
     /// Empty squares next to the board.
     Squares,
+    /// The four sides N, E, S, W (`for each direction d`; never chosen).
+    Directions,
 }
 
 /// An effect.
