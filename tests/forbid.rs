@@ -70,3 +70,38 @@ fn a_forbidden_placement_fails_with_the_reason_and_a_tile_forbidden_everywhere_i
     assert!(game.is_over(), "C fits only where it is forbidden, so it is discarded");
     assert!(game.log().iter().any(|e| matches!(e, Event::Discarded { .. })));
 }
+
+#[test]
+fn a_demanded_square_where_every_placement_is_forbidden_does_not_bind() {
+    let text = r#"
+pack steer_forbid
+requires base
+
+forbid placement of t when t.x < 0 reason "nothing may lie west of the start tile"
+on setup {
+  choose square s {
+    steer next placement to s
+  }
+}
+"#;
+    let refs = [
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: "steer_forbid.rules".into(),
+            text: text.into(),
+        },
+    ];
+    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let u = rules.pack().tile("U").unwrap();
+    let mut game = Game::new(rules.clone(), Setup::new(2).seed(0).stack(vec![u])).unwrap();
+    game.apply(Choice::Pick(meeple::engine::Target::Square(-1, 0))).unwrap();
+    let places: Vec<Choice> = game
+        .options()
+        .into_iter()
+        .filter(|c| matches!(c, Choice::Place { .. }))
+        .collect();
+    assert!(!places.is_empty(), "the tile may still go where it is not forbidden");
+    assert!(places
+        .iter()
+        .all(|c| matches!(c, Choice::Place { pos, .. } if pos.0 >= 0)));
+}

@@ -31,9 +31,6 @@ impl Game {
             Phase::Place(drawn) => {
                 let rules = &*self.rules;
                 let judged = rules.forbids_placement;
-                if judged {
-                    self.budget.reset();
-                }
                 for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
                     for slot in &self.state.board().frontier {
                         for &rot in &rules.distinct_rotations[tile as usize] {
@@ -165,7 +162,11 @@ impl Game {
         self.forbidding(&self.evaluator(), applies, Value::Feature(feature))
     }
 
+    /// Judges a candidate by every rule that `applies`; each judgement has
+    /// the whole evaluation budget of a decision (as each look at an
+    /// action's targets has), so options and the check of a choice agree.
     fn forbidding(&self, ev: &Evaluator, applies: impl Fn(ForbidWhat) -> bool, subject: Value) -> Option<usize> {
+        self.budget.reset();
         let mut locals = Vec::new();
         self.rules.pack.program.forbids.iter().position(|rule| {
             if !applies(rule.what) {

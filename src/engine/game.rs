@@ -375,7 +375,6 @@ impl Game {
         }
         // A tile that fits only where `forbid placement` rules forbid it
         // counts as fitting nowhere.
-        self.budget.reset();
         let rules = &*self.rules;
         self.state.board().frontier.iter().any(|slot| {
             rules.distinct_rotations[tile as usize].iter().any(|&rot| {
@@ -429,7 +428,8 @@ impl Game {
     }
 
     /// The square this turn's placement must use: the first square a rule
-    /// demanded for this turn where a drawn tile fits, in some rotation.
+    /// demanded for this turn where a drawn tile fits, in some rotation no
+    /// `forbid placement` rule forbids.
     pub(super) fn bound_square(&self) -> Option<Pos> {
         let Phase::Place(drawn) = self.phase else {
             return None;
@@ -439,9 +439,10 @@ impl Game {
             std::iter::once(drawn)
                 .chain(self.state.extras().iter().map(|(t, _)| *t))
                 .any(|tile| {
-                    Rotation::ALL
-                        .iter()
-                        .any(|&rot| board.fits(&self.rules, tile, square, rot).is_ok())
+                    Rotation::ALL.iter().any(|&rot| {
+                        board.fits(&self.rules, tile, square, rot).is_ok()
+                            && self.placement_forbidden(tile, square, rot).is_none()
+                    })
                 })
         };
         self.steers
