@@ -118,3 +118,23 @@ fn an_exact_stack_is_shared_out_among_the_stacks() {
     });
     assert_eq!(draws, order);
 }
+
+#[test]
+fn a_view_resamples_within_stacks_and_plays_on_in_stack_order() {
+    let rules = rules();
+    let game = Game::new(rules.clone(), Setup::new(2).seed(5)).unwrap();
+    for seed in 0..5 {
+        let view = game.view_with_seed(meeple::engine::Player(1), seed).unwrap();
+        assert_eq!(view.tiles_left(), game.tiles_left());
+        let mut sample: Game = (*view).clone();
+        let mut agents: Vec<Box<dyn Agent>> =
+            vec![Box::new(RandomAgent::new(seed)), Box::new(RandomAgent::new(seed + 1))];
+        play(&mut sample, &mut agents).unwrap();
+        let draws = turn_draws(&sample);
+        let rank = |s: &str| ["early", "main", "late"].iter().position(|x| *x == s).unwrap();
+        assert!(
+            draws.windows(2).all(|p| rank(stack_of(&p[0])) <= rank(stack_of(&p[1]))),
+            "view seed {seed}: {draws:?}"
+        );
+    }
+}
