@@ -154,7 +154,7 @@ pub struct TileType {
     /// Where its count was last set (`extend tile` may change it).
     pub count_span: Span,
     /// The stack it is drawn from (`in STACK`), as a position in
-    /// [`RulePack::stacks`]: the draw takes from the first non-empty stack.
+    /// [`RulePack::stacks()`]: the draw takes from the first non-empty stack.
     pub stack: u16,
     /// `last`: pinned, drawn only once no other tile is left in its stack.
     pub last: bool,
@@ -234,6 +234,12 @@ impl RulePack {
     /// The tile types with their counts, by [`TileId`].
     pub fn tiles(&self) -> &[TileType] {
         &self.tiles
+    }
+
+    /// The tile stacks' names in draw order (`main`, the stack of tiles
+    /// declared without `in`, among them); [`TileType::stack`] indexes it.
+    pub fn stacks(&self) -> &[String] {
+        &self.stacks
     }
 
     /// The tile type of which one copy starts on the board.

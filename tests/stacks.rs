@@ -89,6 +89,7 @@ fn a_replayed_draw_from_a_later_stack_or_a_pinned_tile_too_soon_fails() {
 fn an_exact_stack_is_shared_out_among_the_stacks() {
     let rules = rules();
     let pack = rules.pack();
+    assert_eq!(pack.stacks(), ["early", "main", "late"], "the draw order of the stacks");
     let names = ["D", "E", "LAKE", "EARLY_U"];
     let tiles = names.iter().map(|n| pack.tile(n).unwrap()).collect();
     let mut game = Game::new(rules.clone(), Setup::new(2).seed(3).stack(tiles)).unwrap();
