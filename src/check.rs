@@ -8,6 +8,7 @@ mod load;
 mod names;
 mod program;
 mod requires;
+mod stacks;
 mod tiles;
 mod value_fn;
 
@@ -16,7 +17,7 @@ pub use load::PackRef;
 
 use crate::diagnostic::{render_all, Code, Diagnostic};
 use crate::ir::expr::{Expr, Type};
-use crate::ir::program::{Action, FnBody, Function, Handler, Merge, Program, Var, VarScope};
+use crate::ir::program::{Action, FnBody, Forbid, ForbidWhat, Function, Handler, Merge, Program, Var, VarScope};
 use crate::ir::{
     FeatureKind, FigureType, Icon, IconValue, Marker, Ownership, Pack, PackId, RulePack, TileType, Topology,
 };
@@ -125,7 +126,9 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
     let (order, deps) = load::order(&units, &sources, &mut diags);
     let vis = visibility(&units, &deps);
     let asts: Vec<Option<&ast::File>> = units.iter().map(|u| u.ast.as_ref()).collect();
+    let stacks = stacks::Stacks::declare(&order, &asts, &vis, &mut diags);
     let mut checker = Checker {
+        stacks,
         diags,
         vis,
         kind_names: Namespace::new("feature kind"),
@@ -227,6 +230,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         markers: checker.markers,
         icons: checker.icons,
         tiles,
+        stacks: checker.stacks.order,
         start,
     })
 }
@@ -251,6 +255,8 @@ fn visibility(units: &[load::Unit], deps: &[Vec<usize>]) -> Visibility {
 }
 
 struct Checker {
+    /// The tile stacks and their draw order.
+    stacks: stacks::Stacks,
     diags: Vec<Diagnostic>,
     vis: Visibility,
     kind_names: Namespace,
@@ -292,6 +298,7 @@ macro_rules! names {
             var_decls: &$c.vars,
             fn_sigs: &$c.fn_sigs,
             kind_topology: $topology,
+            stacks: &$c.stacks,
         }
     };
 }
@@ -306,6 +313,51 @@ fn clause_key(clause: &FeatureClause) -> (&'static str, Span) {
             ..
         } => ("score completed", *span),
         FeatureClause::Score { span, .. } => ("score final", *span),
+    }
+}
+
+/// Reports `t.feature(..)` and `t.features` of a placement candidate `t`,
+/// which is not on the board (E0054).
+fn candidate_features(tile: &str, e: &ast::Expr, diags: &mut Vec<Diagnostic>) {
+    match e {
+        ast::Expr::Member { base, name, args, .. } => {
+            if matches!(&**base, ast::Expr::Name(id) if id.name == tile)
+                && (name.name == "feature" || name.name == "features")
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::CandidateFeatures,
+                        format!("the candidate `{tile}` is not on the board, so it has no features"),
+                    )
+                    .at(name.span, format!("`{tile}.{}` would always be empty", name.name))
+                    .note(format!(
+                        "ask what it shows instead: `{tile}.side(d)` is the feature kind on side d; the features next to it are `{tile}.neighbour(d).features`"
+                    )),
+                );
+            }
+            candidate_features(tile, base, diags);
+            args.iter().flatten().for_each(|a| candidate_features(tile, a, diags));
+        }
+        ast::Expr::Call { args, .. } => args.iter().for_each(|a| candidate_features(tile, a, diags)),
+        ast::Expr::Unary { expr, .. } => candidate_features(tile, expr, diags),
+        ast::Expr::Binary { lhs, rhs, .. } => {
+            candidate_features(tile, lhs, diags);
+            candidate_features(tile, rhs, diags);
+        }
+        ast::Expr::If {
+            cond, then, otherwise, ..
+        } => {
+            candidate_features(tile, cond, diags);
+            candidate_features(tile, then, diags);
+            candidate_features(tile, otherwise, diags);
+        }
+        ast::Expr::Count { var, list, filter, .. } => {
+            list.iter().for_each(|l| candidate_features(tile, l, diags));
+            if var.name != tile {
+                filter.iter().for_each(|f| candidate_features(tile, f, diags));
+            }
+        }
+        ast::Expr::Int(_) | ast::Expr::Bool(..) | ast::Expr::Name(_) => {}
     }
 }
 
@@ -457,7 +509,12 @@ impl Checker {
                     }
                 }
                 Item::HandLimit(..) => {}
-                Item::Tile(_) | Item::Start(_) | Item::Handler(_) | Item::ExtendFeature(..) => {}
+                Item::Tile(_)
+                | Item::Start(_)
+                | Item::Stack(_)
+                | Item::Forbid(_)
+                | Item::Handler(_)
+                | Item::ExtendFeature(..) => {}
             }
         }
     }
@@ -634,9 +691,45 @@ impl Checker {
                 }
                 Item::Card(c) => self.card(u, c, &topology, &mut diags),
                 Item::HandLimit(n, decks) => self.hand_limit(u, n, decks, &mut diags),
+                Item::Forbid(f) => self.forbid(u, f, &topology, &mut diags),
                 _ => {}
             }
             self.diags = diags;
+        }
+    }
+
+    /// Checks a `forbid` rule: its condition is a bool over the candidate
+    /// tile (placement) or the feature (deployment).
+    fn forbid(&mut self, u: usize, f: &ast::ForbidDecl, topology: &[Topology], diags: &mut Vec<Diagnostic>) {
+        let mut locals = Locals::default();
+        let what = match &f.what {
+            ast::Forbidden::Placement { tile } => {
+                locals.bind(&tile.name, Type::Tile, None);
+                candidate_features(&tile.name, &f.when, diags);
+                Some(ForbidWhat::Placement)
+            }
+            ast::Forbidden::Deployment { figure, feature } => {
+                locals.bind(&feature.name, Type::Feature, None);
+                if figure.name == "figure" {
+                    Some(ForbidWhat::Deployment(None))
+                } else {
+                    self.figure_names
+                        .lookup(figure, u, &self.vis, diags)
+                        .map(|id| ForbidWhat::Deployment(Some(id)))
+                }
+            }
+        };
+        let names = names!(self, topology);
+        let es = ExprScope::plain(u, &names, &self.vis);
+        let when = check_expr(&es, &mut locals, &f.when, Type::Bool, "`forbid ... when`", diags);
+        if let (Some(what), Some(when)) = (what, when) {
+            self.program.forbids.push(Forbid {
+                what,
+                slots: locals.slots(),
+                when: when.expr,
+                reason: f.reason.clone(),
+                span: f.span,
+            });
         }
     }
 
@@ -1008,6 +1101,7 @@ impl Checker {
                 self.tile_decl(u, decl, &mut builds);
             }
         }
+        self.check_last(&builds);
         let kinds = &self.kinds;
         let mut total = 0u32;
         let mut out = Vec::with_capacity(builds.len());
@@ -1060,6 +1154,8 @@ impl Checker {
                     count_span: decl.count.map_or(decl.name.span, |n| n.span),
                     replaced_by: None,
                     broken: false,
+                    stack: self.stacks.main(),
+                    last: None,
                 };
                 if let Some(from) = &decl.from {
                     if let Some(src) = self.tile_names.lookup(from, u, &self.vis, &mut diags) {
@@ -1133,7 +1229,41 @@ impl Checker {
                 }
             }
         }
+        if let Some(place) = &decl.stack {
+            let stack = self.stacks.resolve(&place.stack, u, &self.vis, &mut diags);
+            let id = match decl.mode {
+                TileMode::Define => self.tile_names.declared(&decl.name),
+                TileMode::Extend | TileMode::Replace => self.tile_names.get(&decl.name.name).map(|e| e.id),
+            };
+            if let (Some(stack), Some(build)) = (stack, id.and_then(|id| builds[id as usize].as_mut())) {
+                build.stack = stack;
+                build.last = place.last;
+            }
+        }
         self.diags = diags;
+    }
+
+    /// At most one tile type of a stack is pinned `last` (E0052).
+    fn check_last(&mut self, builds: &[Option<TileBuild>]) {
+        let mut first: Vec<Option<(&ast::Ident, Span)>> = vec![None; self.stacks.order.len()];
+        for build in builds.iter().flatten() {
+            let Some(span) = build.last else { continue };
+            match first[build.stack as usize] {
+                None => first[build.stack as usize] = Some((&build.name, span)),
+                Some((other, other_span)) => self.diags.push(
+                    Diagnostic::new(
+                        Code::TwoLastTiles,
+                        format!(
+                            "tiles `{}` and `{}` are both pinned last in stack `{}`",
+                            other.name, build.name.name, self.stacks.order[build.stack as usize]
+                        ),
+                    )
+                    .at(span, format!("`{}` pinned here", build.name.name))
+                    .also(other_span, format!("`{}` pinned here", other.name))
+                    .note("a stack may pin one tile type last; pin one of them, or give the other a stack of its own ordered after this one"),
+                ),
+            }
+        }
     }
 
     /// Finds the one start tile.

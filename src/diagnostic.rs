@@ -120,6 +120,16 @@ codes! {
         "A function declared with a result type (`fn NAME(params): TYPE { ... }`) computes a value: its block may only use `let`, `if` / `else` and `return VALUE`, every way through it must end in `return`, and nothing may follow a `return`. To change the game, drop the result type and call the function as a statement.";
     ExtendOwnKind = 43, "`extend feature` of a kind declared in the same pack",
         "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, for an expansion or a variant. In the pack that declares the kind, write the clauses in its declaration instead.";
+    UnknownStack = 50, "unknown tile stack",
+        "A name after `in` (a tile's stack), after `before`/`after` (a stack's place in the draw order) or after `draw tile from` must name a tile stack: `main`, the stack of every tile declared without `in`, or one declared with `stack NAME before|after OTHER` in this pack or a pack it requires.";
+    StackCycle = 51, "tile stacks ordered in a circle",
+        "Each `stack NAME before|after OTHER` puts one stack before or after another; the draw takes from the first non-empty stack in that order. The declarations named here ask for a circle (a stack before itself, or `a before b` with `b before a`), so no order satisfies them. Drop or turn round one of them.";
+    TwoLastTiles = 52, "two tile types pinned last in one stack",
+        "`tile NAME in STACK last` pins a tile type to the end of its stack: its copies are drawn only once no other tile is left in that stack. Only one tile type per stack may be pinned, or the end of the stack would be ambiguous; pin one of them, or put the other in a stack of its own ordered after this one.";
+    ImplicitStack = 53, "`main` cannot be declared",
+        "`main` is the implicit stack of every tile declared without `in`; it cannot be declared or ordered against another stack. To draw a stack before or after the main stack, order that stack: `stack early before main`, `stack late after main`.";
+    CandidateFeatures = 54, "a placement candidate has no features",
+        "In `forbid placement of t when ...`, `t` is the candidate: a tile not yet on the board, so it belongs to no feature and `t.feature(KIND)` would always be `none` and `t.features` always empty. Ask what the candidate shows instead: `t.side(d)` (the feature kind on side d, as turned), `t.has_icon(i)`, and its neighbours' features through `t.neighbour(d)`.";
     OldSpelling = 58, "old spelling",
         "The language was made regular, and this is the spelling it had before; the message gives today's. Counts are `xN` after the name everywhere (`tile D x4`, `card storm x2 in tricks`, `figure follower x7 per_player`); one binder, `DOMAIN x [in LIST] [where COND]` or `x in LIST`, serves `for`, `count`, `choose` and actions (`for player p`, not `for each player p`); cards act `on game_end` as handlers do (not `at game_end`); a figure goes back to its supply with `take back x` (`return` gives a function's value).";
 }

@@ -29,6 +29,9 @@ pub struct RulePack {
     pub(crate) markers: Vec<Marker>,
     pub(crate) icons: Vec<Icon>,
     pub(crate) tiles: Vec<TileType>,
+    /// The tile stacks' names in draw order (`main` among them); a tile's
+    /// [`TileType::stack`] indexes this list.
+    pub(crate) stacks: Vec<String>,
     /// The tile type of which one copy starts on the board.
     pub(crate) start: TileId,
     /// Handlers, actions, functions and variables.
@@ -154,6 +157,11 @@ pub struct TileType {
     pub span: Span,
     /// Where its count was last set (`extend tile` may change it).
     pub count_span: Span,
+    /// The stack it is drawn from (`in STACK`), as a position in
+    /// [`RulePack::stacks()`]: the draw takes from the first non-empty stack.
+    pub stack: u16,
+    /// `last`: pinned, drawn only once no other tile is left in its stack.
+    pub last: bool,
 }
 
 impl TileType {
@@ -230,6 +238,12 @@ impl RulePack {
     /// The tile types with their counts, by [`TileId`].
     pub fn tiles(&self) -> &[TileType] {
         &self.tiles
+    }
+
+    /// The tile stacks' names in draw order (`main`, the stack of tiles
+    /// declared without `in`, among them); [`TileType::stack`] indexes it.
+    pub fn stacks(&self) -> &[String] {
+        &self.stacks
     }
 
     /// The tile type of which one copy starts on the board.

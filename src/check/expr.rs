@@ -54,6 +54,8 @@ pub(crate) struct Names<'a> {
     /// Signatures of functions checked so far, by function id.
     pub(crate) fn_sigs: &'a [Option<FnSig>],
     pub(crate) kind_topology: &'a [Topology],
+    /// Tile stacks, for `draw tile from STACK`.
+    pub(crate) stacks: &'a super::stacks::Stacks,
 }
 
 /// Where an expression appears.
@@ -681,6 +683,7 @@ pub(crate) fn domain(
         "tile" => (Domain::Tiles, Type::Tile, None),
         "card" => (Domain::Cards, Type::Card, None),
         "square" => (Domain::Squares, Type::Square, None),
+        "direction" => (Domain::Directions, Type::Direction, None),
         name if n.kinds.get(name).is_some() => {
             let k = n.kinds.lookup(id, s.unit, s.vis, diags)?;
             (Domain::Features(Some(k)), Type::Feature, Some(k))
@@ -690,14 +693,14 @@ pub(crate) fn domain(
             (Domain::Figures(Some(f)), Type::Figure, None)
         }
         _ => {
-            let mut words = vec!["player", "figure", "feature", "tile", "card", "square"];
+            let mut words = vec!["player", "figure", "feature", "tile", "card", "square", "direction"];
             words.extend(n.kinds.visible_names(s.unit, s.vis));
             words.extend(n.figures.visible_names(s.unit, s.vis));
             diags.push(
                 Diagnostic::new(Code::UnknownName, format!("unknown domain `{}`", id.name))
                     .at(id.span, "not something to range over")
                     .maybe_note(did_you_mean(&id.name, words))
-                    .note("a domain is `player`, `figure`, `feature`, `tile`, `card`, `square`, a feature kind or a figure type"),
+                    .note("a domain is `player`, `figure`, `feature`, `tile`, `card`, `square`, `direction`, a feature kind or a figure type"),
             );
             return None;
         }
@@ -737,6 +740,7 @@ pub(crate) fn bind_range(
                         Type::Player => Type::Players,
                         Type::Figure => Type::Figures,
                         Type::Feature => Type::Features,
+                        Type::Direction => Type::Directions,
                         _ => {
                             diags.push(
                                 Diagnostic::new(
@@ -744,7 +748,7 @@ pub(crate) fn bind_range(
                                     format!("`{}` cannot range over a list", first.name),
                                 )
                                 .at(l.span(), "remove `in ...`")
-                                .note("`in LIST` works with players, figures and features"),
+                                .note("`in LIST` works with players, figures, features and directions"),
                             );
                             return None;
                         }
@@ -770,6 +774,7 @@ pub(crate) fn bind_range(
                 Type::Player => Some(Domain::Players),
                 Type::Figure => Some(Domain::Figures(None)),
                 Type::Feature => Some(Domain::Features(None)),
+                Type::Direction => Some(Domain::Directions),
                 _ => None,
             };
             (dom, element, None, first, Some(t.expr))

@@ -342,7 +342,13 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             };
             Some(Stmt::DrawCard { deck: d?, player: p })
         }
-        ast::Stmt::ExtraTile { keep, .. } => Some(Stmt::ExtraTile { keep: *keep }),
+        ast::Stmt::ExtraTile { keep, from, .. } => {
+            let from = match from {
+                Some(stack) => Some(es.names.stacks.resolve(stack, es.unit, es.vis, out.diags)?),
+                None => None,
+            };
+            Some(Stmt::ExtraTile { keep: *keep, from })
+        }
         ast::Stmt::Discard { card, player, .. } => {
             let c = check_expr(es, locals, card, Type::Card, "`discard`", out.diags)?;
             let p = match player {
@@ -560,6 +566,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             let b = block(scope, locals, body, out);
             locals.truncate(depth);
             let (domain, slot, list, filter) = r?;
+            if domain == Domain::Directions {
+                out.diags.push(no_direction_choice(d));
+                return None;
+            }
             Some(Stmt::Choose {
                 optional: *optional,
                 by: by_ir?,
@@ -764,7 +774,19 @@ pub(crate) fn action_domain(
         "for",
         diags,
     )?;
+    if dom == Domain::Directions {
+        diags.push(no_direction_choice(&clause.domain));
+        return None;
+    }
     Some((dom, filter))
+}
+
+/// Directions are ranged over by `for` and `count`, never chosen: a
+/// record names no direction as a target.
+fn no_direction_choice(domain: &ast::Ident) -> Diagnostic {
+    Diagnostic::new(Code::TypeMismatch, "a player cannot choose a direction")
+        .at(domain.span, "directions are not targets of a choice")
+        .note("range over directions with `for direction d in sides` or `count(d in sides where ...)`")
 }
 
 /// The result type a function declares (`: TYPE`): `Some(None)` when it

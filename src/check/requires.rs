@@ -59,7 +59,13 @@ pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)>
             Item::Action(a) => Some(("action", &a.name)),
             Item::Deck(d) => Some(("deck", &d.name)),
             Item::Card(c) => Some(("card", &c.name)),
-            Item::Tile(_) | Item::Start(_) | Item::Handler(_) | Item::HandLimit(..) | Item::ExtendFeature(..) => None,
+            Item::Stack(s) => Some(("stack", &s.name)),
+            Item::Tile(_)
+            | Item::Start(_)
+            | Item::Forbid(_)
+            | Item::Handler(_)
+            | Item::HandLimit(..)
+            | Item::ExtendFeature(..) => None,
         })
         .collect()
 }

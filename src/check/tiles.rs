@@ -23,6 +23,10 @@ pub(crate) struct TileBuild {
     /// A segment or icon failed to build: skip the coverage checks, whose
     /// errors would only repeat that failure.
     pub(crate) broken: bool,
+    /// The stack it is drawn from (a draw position).
+    pub(crate) stack: u16,
+    /// `last`: where it was pinned to the end of its stack.
+    pub(crate) last: Option<Span>,
 }
 
 /// A segment while its tile is built.
@@ -370,5 +374,7 @@ pub(crate) fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Dia
         icons: tile.icons,
         span: name.span,
         count_span: tile.count_span,
+        stack: tile.stack,
+        last: tile.last.is_some(),
     }
 }

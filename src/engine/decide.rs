@@ -3,16 +3,16 @@
 //! [`Game::apply`], which checks a choice, records it and runs the machine
 //! on to the next decision.
 
-use super::board::{Misfit, Pos};
+use super::board::{Misfit, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
-use super::eval::Env;
+use super::eval::{Env, Evaluator, CANDIDATE};
 use super::game::{Game, MAX_TURN_DECISIONS};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
-use crate::ir::program::Window;
+use crate::ir::program::{ForbidWhat, Window};
 use crate::ir::ActionId;
 use crate::ir::{FigureTypeId, Ownership, TileId};
 
@@ -30,10 +30,13 @@ impl Game {
         match &self.phase {
             Phase::Place(drawn) => {
                 let rules = &*self.rules;
+                let judged = rules.forbids_placement;
                 for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
                     for slot in &self.state.board().frontier {
                         for &rot in &rules.distinct_rotations[tile as usize] {
-                            if slot.accepts(rules.rotated[tile as usize][rot.index()].packed) {
+                            if slot.accepts(rules.rotated[tile as usize][rot.index()].packed)
+                                && !(judged && self.placement_forbidden(tile, slot.pos, rot).is_some())
+                            {
                                 out.push(Choice::Place {
                                     tile,
                                     pos: slot.pos,
@@ -121,6 +124,66 @@ impl Game {
                 ErrorKind::FigureCannotStand.error(format!("{} cannot go on a {}", with_article(fig(f)), kind(seg)))
             }
             Refusal::NoneLeft(f) => ErrorKind::SupplyEmpty.error(format!("no {} is left in the supply", fig(f))),
+            Refusal::Forbidden(rule) => ErrorKind::Forbidden.error(format!(
+                "{} may not go on this {}: {}",
+                with_article(fig(figure.unwrap_or_default())),
+                kind(seg),
+                pack.program.forbids[rule].reason
+            )),
+        })
+    }
+
+    /// The first `forbid placement` rule whose condition holds for placing
+    /// `tile` on `pos` turned `rot`, by index; `None` when none forbids it.
+    /// The candidate is not on the board: the condition sees it as the tile
+    /// value `CANDIDATE` (slot 0). A condition that cannot be evaluated (a
+    /// rule's arithmetic fails) forbids nothing, as a failing `when` of an
+    /// action offers nothing.
+    pub(super) fn placement_forbidden(&self, tile: TileId, pos: Pos, rot: Rotation) -> Option<usize> {
+        if !self.rules.forbids_placement {
+            return None;
+        }
+        let ev = Evaluator {
+            candidate: Some(PlacedTile {
+                tile,
+                pos,
+                rot,
+                first_node: u32::MAX,
+            }),
+            ..self.evaluator()
+        };
+        self.forbidding(&ev, |what| what == ForbidWhat::Placement, Value::Tile(CANDIDATE))
+    }
+
+    /// The first `forbid deployment` rule whose condition holds for putting a
+    /// figure of type `figure` on `feature`, by index.
+    fn deployment_forbidden(&self, figure: FigureTypeId, feature: u32) -> Option<usize> {
+        if !self.rules.forbids_deployment {
+            return None;
+        }
+        let applies = |what| matches!(what, ForbidWhat::Deployment(f) if f.is_none_or(|f| f == figure));
+        self.forbidding(&self.evaluator(), applies, Value::Feature(feature))
+    }
+
+    /// Judges a candidate by every rule that `applies`; each judgement has
+    /// the whole evaluation budget of a decision (as each look at an
+    /// action's targets has), so options and the check of a choice agree.
+    fn forbidding(&self, ev: &Evaluator, applies: impl Fn(ForbidWhat) -> bool, subject: Value) -> Option<usize> {
+        self.budget.reset();
+        let mut locals = Vec::new();
+        self.rules.pack.program.forbids.iter().position(|rule| {
+            if !applies(rule.what) {
+                return false;
+            }
+            locals.clear();
+            locals.resize(usize::from(rule.slots).max(1), Value::None);
+            locals[0] = subject.clone();
+            let mut env = Env {
+                locals: &mut locals,
+                subject: None,
+                depth: 0,
+            };
+            ev.eval(&rule.when, &mut env) == Ok(Value::Bool(true))
         })
     }
 
@@ -153,6 +216,9 @@ impl Game {
         }
         if self.state.supply_of(self.state.current(), f) == 0 {
             return Err(Refusal::NoneLeft(f));
+        }
+        if let Some(rule) = self.deployment_forbidden(f, feature) {
+            return Err(Refusal::Forbidden(rule));
         }
         Ok(())
     }
@@ -322,6 +388,16 @@ impl Game {
         if let Err(misfit) = self.state.board().fits(&self.rules, tile, pos, rot) {
             return Err(ErrorKind::from(misfit).error(self.describe_misfit(tile, pos, rot, misfit)));
         }
+        if let Some(rule) = self.placement_forbidden(tile, pos, rot) {
+            let name = &self.rules.pack.tiles[tile as usize].name;
+            return Err(ErrorKind::Forbidden.error(format!(
+                "tile {name} may not go on ({}, {}) turned {}: {}",
+                pos.0,
+                pos.1,
+                rot.degrees(),
+                self.rules.pack.program.forbids[rule].reason
+            )));
+        }
         if let Some(square) = self.bound_square().filter(|s| *s != pos) {
             return Err(ErrorKind::SquareRequired.error(format!(
                 "the tile must go on square ({}, {}), where it fits",
@@ -447,6 +523,8 @@ enum Refusal {
     Neutral(FigureTypeId),
     CannotStand(FigureTypeId),
     NoneLeft(FigureTypeId),
+    /// The `forbid deployment` rule of this index forbids it.
+    Forbidden(usize),
 }
 
 /// "a follower", "an eagle".

@@ -26,8 +26,14 @@ pub enum ErrorKind {
     MustDiscard,
     /// A `Discard` of a tile that fits on the board.
     CannotDiscard,
+    /// A `forbid placement` or `forbid deployment` rule forbids the choice;
+    /// the message gives the rule's reason.
+    Forbidden,
     /// The tile cannot be drawn: the stack holds no (more) copies of it.
     TileNotInStack,
+    /// The tile cannot be drawn now: its stack comes after one that still
+    /// holds tiles, or it is pinned `last` while other tiles remain in its stack.
+    TileNotNext,
     // Deploying a figure.
     /// The placed tile has no segment at the location named.
     NoSuchSegment,
@@ -107,7 +113,9 @@ impl ErrorKind {
         ErrorKind::SquareRequired,
         ErrorKind::MustDiscard,
         ErrorKind::CannotDiscard,
+        ErrorKind::Forbidden,
         ErrorKind::TileNotInStack,
+        ErrorKind::TileNotNext,
         ErrorKind::NoSuchSegment,
         ErrorKind::AmbiguousSegment,
         ErrorKind::FeatureOccupied,

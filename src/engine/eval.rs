@@ -5,6 +5,7 @@
 //! formulas and the values a domain ranges over; the built-in queries are in
 //! `queries.rs`.
 
+use super::board::PlacedTile;
 use super::features::FeatureId;
 use super::rules::Rules;
 use super::state::State;
@@ -51,7 +52,14 @@ pub(super) struct Evaluator<'a> {
     pub rules: &'a Rules,
     /// The budgets charged.
     pub budget: &'a Budget,
+    /// The candidate of a `forbid placement` rule: a tile not on the board,
+    /// named by the tile value [`CANDIDATE`].
+    pub candidate: Option<PlacedTile>,
 }
+
+/// The tile value of a placement candidate (see [`Evaluator::candidate`]):
+/// no tile on the board has this id, since a board holds fewer tiles.
+pub(super) const CANDIDATE: u16 = u16::MAX;
 
 impl Evaluator<'_> {
     /// Evaluates an expression.
@@ -315,6 +323,7 @@ impl Evaluator<'_> {
                 .map(|m| Value::Figure(m.id))
                 .collect(),
             Domain::Tiles => (0..self.state.board().placed.len() as u16).map(Value::Tile).collect(),
+            Domain::Directions => [0, 2, 4, 6].into_iter().map(Value::Direction).collect(),
             Domain::Squares => {
                 let mut squares: Vec<(i32, i32)> = self.state.board().frontier.iter().map(|s| s.pos).collect();
                 squares.sort_unstable();

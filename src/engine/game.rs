@@ -190,6 +190,7 @@ impl Game {
             state: &self.state,
             rules: &self.rules,
             budget: &self.budget,
+            candidate: None,
         }
     }
 
@@ -369,7 +370,18 @@ impl Game {
 
     /// Whether the tile fits on some square in some rotation.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
-        self.state.fits_anywhere(&self.rules, tile)
+        if !self.rules.forbids_placement {
+            return self.state.fits_anywhere(&self.rules, tile);
+        }
+        // A tile that fits only where `forbid placement` rules forbid it
+        // counts as fitting nowhere.
+        let rules = &*self.rules;
+        self.state.board().frontier.iter().any(|slot| {
+            rules.distinct_rotations[tile as usize].iter().any(|&rot| {
+                slot.accepts(rules.rotated[tile as usize][rot.index()].packed)
+                    && self.placement_forbidden(tile, slot.pos, rot).is_none()
+            })
+        })
     }
 
     /// Whether two targets name the same thing: features are the same when
@@ -416,7 +428,8 @@ impl Game {
     }
 
     /// The square this turn's placement must use: the first square a rule
-    /// demanded for this turn where a drawn tile fits, in some rotation.
+    /// demanded for this turn where a drawn tile fits, in some rotation no
+    /// `forbid placement` rule forbids.
     pub(super) fn bound_square(&self) -> Option<Pos> {
         let Phase::Place(drawn) = self.phase else {
             return None;
@@ -426,9 +439,10 @@ impl Game {
             std::iter::once(drawn)
                 .chain(self.state.extras().iter().map(|(t, _)| *t))
                 .any(|tile| {
-                    Rotation::ALL
-                        .iter()
-                        .any(|&rot| board.fits(&self.rules, tile, square, rot).is_ok())
+                    Rotation::ALL.iter().any(|&rot| {
+                        board.fits(&self.rules, tile, square, rot).is_ok()
+                            && self.placement_forbidden(tile, square, rot).is_none()
+                    })
                 })
         };
         self.steers

@@ -1,7 +1,7 @@
 //! The built-in queries of `ir::expr::BUILTINS` (`tiles of`, `owners of`,
 //! `supply of` ...): what an expression may ask about the game state.
 
-use super::eval::Evaluator;
+use super::eval::{Evaluator, CANDIDATE};
 use super::ids::{PlacedId, Player};
 use super::value::{EvalError, Value};
 use crate::ir::expr::Builtin;
@@ -15,6 +15,7 @@ impl Evaluator<'_> {
             _ => None,
         };
         let tile = |v: &Value| match v {
+            Value::Tile(CANDIDATE) => self.candidate.as_ref(),
             Value::Tile(t) => self.state.board().placed.get(*t as usize),
             _ => None,
         };
@@ -139,6 +140,8 @@ impl Evaluator<'_> {
                 _ => Value::None,
             },
             Builtin::TileFeature => match (&of, args.first()) {
+                // A candidate tile is not on the board: it has no features yet.
+                (Value::Tile(CANDIDATE), _) => Value::None,
                 (Value::Tile(t), Some(Value::Kind(k))) => {
                     let placed = &self.state.board().placed[*t as usize];
                     pack.tiles[placed.tile as usize]
@@ -175,7 +178,7 @@ impl Evaluator<'_> {
                 _ => Value::None,
             },
             Builtin::TileFeatures => match of {
-                Value::Tile(t) => {
+                Value::Tile(t) if t != CANDIDATE => {
                     let placed = &self.state.board().placed[t as usize];
                     let mut roots: Vec<u32> = Vec::new();
                     for s in 0..pack.tiles[placed.tile as usize].segments.len() {
@@ -284,6 +287,38 @@ impl Evaluator<'_> {
                     Value::Direction(((i64::from(*d) + deg.div_euclid(45)).rem_euclid(8)) as u8)
                 }
                 _ => Value::None,
+            },
+            Builtin::Side => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Direction(d))) if d % 2 == 0 => {
+                    let edge = usize::from(d / 2);
+                    let rotated = &self.rules.rotated[t.tile as usize][t.rot.index()];
+                    let seg = match rotated.edge_seg[edge] {
+                        u8::MAX => rotated.half_seg[2 * edge],
+                        seg => seg,
+                    };
+                    pack.tiles[t.tile as usize]
+                        .segments
+                        .get(usize::from(seg))
+                        .map_or(Value::None, |s| Value::Kind(s.kind))
+                }
+                _ => Value::None,
+            },
+            Builtin::Neighbour => match (tile(&of), args.first()) {
+                (Some(t), Some(Value::Direction(d))) => {
+                    const STEPS: [(i32, i32); 8] =
+                        [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+                    let (dx, dy) = STEPS[usize::from(d % 8)];
+                    let pos = (t.pos.0.saturating_add(dx), t.pos.1.saturating_add(dy));
+                    self.state.board().at(pos).map_or(Value::None, |p| Value::Tile(p.0))
+                }
+                _ => Value::None,
+            },
+            Builtin::Sides => Value::Directions(vec![0, 2, 4, 6]),
+            Builtin::Angle => match (args.first(), args.get(1)) {
+                (Some(Value::Direction(a)), Some(Value::Direction(b))) => {
+                    Value::Int(i64::from((8 + b % 8 - a % 8) % 8) * 45)
+                }
+                _ => Value::Int(0),
             },
             Builtin::Toward => match (
                 tile(args.first().unwrap_or(&Value::None)),

@@ -3,7 +3,7 @@
 
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
-use crate::ir::program::{EventKind, Merge, VarScope, Window, EVENTS};
+use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
 use crate::ir::{RulePack, TileId};
 
 /// No segment: the value in [`Rotated::edge_seg`] and [`Rotated::half_seg`].
@@ -60,6 +60,13 @@ pub struct Rules {
     pub(crate) player_var_init: Vec<i64>,
     /// Which windows have actions.
     windows: [bool; 2],
+    /// Whether draws follow stacks: the pack has several stacks or a tile
+    /// pinned `last`. Without, a draw is one pick from the whole stack.
+    pub(crate) stacked: bool,
+    /// Whether the packs have `forbid placement` / `forbid deployment`
+    /// rules; without, no candidate is judged, so options cost as before.
+    pub(crate) forbids_placement: bool,
+    pub(crate) forbids_deployment: bool,
 }
 
 impl Rules {
@@ -114,7 +121,13 @@ impl Rules {
             }
         }
         let windows = [Window::BeforePlace, Window::Deploy].map(|w| program.actions.iter().any(|a| a.window == w));
+        let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
+        let forbids_placement = program.forbids.iter().any(|f| f.what == ForbidWhat::Placement);
+        let forbids_deployment = program.forbids.iter().any(|f| f.what != ForbidWhat::Placement);
         Rules {
+            stacked,
+            forbids_placement,
+            forbids_deployment,
             pack,
             rotated,
             distinct_rotations,

@@ -413,29 +413,98 @@ impl State {
     // ----- tiles -----
 
     /// Takes a tile out of the stack: `forced` (a replay's next draw) if
-    /// given, else the one at the index `pick` chooses from the stack's
-    /// length (called only when the stack is not empty). `Ok(None)` when the
-    /// stack is empty.
+    /// given, else the one at the index `pick` chooses among the tiles that
+    /// may be drawn now (called only when there is one). `Ok(None)` when
+    /// nothing may be drawn.
+    ///
+    /// With stacks ([`Rules::stacked`]) the draw takes from `from` if given
+    /// (`draw tile from STACK`), else from the first stack in draw order
+    /// that still holds a tile, and a tile pinned `last` only once no other
+    /// tile is left in its stack. `self.stack` holds every stack's tiles
+    /// together, in no meaningful order; each tile type's stack is fixed by
+    /// the rules. Without stacks a draw is one `pick` over the whole stack,
+    /// so a base game draws exactly as before stacks existed.
     pub(super) fn draw_tile(
         &mut self,
         rules: &Rules,
         forced: Option<TileId>,
+        from: Option<u16>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Result<Option<TileId>, GameError> {
+        let tiles = &rules.pack.tiles;
         if let Some(tile) = forced {
             let Some(i) = self.stack.iter().position(|t| *t == tile) else {
                 return Err(ErrorKind::TileNotInStack.error(format!(
                     "tile {} is not in the stack: every copy has been drawn",
-                    rules.pack.tiles[tile as usize].name
+                    tiles[tile as usize].name
                 )));
             };
+            if rules.stacked {
+                let t = &tiles[tile as usize];
+                let stacks = &rules.pack.stacks;
+                let now = from.or_else(|| self.current_stack(rules));
+                if now != Some(t.stack) {
+                    let now = now.map_or("none", |s| stacks[s as usize].as_str());
+                    return Err(ErrorKind::TileNotNext.error(format!(
+                        "tile {} cannot be drawn now: it is in stack `{}`, and the draw takes from stack `{now}`",
+                        t.name, stacks[t.stack as usize]
+                    )));
+                }
+                if t.last
+                    && self
+                        .stack
+                        .iter()
+                        .any(|x| tiles[*x as usize].stack == t.stack && !tiles[*x as usize].last)
+                {
+                    return Err(ErrorKind::TileNotNext.error(format!(
+                        "tile {} cannot be drawn now: it is pinned last in stack `{}`, which still holds other tiles",
+                        t.name, stacks[t.stack as usize]
+                    )));
+                }
+            }
             return Ok(Some(self.stack.swap_remove(i)));
         }
-        if self.stack.is_empty() {
+        if !rules.stacked {
+            if self.stack.is_empty() {
+                return Ok(None);
+            }
+            let i = pick(self.stack.len());
+            return Ok(Some(self.stack.swap_remove(i)));
+        }
+        let Some(stack) = from.or_else(|| self.current_stack(rules)) else {
+            return Ok(None);
+        };
+        let in_stack = |t: &TileId| tiles[*t as usize].stack == stack;
+        let free = self
+            .stack
+            .iter()
+            .filter(|t| in_stack(t) && !tiles[**t as usize].last)
+            .count();
+        let pinned = free == 0;
+        let n = if pinned {
+            self.stack.iter().filter(|t| in_stack(t)).count()
+        } else {
+            free
+        };
+        if n == 0 {
             return Ok(None);
         }
-        let i = pick(self.stack.len());
+        let k = pick(n);
+        let i = self
+            .stack
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| in_stack(t) && (pinned || !tiles[**t as usize].last))
+            .nth(k)
+            .map(|(i, _)| i)
+            .expect("pick chooses below the number of candidates");
         Ok(Some(self.stack.swap_remove(i)))
+    }
+
+    /// The stack draws take from now: the first in draw order that still
+    /// holds a tile; `None` when every stack is empty.
+    pub(super) fn current_stack(&self, rules: &Rules) -> Option<u16> {
+        self.stack.iter().map(|t| rules.pack.tiles[*t as usize].stack).min()
     }
 
     /// A drawn tile that fits nowhere leaves the game.
@@ -537,7 +606,10 @@ impl State {
         (&mut self.stack, &mut self.hands, &mut self.piles)
     }
 
-    /// Samples anew what `viewer` cannot see: the order of the stack, and
+    /// Samples anew what `viewer` cannot see: the order of the stack (draws
+    /// choose within a stack by the tile types' stacks, never by place, so
+    /// shuffling the whole stack resamples the order within each stack and
+    /// keeps what each stack holds), and
     /// for each deck the cards in other players' hands and in its draw pile
     /// (each hand keeps its number of cards from each deck, as their backs
     /// show). Hidden things are put in a canonical order before they are
@@ -685,5 +757,25 @@ mod tests {
             }
         }
         assert!(packs > 1, "base and at least one more pack were played");
+    }
+
+    #[test]
+    fn random_games_with_stacks_keep_the_invariants() {
+        let refs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Path("tests/data/stacks.rules".into()),
+        ];
+        let rules = Arc::new(Rules::new(load(&refs).expect("the stacks test pack loads")));
+        for seed in 0..3 {
+            let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).expect("the pack sets up");
+            let mut agent = RandomAgent::new(seed);
+            assert_invariants(&game);
+            while !game.is_over() {
+                let options = game.options();
+                let choice = agent.choose(&game, &options).expect("random agents choose");
+                game.apply(choice).expect("a random agent's choice is legal");
+                assert_invariants(&game);
+            }
+        }
     }
 }

@@ -99,7 +99,12 @@ impl Game {
             frames,
             ..
         } = self;
-        let ev = Evaluator { state, rules, budget };
+        let ev = Evaluator {
+            state,
+            rules,
+            budget,
+            candidate: None,
+        };
         f(
             ev,
             &mut Env {
@@ -155,8 +160,8 @@ impl Game {
                     self.discard_card(p, c);
                 }
             }
-            Stmt::ExtraTile { keep } => {
-                if let Some(tile) = self.draw().map_err(EvalError::Illegal)? {
+            Stmt::ExtraTile { keep, from } => {
+                if let Some(tile) = self.draw(*from).map_err(EvalError::Illegal)? {
                     self.state.add_extra(tile, *keep);
                     let player = self.state.current();
                     self.emit(Event::DrewExtra {

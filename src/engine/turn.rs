@@ -252,15 +252,16 @@ impl Game {
         Step::Next
     }
 
-    /// Draws a tile: the next forced draw, or one at random; `None` when the stack is empty.
-    pub(super) fn draw(&mut self) -> Result<Option<TileId>, GameError> {
+    /// Draws a tile: the next forced draw, or one at random, from the
+    /// stack `from` (else the current one); `None` when nothing may be drawn.
+    pub(super) fn draw(&mut self, from: Option<u16>) -> Result<Option<TileId>, GameError> {
         let forced = self.forced.pop_front();
         let rng = &mut self.rng;
-        self.state.draw_tile(&self.rules, forced, |n| rng.below(n))
+        self.state.draw_tile(&self.rules, forced, from, |n| rng.below(n))
     }
 
     fn draw_step(&mut self) -> Result<Step, GameError> {
-        match self.draw()? {
+        match self.draw(None)? {
             None => self.tasks.push(Task::GameEnd),
             Some(tile) => {
                 let player = self.state.current();

@@ -35,6 +35,7 @@ pub enum Value {
     Figures(Vec<u32>),
     Tile(u16),
     Direction(u8),
+    Directions(Vec<u8>),
     Card(u16),
     Deck(u16),
     Square(i32, i32),
@@ -47,6 +48,7 @@ impl Value {
             Value::Features(v) => v.iter().map(|f| Value::Feature(*f)).collect(),
             Value::Players(v) => v.iter().map(|p| Value::Player(*p)).collect(),
             Value::Figures(v) => v.iter().map(|f| Value::Figure(*f)).collect(),
+            Value::Directions(v) => v.iter().map(|d| Value::Direction(*d)).collect(),
             _ => Vec::new(),
         }
     }

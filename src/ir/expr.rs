@@ -39,6 +39,8 @@ pub enum Type {
     Icon,
     /// A compass direction.
     Direction,
+    /// A list of directions, such as `sides`.
+    Directions,
     /// A kind of card.
     Card,
     /// A deck of cards, such as `presents`.
@@ -67,6 +69,7 @@ impl Type {
             Type::Tile => "tile",
             Type::Icon => "icon",
             Type::Direction => "direction",
+            Type::Directions => "list of directions",
             Type::Card => "card",
             Type::Deck => "deck",
             Type::Square => "square",
@@ -121,7 +124,14 @@ impl Type {
     pub fn nullable(self) -> bool {
         matches!(
             self,
-            Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Square | Type::Nothing
+            Type::Feature
+                | Type::Player
+                | Type::Figure
+                | Type::Tile
+                | Type::Direction
+                | Type::Square
+                | Type::Kind
+                | Type::Nothing
         )
     }
 
@@ -136,6 +146,7 @@ impl Type {
             Type::Features => Some(Type::Feature),
             Type::Players => Some(Type::Player),
             Type::Figures => Some(Type::Figure),
+            Type::Directions => Some(Type::Direction),
             _ => None,
         }
     }
@@ -227,6 +238,10 @@ pub enum Builtin {
     SquareY,
     SquareAt,
     SquareTile,
+    Side,
+    Neighbour,
+    Sides,
+    Angle,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -416,6 +431,18 @@ builtins! {
     SquareTile Square "tile" () -> Tile []
         "The tile on the square, or `none` when it is empty."
         "square(t.x + 1, t.y).tile == none";
+    Side Tile "side" (Direction) -> Kind []
+        "The feature kind the tile, as turned, shows on that side (N, E, S or W): the edge-connected kind reaching it, else the kind of its half-edges (a field); `none` if nothing (or for a diagonal)."
+        "t.side(N) == road";
+    Neighbour Tile "neighbour" (Direction) -> Tile []
+        "The placed tile next to this one in that direction (diagonals too), or `none`."
+        "t.neighbour(W).side(E) == road";
+    Sides Global "sides" () -> Directions []
+        "The four sides of a tile, N, E, S, W, as a list of directions."
+        "count(d in sides where t.side(d) == road)";
+    Angle Global "angle" (Direction, Direction) -> Int []
+        "Degrees clockwise from the first direction to the second, 0 to 315."
+        "angle(N, E) == 90";
     Toward Global "toward" (Tile, Tile, Direction) -> Bool []
         "Whether the second tile lies in that direction from the first: for N, E, S, W the closed half-plane (the first tile's row or column counts), for NE, SE, SW, NW the closed quadrant."
         "toward(reference, t, NE)";

@@ -313,10 +313,12 @@ pub(crate) enum Stmt {
         deck: DeckId,
         player: Expr,
     },
-    /// Draw another tile to choose from; the one not placed goes back into
+    /// Draw another tile to choose from (from stack `from`, a draw
+    /// position, else the current stack); the one not placed goes back into
     /// the stack (`keep`) or leaves the game.
     ExtraTile {
         keep: bool,
+        from: Option<u16>,
     },
     /// A card from a player's hand (the current player's by default) to its discard pile.
     Discard {
@@ -475,6 +477,35 @@ pub struct Program {
     pub cards: Vec<Card>,
     /// Cards a player may keep at the end of their turn, by set of decks.
     pub hand_limits: Vec<HandLimit>,
+    /// Every `forbid` rule, in load order.
+    pub forbids: Vec<Forbid>,
+}
+
+/// What a `forbid` rule judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForbidWhat {
+    /// Every candidate placement (tile type, square, rotation) that fits.
+    Placement,
+    /// Every deployment of a figure of this type (`None`: any figure).
+    Deployment(Option<FigureTypeId>),
+}
+
+/// `forbid placement|deployment ... when COND reason "..."`: a candidate
+/// for which `when` holds is not offered, and choosing it fails with
+/// `ErrorKind::Forbidden` and the reason.
+#[derive(Clone, Debug)]
+pub struct Forbid {
+    /// Placements, or deployments of which figures.
+    pub what: ForbidWhat,
+    /// Local slots; slot 0 holds the candidate tile (placement) or the
+    /// feature (deployment).
+    pub slots: u16,
+    /// The condition that forbids the candidate.
+    pub when: Expr,
+    /// Why, shown when a record tries a forbidden candidate.
+    pub reason: String,
+    /// Where the rule is written.
+    pub span: Span,
 }
 
 /// `hand limit N for DECKS`: at the end of their turn a player discards down

@@ -152,4 +152,6 @@ pub enum Domain {
     Cards,
     /// Empty squares next to the board.
     Squares,
+    /// The four sides N, E, S, W (`for direction d`; never chosen).
+    Directions,
 }

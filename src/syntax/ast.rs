@@ -45,6 +45,10 @@ pub enum Item {
     Icon(IconDecl),
     Tile(TileDecl),
     Start(StartDecl),
+    /// `stack NAME before|after OTHER`.
+    Stack(StackDecl),
+    /// `forbid placement|deployment ... when COND reason "..."`.
+    Forbid(ForbidDecl),
     Var(VarDecl),
     Handler(HandlerDecl),
     Action(Box<ActionDecl>),
@@ -176,8 +180,12 @@ pub enum Stmt {
         player: Option<Expr>,
         span: Span,
     },
-    /// `draw tile then return|remove`: a second tile to choose from.
-    ExtraTile { keep: bool, span: Span },
+    /// `draw tile [from STACK] then return|remove`: a second tile to choose from.
+    ExtraTile {
+        keep: bool,
+        from: Option<Ident>,
+        span: Span,
+    },
     /// `discard CARD [of PLAYER]`
     Discard {
         card: Expr,
@@ -372,7 +380,45 @@ pub struct TileDecl {
     /// `from OTHER`: start from a copy of another tile's layout.
     pub from: Option<Ident>,
     pub count: Option<Number>,
+    /// `in STACK [last]`: the stack it is drawn from, and whether it is pinned to the stack's end.
+    pub stack: Option<TileStack>,
     pub body: Option<TileBody>,
+}
+
+/// `in STACK [last]` of a tile declaration.
+#[derive(Clone, Debug)]
+pub struct TileStack {
+    pub stack: Ident,
+    /// `last`: drawn only once it is the last tile type left in its stack.
+    pub last: Option<Span>,
+}
+
+/// `forbid placement of t when COND reason "..."` or
+/// `forbid deployment of FIGURE_TYPE|figure on f when COND reason "..."`.
+#[derive(Clone, Debug)]
+pub struct ForbidDecl {
+    pub what: Forbidden,
+    pub when: Expr,
+    pub reason: String,
+    pub span: Span,
+}
+
+/// What a `forbid` rule judges.
+#[derive(Clone, Debug)]
+pub enum Forbidden {
+    /// `placement of t`: every candidate placement, `t` the candidate tile.
+    Placement { tile: Ident },
+    /// `deployment of FIGURE_TYPE|figure on f`: every deployment, `f` the feature.
+    Deployment { figure: Ident, feature: Ident },
+}
+
+/// `stack NAME before|after OTHER`: a named tile stack and its place in the draw order.
+#[derive(Clone, Debug)]
+pub struct StackDecl {
+    pub name: Ident,
+    /// `before` (true) or `after` (false) `other`.
+    pub before: bool,
+    pub other: Ident,
 }
 
 /// `{ item; item }` of a tile declaration.

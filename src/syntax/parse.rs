@@ -568,6 +568,41 @@ impl Cx {
                 })
             }
             Rule::tile_decl => Item::Tile(self.tile(pair)),
+            Rule::forbid_decl => {
+                let span = self.span(&pair);
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let what_pair = inner.next().expect("forbid names what it judges");
+                let rule = what_pair.as_rule();
+                let mut names = what_pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::ident)
+                    .map(|p| self.ident(p));
+                let first = names.next().expect("forbid names a variable");
+                let what = if rule == Rule::forbid_placement {
+                    Forbidden::Placement { tile: first }
+                } else {
+                    Forbidden::Deployment {
+                        figure: first,
+                        feature: names.next().expect("forbid deployment names the feature"),
+                    }
+                };
+                let when = self.expr(inner.next().expect("forbid has a condition"));
+                let reason = inner.next().expect("forbid has a reason").as_str();
+                Item::Forbid(ForbidDecl {
+                    what,
+                    when,
+                    reason: reason[1..reason.len() - 1].to_string(),
+                    span,
+                })
+            }
+            Rule::stack_decl => {
+                let mut inner = pair.into_inner().skip(1);
+                let name = self.ident(inner.next().expect("stack has a name"));
+                let order = inner.next().expect("stack has an order");
+                let before = order.into_inner().next().map(|p| p.as_rule()) == Some(Rule::kw_before);
+                let other = self.ident(inner.next().expect("stack is ordered against another"));
+                Item::Stack(StackDecl { name, before, other })
+            }
             Rule::var_decl => Item::Var(self.var(pair)),
             Rule::handler_decl => Item::Handler(self.handler(pair)),
             Rule::action_decl => Item::Action(Box::new(self.action(pair))),
@@ -850,9 +885,16 @@ impl Cx {
                 span,
             },
             Rule::extra_tile_stmt => {
-                let policy = next().into_inner().next().map(|p| p.as_rule());
+                let mut part = next();
+                let mut from = None;
+                if part.as_rule() == Rule::ident {
+                    from = Some(self.ident(part));
+                    part = next();
+                }
+                let policy = part.into_inner().next().map(|p| p.as_rule());
                 Stmt::ExtraTile {
                     keep: policy == Some(Rule::kw_return),
+                    from,
                     span,
                 }
             }
@@ -1127,12 +1169,19 @@ impl Cx {
             name,
             from: None,
             count: None,
+            stack: None,
             body: None,
         };
         for part in inner {
             match part.as_rule() {
                 Rule::tile_from => decl.from = part.into_inner().nth(1).map(|p| self.ident(p)),
                 Rule::count => decl.count = Some(self.number(part)),
+                Rule::tile_stack => {
+                    let mut inner = part.into_inner().skip(1);
+                    let stack = self.ident(inner.next().expect("`in` names a stack"));
+                    let last = inner.next().map(|p| self.span(&p));
+                    decl.stack = Some(TileStack { stack, last });
+                }
                 Rule::tile_body => {
                     let items = part.into_inner().map(|p| self.tile_item(p)).collect();
                     decl.body = Some(TileBody { items });
