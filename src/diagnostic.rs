@@ -116,6 +116,10 @@ codes! {
         "A name (of a pack, tile, feature kind, figure, variable, function or anything else) may be at most 256 characters long, so that comparing names and suggesting corrections stays fast on any file. Use a shorter name.";
     TooManyCalls = 41, "function makes too many calls",
         "Counting every call written in a function's body, and in the bodies of the functions it calls, one run of it would make more than 1 000 000 calls: typically functions that each call the one before twice, doubling at every step. Such a function could never finish within a game's evaluation budget. Call a function once and keep its value with `let` (in a block function), or compute the value another way.";
+    DuplicateOption = 55, "option named twice",
+        "The options of one `choose { NAME { ... } NAME { ... } }` are told apart by their names, which game records write: each name may be used once in a choice. Rename one of the options.";
+    TooFewOptions = 56, "a choice among fewer than two options",
+        "`choose { NAME [when COND] { ... } ... }` asks a player to pick one of its named options, so it needs at least two. For a yes/no question about one block use `may { ... }`; to run a block always, write its statements without `choose`.";
 }
 
 impl std::fmt::Display for Code {

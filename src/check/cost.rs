@@ -134,6 +134,9 @@ fn block_calls(program: &Program, block: BlockId, counts: &[u64], depth: u32) ->
                 .saturating_add(opt(filter))
                 .saturating_add(inner(body))
                 .saturating_add(opt_block(otherwise))),
+            Stmt::ChooseOption { by, options } => add(options.iter().fold(e(by), |k, o| {
+                k.saturating_add(opt(&o.when)).saturating_add(inner(&o.body))
+            })),
             Stmt::Call { func, args } => add(args
                 .iter()
                 .fold(called(*func as usize, counts), |k, a| k.saturating_add(e(a)))),

@@ -4,6 +4,7 @@
 use super::expr::{check_expr, infer, ExprScope, Locals, Typed};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
+use crate::ir::program as ir_program;
 use crate::ir::program::{Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
 use crate::ir::BlockId;
 use crate::ir::{FigureType, KindId, Ownership};
@@ -298,6 +299,74 @@ fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic
         .note(format!("choose a feature `{}` may stand on", f.name))
 }
 
+/// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: at least two
+/// options (E0056), each name once (E0055).
+fn choose_option(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    by: Option<&ast::Expr>,
+    options: &[ast::OptionArm],
+    span: Span,
+    out: &mut Out,
+) -> Option<Stmt> {
+    let es = &scope.expr;
+    let mut ok = true;
+    if options.len() < 2 {
+        out.diags.push(
+            Diagnostic::new(
+                Code::TooFewOptions,
+                match options.len() {
+                    0 => "a choice without options".to_string(),
+                    _ => "a choice with only one option".to_string(),
+                },
+            )
+            .at(span, "this `choose` needs at least two named options")
+            .note("for a yes/no question about one block, write `may { ... }`"),
+        );
+        ok = false;
+    }
+    for (i, o) in options.iter().enumerate() {
+        if let Some(first) = options[..i].iter().find(|p| p.name.name == o.name.name) {
+            out.diags.push(
+                Diagnostic::new(
+                    Code::DuplicateOption,
+                    format!("option `{}` is named twice in one choice", o.name.name),
+                )
+                .at(o.name.span, "named again here")
+                .also(first.name.span, "first named here")
+                .note("records name the picked option, so each option of a choice needs its own name"),
+            );
+            ok = false;
+        }
+    }
+    let by_ir = match by {
+        Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
+        None => Some(Expr::Query {
+            builtin: Builtin::CurrentPlayer,
+            of: None,
+            args: Vec::new(),
+        }),
+    };
+    let mut arms = Vec::with_capacity(options.len());
+    for o in options {
+        let when = o
+            .when
+            .as_ref()
+            .map(|w| check_expr(es, locals, w, Type::Bool, "an option's `when`", out.diags).map(|t| t.expr));
+        let body = block(scope, locals, &o.body, out);
+        match when {
+            Some(None) => ok = false,
+            when => arms.push(ir_program::OptionArm {
+                name: o.name.name.clone(),
+                when: when.flatten(),
+                body,
+            }),
+        }
+    }
+    let by = by_ir?;
+    ok.then_some(Stmt::ChooseOption { by, options: arms })
+}
+
 fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Out) -> Option<Stmt> {
     let es = &scope.expr;
     match s {
@@ -577,6 +646,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 otherwise: o,
             })
         }
+        ast::Stmt::ChooseOption { by, options, span } => choose_option(scope, locals, by.as_ref(), options, *span, out),
         ast::Stmt::Call { func, .. } if es.names.fns.get(&func.name).is_none() => {
             let fns: Vec<&str> = es.names.fns.visible_names(es.unit, es.vis).collect();
             out.diags.push(

@@ -299,6 +299,8 @@ impl Evaluator<'_> {
                 kinds.dedup();
                 kinds.into_iter().map(Value::Card).collect()
             }
+            // Named options are a decision's, never a rule's, domain.
+            Domain::Options => Vec::new(),
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
                 let mut roots: Vec<u32> = (0..self.state.features().len() as u32)

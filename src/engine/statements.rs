@@ -11,10 +11,10 @@ use super::game::Game;
 use super::ids::Player;
 use super::rules::Rules;
 use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
-use super::types::Event;
+use super::types::{Event, Target};
 use super::value::{value_target, EvalError, Value};
 use crate::ir::expr::Expr;
-use crate::ir::program::{Domain, FnBody, Stmt};
+use crate::ir::program::{Domain, FnBody, OptionArm, Stmt};
 use crate::ir::{BlockId, VarId};
 use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
@@ -232,6 +232,7 @@ impl Game {
                 });
             }
             Stmt::Choose { .. } => return self.exec_choose(frame, stmt),
+            Stmt::ChooseOption { by, options } => return self.exec_choose_option(frame, by, options),
             Stmt::Call { func, args } => {
                 let f = &rules.pack.program.functions[*func as usize];
                 let mut call_locals = vec![Value::None; f.slots as usize];
@@ -388,6 +389,39 @@ impl Game {
             slot: *slot,
             body: *body,
             otherwise: *otherwise,
+        })));
+        Ok(true)
+    }
+
+    /// `choose { NAME [when COND] { ... } ... }`: the options whose `when`
+    /// holds; none does nothing, some stop the machine for the player's
+    /// pick (a `Target::Option`, which runs that option's body).
+    fn exec_choose_option(&mut self, frame: u32, by: &Expr, arms: &[OptionArm]) -> Result<bool, EvalError> {
+        let Value::Player(player) = self.eval_at(frame, by)? else {
+            return Ok(false);
+        };
+        let mut options = Vec::new();
+        for arm in arms {
+            let offered = match &arm.when {
+                Some(w) => self.eval_at(frame, w)? == Value::Bool(true),
+                None => true,
+            };
+            if offered {
+                options.push(Target::Option(arm.body));
+            }
+        }
+        let Some(&Target::Option(first)) = options.first() else {
+            return Ok(false);
+        };
+        self.phase = Phase::Choose(Box::new(Pending::Rule(RuleChoice {
+            player,
+            domain: Domain::Options,
+            optional: false,
+            options,
+            frame,
+            slot: 0,
+            body: first,
+            otherwise: None,
         })));
         Ok(true)
     }

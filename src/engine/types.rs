@@ -55,6 +55,9 @@ pub enum Target {
     Card(u16),
     /// A square of the board.
     Square(i32, i32),
+    /// A named option of a rule's `choose { NAME { ... } ... }`, by the block
+    /// of its body; `rules.pack().program().option_name(block)` is its name.
+    Option(u32),
 }
 
 /// One answer to a decision.

@@ -109,7 +109,7 @@ impl std::fmt::Display for EvalError {
 /// The value a rule sees for a chosen target.
 pub(super) fn target_value(t: Target) -> Value {
     match t {
-        Target::None => Value::None,
+        Target::None | Target::Option(_) => Value::None,
         Target::Player(p) => Value::Player(p.0),
         Target::Feature(f) => Value::Feature(f),
         Target::Figure(id) => Value::Figure(id),

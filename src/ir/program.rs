@@ -285,6 +285,9 @@ pub enum Domain {
     Cards,
     /// Empty squares next to the board.
     Squares,
+    /// The named options of a `choose { NAME { ... } ... }` (only a
+    /// decision's domain: no rule ranges over it).
+    Options,
 }
 
 /// An effect.
@@ -387,6 +390,21 @@ pub(crate) enum Stmt {
         func: FnId,
         args: Vec<Expr>,
     },
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: the player
+    /// picks one of the options whose `when` holds (none offered: nothing).
+    ChooseOption {
+        by: Expr,
+        options: Vec<OptionArm>,
+    },
+}
+
+/// One named option of a `choose { ... }`. A game names it by its body's
+/// block (`Target::Option`), records by its name.
+#[derive(Clone, Debug)]
+pub(crate) struct OptionArm {
+    pub name: String,
+    pub when: Option<Expr>,
+    pub body: BlockId,
 }
 
 /// A statement with where it is written.
@@ -492,6 +510,15 @@ impl HandLimit {
 }
 
 impl Program {
+    /// The name of the named option whose body is `body` (see
+    /// [`Stmt::ChooseOption`]); `None` for any other block.
+    pub fn option_name(&self, body: BlockId) -> Option<&str> {
+        self.blocks.iter().flatten().find_map(|s| match &s.stmt {
+            Stmt::ChooseOption { options, .. } => options.iter().find(|o| o.body == body).map(|o| o.name.as_str()),
+            _ => None,
+        })
+    }
+
     /// Handlers of an event, in order.
     pub(crate) fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
         self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)

@@ -156,6 +156,7 @@ pub(crate) fn describe_decision(game: &Game) -> String {
                 Domain::Features(Some(k)) => format!("a {}", game.rules().pack.kinds[k as usize].name),
                 Domain::Cards => "a card from their hand".to_string(),
                 Domain::Squares => "a square next to the board".to_string(),
+                Domain::Options => "one of the named options".to_string(),
             };
             let may = if optional { " (or Decline)" } else { "" };
             format!("the game asks player {player} to choose {what}{may}")

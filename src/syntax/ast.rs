@@ -240,6 +240,20 @@ pub enum Stmt {
     },
     /// `NAME(args)`: a function defined in the rules.
     Call { func: Ident, args: Vec<Expr>, span: Span },
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: one of named options.
+    ChooseOption {
+        by: Option<Expr>,
+        options: Vec<OptionArm>,
+        span: Span,
+    },
+}
+
+/// One named option of `choose { ... }`: `NAME [when COND] { ... }`.
+#[derive(Clone, Debug)]
+pub struct OptionArm {
+    pub name: Ident,
+    pub when: Option<Expr>,
+    pub body: Block,
 }
 
 impl Stmt {
@@ -264,7 +278,8 @@ impl Stmt {
             | Stmt::If { span, .. }
             | Stmt::ForEach { span, .. }
             | Stmt::Choose { span, .. }
-            | Stmt::Call { span, .. } => *span,
+            | Stmt::Call { span, .. }
+            | Stmt::ChooseOption { span, .. } => *span,
         }
     }
 }

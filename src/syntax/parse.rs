@@ -817,6 +817,9 @@ impl Cx {
         if matches!(rule, Rule::for_stmt | Rule::choose_stmt) {
             return self.loop_or_choice(rule, pair.into_inner(), span);
         }
+        if rule == Rule::options_stmt {
+            return self.options(pair.into_inner(), span);
+        }
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let mut next = || inner.next().expect("statement parts follow the grammar");
         match rule {
@@ -949,6 +952,35 @@ impl Cx {
             }
             rule => unreachable!("statement {rule:?}"),
         }
+    }
+
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`.
+    fn options(&self, pairs: pest::iterators::Pairs<Rule>, span: Span) -> Stmt {
+        let mut by = None;
+        let mut options = Vec::new();
+        for part in pairs {
+            match part.as_rule() {
+                Rule::expr => by = Some(self.expr(part)),
+                Rule::option_arm => {
+                    let mut inner = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let name = self.ident(inner.next().expect("an option has a name"));
+                    let (mut when, mut body) = (None, None);
+                    for p in inner {
+                        match p.as_rule() {
+                            Rule::expr => when = Some(self.expr(p)),
+                            _ => body = Some(self.block(p)),
+                        }
+                    }
+                    options.push(OptionArm {
+                        name,
+                        when,
+                        body: body.expect("an option has a body"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Stmt::ChooseOption { by, options, span }
     }
 
     /// `for each` and `choose`: their `by`, `in` and `where` clauses are told
