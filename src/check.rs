@@ -139,7 +139,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         vars: Vec::new(),
         fn_sigs: Vec::new(),
         program: Program::default(),
-        reasons: Vec::new(),
+        reasons: std::cell::RefCell::new(Vec::new()),
     };
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -154,7 +154,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
                 .note(format!("a load may declare at most {MAX_KINDS} feature kinds")),
         );
     }
-    checker.reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
+    *checker.reasons.get_mut() = checker.kinds.iter().map(|k| k.name.clone()).collect();
     for &u in &order {
         if let Some(file) = asts[u] {
             checker.resolve_markers(u, file);
@@ -211,7 +211,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
     };
     checker.program.vars = checker.vars;
     Ok(RulePack {
-        reasons: checker.reasons,
+        reasons: checker.reasons.into_inner(),
         program: checker.program,
         sources,
         packs,
@@ -264,7 +264,9 @@ struct Checker {
     /// Signatures of the functions checked so far.
     fn_sigs: Vec<Option<FnSig>>,
     program: Program,
-    reasons: Vec<String>,
+    /// Scoring reasons (kinds first): interned by `score`/`adjust` and by
+    /// quoted texts in expressions, so shared with [`Names`].
+    reasons: std::cell::RefCell<Vec<String>>,
 }
 
 /// The names an expression may use, borrowed field by field from the checker
@@ -283,6 +285,7 @@ macro_rules! names {
             var_decls: &$c.vars,
             fn_sigs: &$c.fn_sigs,
             kind_topology: $topology,
+            reasons: &$c.reasons,
         }
     };
 }
@@ -524,7 +527,7 @@ impl Checker {
                         };
                         let mut out = program::Out {
                             blocks: &mut self.program.blocks,
-                            reasons: &mut self.reasons,
+                            reasons: &self.reasons,
                             diags: &mut diags,
                         };
                         (FnBody::Block(program::block(&scope, &mut locals, b, &mut out)), None)
@@ -570,7 +573,7 @@ impl Checker {
                         };
                         let mut out = program::Out {
                             blocks: &mut self.program.blocks,
-                            reasons: &mut self.reasons,
+                            reasons: &self.reasons,
                             diags: &mut diags,
                         };
                         let body = program::block(&scope, &mut locals, &h.body, &mut out);
@@ -634,7 +637,7 @@ impl Checker {
         };
         let mut out = program::Out {
             blocks: &mut self.program.blocks,
-            reasons: &mut self.reasons,
+            reasons: &self.reasons,
             diags,
         };
         let body = program::block(&scope, &mut locals, &a.body, &mut out);
@@ -672,7 +675,7 @@ impl Checker {
         };
         let mut out = program::Out {
             blocks: &mut self.program.blocks,
-            reasons: &mut self.reasons,
+            reasons: &self.reasons,
             diags,
         };
         let block = program::block(&scope, &mut locals, b, &mut out);

@@ -79,6 +79,7 @@ fn expr_calls(expr: &Expr, counts: &[u64]) -> u64 {
         | Expr::Direction(_)
         | Expr::Card(_)
         | Expr::Deck(_)
+        | Expr::Reason(_)
         | Expr::Subject
         | Expr::Local(_)
         | Expr::GameVar(_) => 0,

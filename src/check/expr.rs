@@ -53,6 +53,9 @@ pub(crate) struct Names<'a> {
     /// Signatures of functions checked so far, by function id.
     pub(crate) fn_sigs: &'a [Option<FnSig>],
     pub(crate) kind_topology: &'a [Topology],
+    /// Scoring reasons, shared with statements: a quoted text in an
+    /// expression is interned as a reason.
+    pub(crate) reasons: &'a std::cell::RefCell<Vec<String>>,
 }
 
 /// Where an expression appears.
@@ -145,6 +148,32 @@ impl Locals {
     }
 }
 
+/// The reason id for a `reason "..."` (or a quoted text in an
+/// expression), adding it when new.
+pub(crate) fn reason_id(
+    reasons: &std::cell::RefCell<Vec<String>>,
+    name: &str,
+    span: crate::source::Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u16> {
+    let mut reasons = reasons.borrow_mut();
+    match reasons.iter().position(|r| r == name) {
+        Some(i) => Some(i as u16),
+        None if reasons.len() >= super::names::MAX_NAMES => {
+            diags.push(
+                Diagnostic::new(Code::NumberOutOfRange, "too many scoring reasons")
+                    .at(span, format!("reason number {}", super::names::MAX_NAMES + 1))
+                    .note(format!("rules may name at most {} reasons", super::names::MAX_NAMES)),
+            );
+            None
+        }
+        None => {
+            reasons.push(name.to_string());
+            Some((reasons.len() - 1) as u16)
+        }
+    }
+}
+
 fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Diagnostic {
     Diagnostic::new(Code::TypeMismatch, format!("expected {}, found {}", want.a(), got.a()))
         .at(span, format!("this is {}", got.a()))
@@ -198,6 +227,11 @@ impl Cx<'_, '_, '_> {
                 Some(Typed::new(Expr::Int(i64::from(n.value)), Type::Int))
             }
             ast::Expr::Bool(b, _) => Some(Typed::new(Expr::Bool(*b), Type::Bool)),
+            ast::Expr::Str(text, span) => {
+                // A reason no rule pays is interned too: it never matches.
+                let id = reason_id(self.scope.names.reasons, text, *span, self.diags)?;
+                Some(Typed::new(Expr::Reason(id), Type::Reason))
+            }
             ast::Expr::Name(id) => self.name(id),
             ast::Expr::Call { func, args, span } => self.call(func, args, *span),
             ast::Expr::Member { base, name, args, span } => {

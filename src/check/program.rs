@@ -1,7 +1,7 @@
 //! Checking rules that act: variables, functions, handlers, actions, and the
 //! statements in their bodies.
 
-use super::expr::{check_expr, infer, ExprScope, Locals, Typed};
+use super::expr::{check_expr, infer, reason_id, ExprScope, Locals, Typed};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
 use crate::ir::program as ir_program;
@@ -14,7 +14,7 @@ use crate::syntax::ast;
 /// What statement checking writes to.
 pub(crate) struct Out<'a> {
     pub(crate) blocks: &'a mut Vec<Vec<StmtAt>>,
-    pub(crate) reasons: &'a mut Vec<String>,
+    pub(crate) reasons: &'a std::cell::RefCell<Vec<String>>,
     pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -22,25 +22,6 @@ pub(crate) struct Out<'a> {
 pub(crate) struct StmtScope<'a> {
     pub(crate) expr: ExprScope<'a>,
     pub(crate) figures: &'a [FigureType],
-}
-
-/// The reason id for a `reason "..."`, adding it when new.
-fn reason_id(reasons: &mut Vec<String>, name: &str, span: Span, diags: &mut Vec<Diagnostic>) -> Option<u16> {
-    match reasons.iter().position(|r| r == name) {
-        Some(i) => Some(i as u16),
-        None if reasons.len() >= super::names::MAX_NAMES => {
-            diags.push(
-                Diagnostic::new(Code::NumberOutOfRange, "too many scoring reasons")
-                    .at(span, format!("reason number {}", super::names::MAX_NAMES + 1))
-                    .note(format!("rules may name at most {} reasons", super::names::MAX_NAMES)),
-            );
-            None
-        }
-        None => {
-            reasons.push(name.to_string());
-            Some((reasons.len() - 1) as u16)
-        }
-    }
 }
 
 /// Reports a rule that binds more local variables than a frame may hold.

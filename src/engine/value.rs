@@ -38,6 +38,8 @@ pub enum Value {
     Card(u16),
     Deck(u16),
     Square(i32, i32),
+    /// A scoring reason, by index into the pack's reasons.
+    Reason(u16),
 }
 
 impl Value {

@@ -4,7 +4,7 @@
 //! parameters, result, doc, example); the checker, the language reference
 //! (`docs/language.md`) and the evaluator all read that table.
 
-use super::shared::{BinOp, FigureTypeId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
+use super::shared::{BinOp, FigureTypeId, FnId, IconId, KindId, MarkerId, ReasonId, Topology, UnOp, VarId};
 
 /// The type of an expression.
 // `Type::FigureType` is the language's own name for the type of `follower`.
@@ -45,6 +45,9 @@ pub enum Type {
     Deck,
     /// A square of the board (empty or not).
     Square,
+    /// Why points were scored: a feature kind's name or a rule's reason,
+    /// compared with a quoted text (`why == "city"`).
+    Reason,
     /// The type of `none`, which any player, figure, feature or tile may be.
     Nothing,
 }
@@ -70,6 +73,7 @@ impl Type {
             Type::Card => "card",
             Type::Deck => "deck",
             Type::Square => "square",
+            Type::Reason => "reason",
             Type::Nothing => "none",
         }
     }
@@ -424,6 +428,8 @@ pub enum Expr {
     Direction(u8),
     Card(u16),
     Deck(u16),
+    /// A scoring reason, by index into the pack's reasons.
+    Reason(ReasonId),
     /// The feature a feature kind's clause is about.
     Subject,
     /// A local variable: parameter, `let`, loop or `count` variable.

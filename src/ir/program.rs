@@ -35,6 +35,9 @@ pub enum EventKind {
     /// `figure_returned(figure)`: a figure left the board for its owner's
     /// supply (a neutral one for the box).
     FigureReturned,
+    /// `points_scored(player, amount, reason)`: points were just added to a
+    /// player's score, for any reason.
+    PointsScored,
     /// `turn_end(player)`: after the turn's scoring, before the next turn.
     TurnEnd,
     /// `game_end`: the last tile was played; before the final scoring.
@@ -118,6 +121,12 @@ pub const EVENTS: &[EventDef] = &[
         name: "figure_returned",
         params: &[("figure", Type::Figure)],
         doc: "A figure left the board for its owner's supply (or, neutral, the box).",
+    },
+    EventDef {
+        kind: EventKind::PointsScored,
+        name: "points_scored",
+        params: &[("player", Type::Player), ("amount", Type::Int), ("reason", Type::Reason)],
+        doc: "Points were just added to the player's score (negative for a loss), for any reason: a feature's scoring (the reason is its kind, `\"city\"`), a `score` statement (its reason), final scoring.",
     },
     EventDef {
         kind: EventKind::TurnEnd,

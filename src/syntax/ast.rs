@@ -406,6 +406,8 @@ pub struct StartDecl {
 pub enum Expr {
     Int(Number),
     Bool(bool, Span),
+    /// `"city"`: a quoted text, a scoring reason.
+    Str(String, Span),
     Name(Ident),
     Call {
         func: Ident,
@@ -443,7 +445,7 @@ impl Expr {
     pub fn span(&self) -> Span {
         match self {
             Expr::Int(n) => n.span,
-            Expr::Bool(_, span) => *span,
+            Expr::Bool(_, span) | Expr::Str(_, span) => *span,
             Expr::Name(id) => id.span,
             Expr::Call { span, .. }
             | Expr::Member { span, .. }

@@ -159,7 +159,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::ident => "a name".into(),
         Rule::integer => "a number".into(),
         Rule::count => "a count such as `x4`".into(),
-        Rule::string => "a quoted title".into(),
+        Rule::string => "a quoted text".into(),
         r => {
             let name = format!("{r:?}");
             match name.strip_prefix("kw_") {
@@ -370,7 +370,7 @@ fn token_name(token: &str) -> Option<String> {
         _ if range && chars[0].is_ascii_digit() => Some("a number".into()),
         _ if range => Some("a name".into()),
         "_" => Some("a name".into()),
-        "\"" => Some("a quoted title".into()),
+        "\"" => Some("a quoted text".into()),
         // The optional byte-order mark at the start is never worth asking for.
         "BUILTIN_RULE" | "#" | "\u{FEFF}" => None,
         t if t.trim().is_empty() => None,
@@ -1220,6 +1220,10 @@ impl Cx {
                 expr
             }
             Rule::integer => Expr::Int(self.number(pair)),
+            Rule::string => {
+                let span = self.span(&pair);
+                Expr::Str(pair.as_str().trim_matches('"').to_string(), span)
+            }
             Rule::boolean => {
                 let span = self.span(&pair);
                 Expr::Bool(pair.as_str() == "true", span)
