@@ -132,6 +132,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         card_names: Namespace::new("card"),
         fn_names: Namespace::new("function"),
         action_names: Namespace::new("action"),
+        spot_names: Namespace::new("spot"),
         kinds: Vec::new(),
         figures: Vec::new(),
         markers: Vec::new(),
@@ -256,6 +257,7 @@ struct Checker {
     card_names: Namespace,
     fn_names: Namespace,
     action_names: Namespace,
+    spot_names: Namespace,
     kinds: Vec<FeatureKind>,
     figures: Vec<FigureType>,
     markers: Vec<Marker>,
@@ -286,6 +288,7 @@ macro_rules! names {
             fn_sigs: &$c.fn_sigs,
             kind_topology: $topology,
             reasons: &$c.reasons,
+            spots: &$c.spot_names,
         }
     };
 }
@@ -433,6 +436,16 @@ impl Checker {
                             play: None,
                             at_end: None,
                             span: card.name.span,
+                        });
+                    }
+                }
+                Item::Spot { name, per_player } => {
+                    let id = self.program.spots.len() as u16;
+                    if self.spot_names.declare(name, u, id, d) {
+                        self.program.spots.push(crate::ir::program::Spot {
+                            name: name.name.clone(),
+                            per_player: *per_player,
+                            span: name.span,
                         });
                     }
                 }

@@ -120,6 +120,8 @@ codes! {
         "The options of one `choose { NAME { ... } NAME { ... } }` are told apart by their names, which game records write: each name may be used once in a choice. Rename one of the options.";
     TooFewOptions = 56, "a choice among fewer than two options",
         "`choose { NAME [when COND] { ... } ... }` asks a player to pick one of its named options, so it needs at least two. For a yes/no question about one block use `may { ... }`; to run a block always, write its statements without `choose`.";
+    SpotAsFeature = 57, "a spot where a feature is expected",
+        "A spot (`spot NAME`) is a place off the board, not a feature: `place FIGURE on FEATURE` and `move FIGURE to FEATURE` put a figure on the board. To put a figure at a spot, say so: `place FIGURE [of PLAYER] on spot NAME`, `move FIGURE to spot NAME`.";
 }
 
 impl std::fmt::Display for Code {

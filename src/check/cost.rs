@@ -80,6 +80,7 @@ fn expr_calls(expr: &Expr, counts: &[u64]) -> u64 {
         | Expr::Card(_)
         | Expr::Deck(_)
         | Expr::Reason(_)
+        | Expr::Spot(_)
         | Expr::Subject
         | Expr::Local(_)
         | Expr::GameVar(_) => 0,
@@ -135,6 +136,8 @@ fn block_calls(program: &Program, block: BlockId, counts: &[u64], depth: u32) ->
                 .saturating_add(opt(filter))
                 .saturating_add(inner(body))
                 .saturating_add(opt_block(otherwise))),
+            Stmt::PlaceAtSpot { owner, .. } => add(opt(owner)),
+            Stmt::MoveToSpot { figure, .. } => add(e(figure)),
             Stmt::ChooseOption { by, options } => add(options.iter().fold(e(by), |k, o| {
                 k.saturating_add(opt(&o.when)).saturating_add(inner(&o.body))
             })),

@@ -56,6 +56,7 @@ pub(crate) struct Names<'a> {
     /// Scoring reasons, shared with statements: a quoted text in an
     /// expression is interned as a reason.
     pub(crate) reasons: &'a std::cell::RefCell<Vec<String>>,
+    pub(crate) spots: &'a Namespace,
 }
 
 /// Where an expression appears.
@@ -330,6 +331,10 @@ impl Cx<'_, '_, '_> {
             let d = n.decks.lookup(id, s.unit, s.vis, self.diags)?;
             return Some(Typed::new(Expr::Deck(d), Type::Deck));
         }
+        if n.spots.get(&id.name).is_some() {
+            let d = n.spots.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Spot(d), Type::Spot));
+        }
         if let Some(e) = n.vars.get(&id.name) {
             let var = &n.var_decls[e.id as usize];
             if var.scope == VarScope::Game {
@@ -360,7 +365,9 @@ impl Cx<'_, '_, '_> {
         if s.subject.is_some() {
             candidates.extend(Builtin::names(Receiver::Feature).map(String::from));
         }
-        for ns in [n.kinds, n.markers, n.icons, n.figures, n.vars, n.cards, n.decks] {
+        for ns in [
+            n.kinds, n.markers, n.icons, n.figures, n.vars, n.cards, n.decks, n.spots,
+        ] {
             candidates.extend(ns.visible_names(s.unit, s.vis).map(String::from));
         }
         let what = if s.subject.is_some() {

@@ -280,6 +280,32 @@ fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic
         .note(format!("choose a feature `{}` may stand on", f.name))
 }
 
+/// A spot's name where `place ... on` or `move ... to` wants a feature
+/// (E0057): the statement says `spot` before a spot.
+fn spot_as_feature(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    e: &ast::Expr,
+    verb: &str,
+    what: &str,
+) -> Option<Diagnostic> {
+    let es = &scope.expr;
+    let ast::Expr::Name(id) = e else { return None };
+    let mut quiet = Vec::new();
+    let spot = es.names.spots.get(&id.name).is_some() && infer(es, locals, e, &mut quiet)?.ty == Type::Spot;
+    spot.then(|| {
+        let (prep, example) = match verb {
+            "place" => ("on", format!("place {what} on spot {}", id.name)),
+            _ => ("to", format!("move {what} to spot {}", id.name)),
+        };
+        Diagnostic::new(Code::SpotAsFeature, format!("`{}` is a spot, not a feature", id.name))
+            .at(id.span, "a spot off the board")
+            .note(format!(
+                "`{verb} ... {prep} FEATURE` puts a figure on the board; to put it at the spot, write `{example}`"
+            ))
+    })
+}
+
 /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: at least two
 /// options (E0056), each name once (E0055).
 fn choose_option(
@@ -373,6 +399,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
                 None => None,
             };
+            if let Some(d) = spot_as_feature(scope, locals, on, "place", &figure.name) {
+                out.diags.push(d);
+                return None;
+            }
             let target = check_expr(es, locals, on, Type::Feature, "`place ... on`", out.diags)?;
             let fig = fig?;
             if let Some(kind) = target.kind.filter(|k| !figure_may_go(&scope.figures[fig as usize], *k)) {
@@ -396,6 +426,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
         }
         ast::Stmt::Move { figure, to, at, .. } => {
             let f = infer(es, locals, figure, out.diags);
+            if let Some(d) = spot_as_feature(scope, locals, to, "move", "FIGURE") {
+                out.diags.push(d);
+                return None;
+            }
             let t = check_expr(es, locals, to, Type::Feature, "`move ... to`", out.diags)?;
             let at = match at {
                 Some(a) => Some(check_expr(es, locals, a, Type::Tile, "`move ... at`", out.diags)?.expr),
@@ -625,6 +659,39 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 filter,
                 body: b,
                 otherwise: o,
+            })
+        }
+        ast::Stmt::PlaceAtSpot {
+            figure, owner, spot, ..
+        } => {
+            let fig = es.names.figures.lookup(figure, es.unit, es.vis, out.diags);
+            let spot = es.names.spots.lookup(spot, es.unit, es.vis, out.diags);
+            let owner = match owner {
+                Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
+                None => None,
+            };
+            let fig = fig?;
+            let owner = match (owner, scope.figures[fig as usize].ownership) {
+                (Some(o), Ownership::PerPlayer) => Some(o),
+                (None, Ownership::PerPlayer) => Some(Expr::Query {
+                    builtin: Builtin::CurrentPlayer,
+                    of: None,
+                    args: Vec::new(),
+                }),
+                (_, Ownership::Neutral) => None,
+            };
+            Some(Stmt::PlaceAtSpot {
+                figure: fig,
+                owner,
+                spot: spot?,
+            })
+        }
+        ast::Stmt::MoveToSpot { figure, spot, .. } => {
+            let f = check_expr(es, locals, figure, Type::Figure, "`move ... to spot`", out.diags);
+            let spot = es.names.spots.lookup(spot, es.unit, es.vis, out.diags);
+            Some(Stmt::MoveToSpot {
+                figure: f?.expr,
+                spot: spot?,
             })
         }
         ast::Stmt::ChooseOption { by, options, span } => choose_option(scope, locals, by.as_ref(), options, *span, out),

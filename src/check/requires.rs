@@ -59,6 +59,7 @@ pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)>
             Item::Action(a) => Some(("action", &a.name)),
             Item::Deck(d) => Some(("deck", &d.name)),
             Item::Card(c) => Some(("card", &c.name)),
+            Item::Spot { name, .. } => Some(("spot", name)),
             Item::Tile(_) | Item::Start(_) | Item::Handler(_) | Item::HandLimit(..) => None,
         })
         .collect()

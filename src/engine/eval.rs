@@ -68,6 +68,7 @@ impl Evaluator<'_> {
             Expr::Card(c) => Value::Card(*c),
             Expr::Deck(d) => Value::Deck(*d),
             Expr::Reason(r) => Value::Reason(*r),
+            Expr::Spot(s) => Value::Spot(*s),
             Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
             Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
             Expr::GameVar(v) => self.state.game_var(*v as usize).clone(),

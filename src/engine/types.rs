@@ -109,6 +109,21 @@ pub struct Figure {
     pub seg: u8,
 }
 
+/// A figure off the board, at a spot (`spot NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpotFigure {
+    /// Unique in the game, never reused (shared with figures on the board).
+    pub id: u32,
+    /// Its figure type.
+    pub figure_type: FigureTypeId,
+    /// The owning player; `None` for a neutral figure.
+    pub owner: Option<Player>,
+    /// The spot, by index into the program's spots.
+    pub spot: u16,
+    /// Whose part of a `per_player` spot it is in; `None` for a shared spot.
+    pub area: Option<Player>,
+}
+
 /// Something that happened, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {

@@ -40,6 +40,8 @@ pub enum Value {
     Square(i32, i32),
     /// A scoring reason, by index into the pack's reasons.
     Reason(u16),
+    /// A spot off the board, by index into the program's spots.
+    Spot(u16),
 }
 
 impl Value {

@@ -45,6 +45,8 @@ pub enum Type {
     Deck,
     /// A square of the board (empty or not).
     Square,
+    /// A place off the board that holds figures (`spot NAME`).
+    Spot,
     /// Why points were scored: a feature kind's name or a rule's reason,
     /// compared with a quoted text (`why == "city"`).
     Reason,
@@ -74,6 +76,7 @@ impl Type {
             Type::Deck => "deck",
             Type::Square => "square",
             Type::Reason => "reason",
+            Type::Spot => "spot",
             Type::Nothing => "none",
         }
     }
@@ -110,7 +113,14 @@ impl Type {
     pub fn nullable(self) -> bool {
         matches!(
             self,
-            Type::Feature | Type::Player | Type::Figure | Type::Tile | Type::Direction | Type::Square | Type::Nothing
+            Type::Feature
+                | Type::Player
+                | Type::Figure
+                | Type::Tile
+                | Type::Direction
+                | Type::Square
+                | Type::Spot
+                | Type::Nothing
         )
     }
 
@@ -142,6 +152,7 @@ pub enum Receiver {
     FigureType,
     Deck,
     Square,
+    Spot,
 }
 
 impl Receiver {
@@ -155,6 +166,7 @@ impl Receiver {
             Type::FigureType => Receiver::FigureType,
             Type::Deck => Receiver::Deck,
             Type::Square => Receiver::Square,
+            Type::Spot => Receiver::Spot,
             _ => return None,
         })
     }
@@ -214,6 +226,9 @@ pub enum Builtin {
     Distance,
     SquareX,
     SquareY,
+    SpotFigures,
+    FiguresAt,
+    FigureSpot,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -376,6 +391,15 @@ builtins! {
     Holds Player "holds" (Card) -> Bool []
         "Whether the player holds a card of that kind."
         "p.holds(shield)";
+    SpotFigures Spot "figures" () -> Figures []
+        "The figures at the spot (for a `per_player` spot, every player's), in the order they came."
+        "count(x in track.figures where x.owner == current_player)";
+    FiguresAt Player "figures_at" (Spot) -> Figures []
+        "The figures in the player's own part of a `per_player` spot (of any other spot: the player's figures there)."
+        "count(x in p.figures_at(area) where x.type == follower)";
+    FigureSpot Figure "spot" () -> Spot []
+        "The spot the figure is at; `none` for a figure on the board (whose `feature` and `tile` are `none` at a spot)."
+        "x.spot == track";
     Left Deck "left" () -> Int []
         "Cards left in the deck's draw pile."
         "presents.left > 0";
@@ -430,6 +454,8 @@ pub enum Expr {
     Deck(u16),
     /// A scoring reason, by index into the pack's reasons.
     Reason(ReasonId),
+    /// A spot off the board, by index into the program's spots.
+    Spot(u16),
     /// The feature a feature kind's clause is about.
     Subject,
     /// A local variable: parameter, `let`, loop or `count` variable.

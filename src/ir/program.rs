@@ -399,6 +399,18 @@ pub(crate) enum Stmt {
         func: FnId,
         args: Vec<Expr>,
     },
+    /// A figure from supply (a neutral one from the box) to a spot; for a
+    /// `per_player` spot, into the owner's part.
+    PlaceAtSpot {
+        figure: FigureTypeId,
+        owner: Option<Expr>,
+        spot: u16,
+    },
+    /// A figure (on the board or at a spot) to a spot.
+    MoveToSpot {
+        figure: Expr,
+        spot: u16,
+    },
     /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: the player
     /// picks one of the options whose `when` holds (none offered: nothing).
     ChooseOption {
@@ -497,6 +509,19 @@ pub struct Program {
     pub cards: Vec<Card>,
     /// Cards a player may keep at the end of their turn, by set of decks.
     pub hand_limits: Vec<HandLimit>,
+    /// Every `spot`, by index (`Expr::Spot`).
+    pub spots: Vec<Spot>,
+}
+
+/// A place off the board that holds figures: `spot NAME [per_player]`.
+#[derive(Clone, Debug)]
+pub struct Spot {
+    /// The name rules write (`on spot NAME`, `NAME.figures`).
+    pub name: String,
+    /// `per_player`: each player has a part of their own.
+    pub per_player: bool,
+    /// Where the declaration is written.
+    pub span: Span,
 }
 
 /// `hand limit N for DECKS`: at the end of their turn a player discards down

@@ -47,6 +47,11 @@ pub enum Item {
     Action(ActionDecl),
     Fn(FnDecl),
     Deck(DeckDecl),
+    /// `spot NAME [per_player]`: a place off the board that holds figures.
+    Spot {
+        name: Ident,
+        per_player: bool,
+    },
     /// `hand limit N [for DECK, ...]`
     HandLimit(Number, Vec<Ident>),
     Card(Box<CardDecl>),
@@ -240,6 +245,15 @@ pub enum Stmt {
     },
     /// `NAME(args)`: a function defined in the rules.
     Call { func: Ident, args: Vec<Expr>, span: Span },
+    /// `place FIGURE [of PLAYER] on spot NAME`
+    PlaceAtSpot {
+        figure: Ident,
+        owner: Option<Expr>,
+        spot: Ident,
+        span: Span,
+    },
+    /// `move FIGURE to spot NAME`
+    MoveToSpot { figure: Expr, spot: Ident, span: Span },
     /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: one of named options.
     ChooseOption {
         by: Option<Expr>,
@@ -279,7 +293,9 @@ impl Stmt {
             | Stmt::ForEach { span, .. }
             | Stmt::Choose { span, .. }
             | Stmt::Call { span, .. }
-            | Stmt::ChooseOption { span, .. } => *span,
+            | Stmt::ChooseOption { span, .. }
+            | Stmt::PlaceAtSpot { span, .. }
+            | Stmt::MoveToSpot { span, .. } => *span,
         }
     }
 }

@@ -611,6 +611,13 @@ impl Cx {
             Rule::handler_decl => Item::Handler(self.handler(pair)),
             Rule::action_decl => Item::Action(self.action(pair)),
             Rule::fn_decl => Item::Fn(self.function(pair)),
+            Rule::spot_decl => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                Item::Spot {
+                    name: self.ident(inner.next().expect("spot has a name")),
+                    per_player: inner.next().is_some(),
+                }
+            }
             Rule::deck_decl => {
                 let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let name = self.ident(inner.next().expect("deck has a name"));
@@ -847,6 +854,23 @@ impl Cx {
                     span,
                 }
             }
+            Rule::place_spot_stmt => {
+                let figure = self.ident(next());
+                let mut rest: Vec<Pair<Rule>> = inner.collect();
+                let spot = self.ident(rest.pop().expect("place names a spot"));
+                let owner = rest.pop().map(|o| self.expr(o));
+                Stmt::PlaceAtSpot {
+                    figure,
+                    owner,
+                    spot,
+                    span,
+                }
+            }
+            Rule::move_spot_stmt => Stmt::MoveToSpot {
+                figure: self.expr(next()),
+                spot: self.ident(next()),
+                span,
+            },
             Rule::move_stmt => Stmt::Move {
                 figure: self.expr(next()),
                 to: self.expr(next()),
