@@ -544,8 +544,9 @@ impl HandLimit {
 }
 
 impl Program {
-    /// The name of the named option whose body is `body` (see
-    /// [`Stmt::ChooseOption`]); `None` for any other block.
+    /// The name of the named option of a `choose { NAME { ... } ... }` whose
+    /// body is block `body` (as `Target::Option` names it); `None` for any
+    /// other block.
     pub fn option_name(&self, body: BlockId) -> Option<&str> {
         self.blocks.iter().flatten().find_map(|s| match &s.stmt {
             Stmt::ChooseOption { options, .. } => options.iter().find(|o| o.body == body).map(|o| o.name.as_str()),
