@@ -141,6 +141,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         card_names: Namespace::new("card"),
         fn_names: Namespace::new("function"),
         action_names: Namespace::new("action"),
+        spot_names: Namespace::new("spot"),
         kinds: Vec::new(),
         figures: Vec::new(),
         markers: Vec::new(),
@@ -148,7 +149,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         vars: Vec::new(),
         fn_sigs: Vec::new(),
         program: Program::default(),
-        reasons: Vec::new(),
+        reasons: std::cell::RefCell::new(Vec::new()),
         kind_claims: Vec::new(),
     };
     for &u in &order {
@@ -164,7 +165,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
                 .note(format!("a load may declare at most {MAX_KINDS} feature kinds")),
         );
     }
-    checker.reasons = checker.kinds.iter().map(|k| k.name.clone()).collect();
+    *checker.reasons.get_mut() = checker.kinds.iter().map(|k| k.name.clone()).collect();
     for &u in &order {
         if let Some(file) = asts[u] {
             checker.resolve_markers(u, file);
@@ -221,7 +222,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
     };
     checker.program.vars = checker.vars;
     Ok(RulePack {
-        reasons: checker.reasons,
+        reasons: checker.reasons.into_inner(),
         program: checker.program,
         sources,
         packs,
@@ -269,6 +270,7 @@ struct Checker {
     card_names: Namespace,
     fn_names: Namespace,
     action_names: Namespace,
+    spot_names: Namespace,
     kinds: Vec<FeatureKind>,
     figures: Vec<FigureType>,
     markers: Vec<Marker>,
@@ -277,7 +279,9 @@ struct Checker {
     /// Signatures of the functions checked so far.
     fn_sigs: Vec<Option<FnSig>>,
     program: Program,
-    reasons: Vec<String>,
+    /// Scoring reasons (kinds first): interned by `score`/`adjust` and by
+    /// quoted texts in expressions, so shared with [`Names`].
+    reasons: std::cell::RefCell<Vec<String>>,
     /// Clauses changed by `extend feature`: kind, clause, unit, where.
     kind_claims: Vec<(u16, &'static str, usize, Span)>,
 }
@@ -299,6 +303,8 @@ macro_rules! names {
             fn_sigs: &$c.fn_sigs,
             kind_topology: $topology,
             stacks: &$c.stacks,
+            reasons: &$c.reasons,
+            spots: &$c.spot_names,
         }
     };
 }
@@ -357,7 +363,7 @@ fn candidate_features(tile: &str, e: &ast::Expr, diags: &mut Vec<Diagnostic>) {
                 filter.iter().for_each(|f| candidate_features(tile, f, diags));
             }
         }
-        ast::Expr::Int(_) | ast::Expr::Bool(..) | ast::Expr::Name(_) => {}
+        ast::Expr::Int(_) | ast::Expr::Bool(..) | ast::Expr::Name(_) | ast::Expr::Str(..) => {}
     }
 }
 
@@ -508,6 +514,16 @@ impl Checker {
                         });
                     }
                 }
+                Item::Spot { name, per_player } => {
+                    let id = self.program.spots.len() as u16;
+                    if self.spot_names.declare(name, u, id, d) {
+                        self.program.spots.push(crate::ir::program::Spot {
+                            name: name.name.clone(),
+                            per_player: *per_player,
+                            span: name.span,
+                        });
+                    }
+                }
                 Item::HandLimit(..) => {}
                 Item::Tile(_)
                 | Item::Start(_)
@@ -614,7 +630,7 @@ impl Checker {
                         };
                         let mut out = program::Out {
                             blocks: &mut self.program.blocks,
-                            reasons: &mut self.reasons,
+                            reasons: &self.reasons,
                             diags: &mut diags,
                         };
                         (FnBody::Block(program::block(&scope, &mut locals, b, &mut out)), None)
@@ -660,7 +676,7 @@ impl Checker {
                         };
                         let mut out = program::Out {
                             blocks: &mut self.program.blocks,
-                            reasons: &mut self.reasons,
+                            reasons: &self.reasons,
                             diags: &mut diags,
                         };
                         let body = program::block(&scope, &mut locals, &h.body, &mut out);
@@ -760,7 +776,7 @@ impl Checker {
         };
         let mut out = program::Out {
             blocks: &mut self.program.blocks,
-            reasons: &mut self.reasons,
+            reasons: &self.reasons,
             diags,
         };
         let body = program::block(&scope, &mut locals, &a.body, &mut out);
@@ -798,7 +814,7 @@ impl Checker {
         };
         let mut out = program::Out {
             blocks: &mut self.program.blocks,
-            reasons: &mut self.reasons,
+            reasons: &self.reasons,
             diags,
         };
         let block = program::block(&scope, &mut locals, b, &mut out);

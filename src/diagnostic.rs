@@ -130,6 +130,12 @@ codes! {
         "`main` is the implicit stack of every tile declared without `in`; it cannot be declared or ordered against another stack. To draw a stack before or after the main stack, order that stack: `stack early before main`, `stack late after main`.";
     CandidateFeatures = 54, "a placement candidate has no features",
         "In `forbid placement of t when ...`, `t` is the candidate: a tile not yet on the board, so it belongs to no feature and `t.feature(KIND)` would always be `none` and `t.features` always empty. Ask what the candidate shows instead: `t.side(d)` (the feature kind on side d, as turned), `t.has_icon(i)`, and its neighbours' features through `t.neighbour(d)`.";
+    DuplicateOption = 55, "option named twice",
+        "The options of one `choose { NAME { ... } NAME { ... } }` are told apart by their names, which game records write: each name may be used once in a choice. Rename one of the options.";
+    TooFewOptions = 56, "a choice among fewer than two options",
+        "`choose { NAME [when COND] { ... } ... }` asks a player to pick one of its named options, so it needs at least two. For a yes/no question about one block use `may { ... }`; to run a block always, write its statements without `choose`.";
+    SpotAsFeature = 57, "a spot where a feature is expected",
+        "A spot (`spot NAME`) is a place off the board, not a feature: `place FIGURE on FEATURE` and `move FIGURE to FEATURE` put a figure on the board. To put a figure at a spot, say so: `place FIGURE [of PLAYER] on spot NAME`, `move FIGURE to spot NAME`.";
     OldSpelling = 58, "old spelling",
         "The language was made regular, and this is the spelling it had before; the message gives today's. Counts are `xN` after the name everywhere (`tile D x4`, `card storm x2 in tricks`, `figure follower x7 per_player`); one binder, `DOMAIN x [in LIST] [where COND]` or `x in LIST`, serves `for`, `count`, `choose` and actions (`for player p`, not `for each player p`); cards act `on game_end` as handlers do (not `at game_end`); a figure goes back to its supply with `take back x` (`return` gives a function's value).";
 }

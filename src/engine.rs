@@ -40,6 +40,6 @@ pub use rng::Rng;
 pub use rules::{Rotated, Rules};
 pub use setup::Setup;
 pub use task::{MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
-pub use types::{Choice, Decision, Event, Figure, Target};
+pub use types::{Choice, Decision, Event, Figure, SpotFigure, Target};
 pub use value::{EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 pub use view::View;

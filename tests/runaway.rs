@@ -38,6 +38,19 @@ fn a_handler_that_triggers_itself_is_stopped() {
 }
 
 #[test]
+fn points_scored_inside_points_scored_is_stopped() {
+    // Every payment fires points_scored, whose handler pays again: the chain
+    // stops at the handler depth limit.
+    let err = run("pack echo\nrequires base\n\non points_scored(p, n) {\n  score 1 to p reason \"echo\"\n}\n");
+    let message = err.to_string();
+    assert_eq!(err.kind(), ErrorKind::Runaway, "{message}");
+    assert_eq!(
+        message,
+        "a rule ran away: handlers triggered each other 32 deep (at runaway.rules:4)"
+    );
+}
+
+#[test]
 fn a_chain_past_the_step_budget_is_stopped() {
     // Loops over the players nested 18 deep: 2^18 iterations at turn start,
     // more steps than a decision allows (each iteration costs one unit of

@@ -84,6 +84,8 @@ fn expr_calls(expr: &Expr, counts: &[u64]) -> u64 {
         | Expr::Direction(_)
         | Expr::Card(_)
         | Expr::Deck(_)
+        | Expr::Reason(_)
+        | Expr::Spot(_)
         | Expr::Subject
         | Expr::Local(_)
         | Expr::GameVar(_) => 0,
@@ -140,6 +142,11 @@ fn block_calls(program: &Program, block: BlockId, counts: &[u64], depth: u32) ->
                 .saturating_add(opt(filter))
                 .saturating_add(inner(body))
                 .saturating_add(opt_block(otherwise))),
+            Stmt::PlaceAtSpot { owner, .. } => add(opt(owner)),
+            Stmt::MoveToSpot { figure, .. } => add(e(figure)),
+            Stmt::ChooseOption { by, options } => add(options.iter().fold(e(by), |k, o| {
+                k.saturating_add(opt(&o.when)).saturating_add(inner(&o.body))
+            })),
             Stmt::Call { func, args } => add(args
                 .iter()
                 .fold(called(*func as usize, counts), |k, a| k.saturating_add(e(a)))),

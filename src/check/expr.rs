@@ -56,6 +56,10 @@ pub(crate) struct Names<'a> {
     pub(crate) kind_topology: &'a [Topology],
     /// Tile stacks, for `draw tile from STACK`.
     pub(crate) stacks: &'a super::stacks::Stacks,
+    /// Scoring reasons, shared with statements: a quoted text in an
+    /// expression is interned as a reason.
+    pub(crate) reasons: &'a std::cell::RefCell<Vec<String>>,
+    pub(crate) spots: &'a Namespace,
 }
 
 /// Where an expression appears.
@@ -148,6 +152,32 @@ impl Locals {
     }
 }
 
+/// The reason id for a `reason "..."` (or a quoted text in an
+/// expression), adding it when new.
+pub(crate) fn reason_id(
+    reasons: &std::cell::RefCell<Vec<String>>,
+    name: &str,
+    span: crate::source::Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u16> {
+    let mut reasons = reasons.borrow_mut();
+    match reasons.iter().position(|r| r == name) {
+        Some(i) => Some(i as u16),
+        None if reasons.len() >= super::names::MAX_NAMES => {
+            diags.push(
+                Diagnostic::new(Code::NumberOutOfRange, "too many scoring reasons")
+                    .at(span, format!("reason number {}", super::names::MAX_NAMES + 1))
+                    .note(format!("rules may name at most {} reasons", super::names::MAX_NAMES)),
+            );
+            None
+        }
+        None => {
+            reasons.push(name.to_string());
+            Some((reasons.len() - 1) as u16)
+        }
+    }
+}
+
 fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Diagnostic {
     Diagnostic::new(Code::TypeMismatch, format!("expected {}, found {}", want.a(), got.a()))
         .at(span, format!("this is {}", got.a()))
@@ -201,6 +231,11 @@ impl Cx<'_, '_, '_> {
                 Some(Typed::new(Expr::Int(i64::from(n.value)), Type::Int))
             }
             ast::Expr::Bool(b, _) => Some(Typed::new(Expr::Bool(*b), Type::Bool)),
+            ast::Expr::Str(text, span) => {
+                // A reason no rule pays is interned too: it never matches.
+                let id = reason_id(self.scope.names.reasons, text, *span, self.diags)?;
+                Some(Typed::new(Expr::Reason(id), Type::Reason))
+            }
             ast::Expr::Name(id) => self.name(id),
             ast::Expr::Call { func, args, span } => self.call(func, args, *span),
             ast::Expr::Member { base, name, args, span } => {
@@ -309,6 +344,10 @@ impl Cx<'_, '_, '_> {
             let d = n.decks.lookup(id, s.unit, s.vis, self.diags)?;
             return Some(Typed::new(Expr::Deck(d), Type::Deck));
         }
+        if n.spots.get(&id.name).is_some() {
+            let d = n.spots.lookup(id, s.unit, s.vis, self.diags)?;
+            return Some(Typed::new(Expr::Spot(d), Type::Spot));
+        }
         if let Some(e) = n.vars.get(&id.name) {
             let var = &n.var_decls[e.id as usize];
             if var.scope == VarScope::Game {
@@ -339,7 +378,9 @@ impl Cx<'_, '_, '_> {
         if s.subject.is_some() {
             candidates.extend(Builtin::names(Receiver::Feature).map(String::from));
         }
-        for ns in [n.kinds, n.markers, n.icons, n.figures, n.vars, n.cards, n.decks] {
+        for ns in [
+            n.kinds, n.markers, n.icons, n.figures, n.vars, n.cards, n.decks, n.spots,
+        ] {
             candidates.extend(ns.visible_names(s.unit, s.vis).map(String::from));
         }
         let what = if s.subject.is_some() {

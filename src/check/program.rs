@@ -1,9 +1,10 @@
 //! Checking rules that act: variables, functions, handlers, actions, and the
 //! statements in their bodies.
 
-use super::expr::{bind_range, check_expr, infer, ExprScope, Locals, Typed};
+use super::expr::{bind_range, check_expr, infer, reason_id, ExprScope, Locals, Typed};
 use crate::diagnostic::{did_you_mean, Code, Diagnostic};
 use crate::ir::expr::{Builtin, Expr, Type};
+use crate::ir::program as ir_program;
 use crate::ir::program::{Domain, EventKind, Merge, Stmt, StmtAt, VarScope, Window, EVENTS, WINDOWS};
 use crate::ir::BlockId;
 use crate::ir::{FigureType, KindId, Ownership};
@@ -13,7 +14,7 @@ use crate::syntax::ast;
 /// What statement checking writes to.
 pub(crate) struct Out<'a> {
     pub(crate) blocks: &'a mut Vec<Vec<StmtAt>>,
-    pub(crate) reasons: &'a mut Vec<String>,
+    pub(crate) reasons: &'a std::cell::RefCell<Vec<String>>,
     pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -21,25 +22,6 @@ pub(crate) struct Out<'a> {
 pub(crate) struct StmtScope<'a> {
     pub(crate) expr: ExprScope<'a>,
     pub(crate) figures: &'a [FigureType],
-}
-
-/// The reason id for a `reason "..."`, adding it when new.
-fn reason_id(reasons: &mut Vec<String>, name: &str, span: Span, diags: &mut Vec<Diagnostic>) -> Option<u16> {
-    match reasons.iter().position(|r| r == name) {
-        Some(i) => Some(i as u16),
-        None if reasons.len() >= super::names::MAX_NAMES => {
-            diags.push(
-                Diagnostic::new(Code::NumberOutOfRange, "too many scoring reasons")
-                    .at(span, format!("reason number {}", super::names::MAX_NAMES + 1))
-                    .note(format!("rules may name at most {} reasons", super::names::MAX_NAMES)),
-            );
-            None
-        }
-        None => {
-            reasons.push(name.to_string());
-            Some((reasons.len() - 1) as u16)
-        }
-    }
 }
 
 /// Reports a rule that binds more local variables than a frame may hold.
@@ -256,6 +238,100 @@ fn wrong_kind(scope: &StmtScope, fig: u16, kind: KindId, at: Span) -> Diagnostic
         .note(format!("choose a feature `{}` may stand on", f.name))
 }
 
+/// A spot's name where `place ... on` or `move ... to` wants a feature
+/// (E0057): the statement says `spot` before a spot.
+fn spot_as_feature(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    e: &ast::Expr,
+    verb: &str,
+    what: &str,
+) -> Option<Diagnostic> {
+    let es = &scope.expr;
+    let ast::Expr::Name(id) = e else { return None };
+    let mut quiet = Vec::new();
+    let spot = es.names.spots.get(&id.name).is_some() && infer(es, locals, e, &mut quiet)?.ty == Type::Spot;
+    spot.then(|| {
+        let (prep, example) = match verb {
+            "place" => ("on", format!("place {what} on spot {}", id.name)),
+            _ => ("to", format!("move {what} to spot {}", id.name)),
+        };
+        Diagnostic::new(Code::SpotAsFeature, format!("`{}` is a spot, not a feature", id.name))
+            .at(id.span, "a spot off the board")
+            .note(format!(
+                "`{verb} ... {prep} FEATURE` puts a figure on the board; to put it at the spot, write `{example}`"
+            ))
+    })
+}
+
+/// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: at least two
+/// options (E0056), each name once (E0055).
+fn choose_option(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    by: Option<&ast::Expr>,
+    options: &[ast::OptionArm],
+    span: Span,
+    out: &mut Out,
+) -> Option<Stmt> {
+    let es = &scope.expr;
+    let mut ok = true;
+    if options.len() < 2 {
+        out.diags.push(
+            Diagnostic::new(
+                Code::TooFewOptions,
+                match options.len() {
+                    0 => "a choice without options".to_string(),
+                    _ => "a choice with only one option".to_string(),
+                },
+            )
+            .at(span, "this `choose` needs at least two named options")
+            .note("for a yes/no question about one block, write `may { ... }`"),
+        );
+        ok = false;
+    }
+    for (i, o) in options.iter().enumerate() {
+        if let Some(first) = options[..i].iter().find(|p| p.name.name == o.name.name) {
+            out.diags.push(
+                Diagnostic::new(
+                    Code::DuplicateOption,
+                    format!("option `{}` is named twice in one choice", o.name.name),
+                )
+                .at(o.name.span, "named again here")
+                .also(first.name.span, "first named here")
+                .note("records name the picked option, so each option of a choice needs its own name"),
+            );
+            ok = false;
+        }
+    }
+    let by_ir = match by {
+        Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
+        None => Some(Expr::Query {
+            builtin: Builtin::CurrentPlayer,
+            of: None,
+            args: Vec::new(),
+        }),
+    };
+    let mut arms = Vec::with_capacity(options.len());
+    for o in options {
+        let when = o
+            .when
+            .as_ref()
+            .map(|w| check_expr(es, locals, w, Type::Bool, "an option's `when`", out.diags).map(|t| t.expr));
+        let body = block(scope, locals, &o.body, out);
+        match when {
+            Some(None) => ok = false,
+            when => arms.push(ir_program::OptionArm {
+                name: o.name.name.clone(),
+                when: when.flatten(),
+                body,
+            }),
+        }
+    }
+    let by = by_ir?;
+    ok.then_some(Stmt::ChooseOption { by, options: arms })
+}
+
 fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Out) -> Option<Stmt> {
     let es = &scope.expr;
     match s {
@@ -281,6 +357,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
                 None => None,
             };
+            if let Some(d) = spot_as_feature(scope, locals, on, "place", &figure.name) {
+                out.diags.push(d);
+                return None;
+            }
             let target = check_expr(es, locals, on, Type::Feature, "`place ... on`", out.diags)?;
             let fig = fig?;
             if let Some(kind) = target.kind.filter(|k| !figure_may_go(&scope.figures[fig as usize], *k)) {
@@ -304,6 +384,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
         }
         ast::Stmt::Move { figure, to, at, .. } => {
             let f = infer(es, locals, figure, out.diags);
+            if let Some(d) = spot_as_feature(scope, locals, to, "move", "FIGURE") {
+                out.diags.push(d);
+                return None;
+            }
             let t = check_expr(es, locals, to, Type::Feature, "`move ... to`", out.diags)?;
             let at = match at {
                 Some(a) => Some(check_expr(es, locals, a, Type::Tile, "`move ... at`", out.diags)?.expr),
@@ -581,6 +665,40 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 otherwise: o,
             })
         }
+        ast::Stmt::PlaceAtSpot {
+            figure, owner, spot, ..
+        } => {
+            let fig = es.names.figures.lookup(figure, es.unit, es.vis, out.diags);
+            let spot = es.names.spots.lookup(spot, es.unit, es.vis, out.diags);
+            let owner = match owner {
+                Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
+                None => None,
+            };
+            let fig = fig?;
+            let owner = match (owner, scope.figures[fig as usize].ownership) {
+                (Some(o), Ownership::PerPlayer) => Some(o),
+                (None, Ownership::PerPlayer) => Some(Expr::Query {
+                    builtin: Builtin::CurrentPlayer,
+                    of: None,
+                    args: Vec::new(),
+                }),
+                (_, Ownership::Neutral) => None,
+            };
+            Some(Stmt::PlaceAtSpot {
+                figure: fig,
+                owner,
+                spot: spot?,
+            })
+        }
+        ast::Stmt::MoveToSpot { figure, spot, .. } => {
+            let f = check_expr(es, locals, figure, Type::Figure, "`move ... to spot`", out.diags);
+            let spot = es.names.spots.lookup(spot, es.unit, es.vis, out.diags);
+            Some(Stmt::MoveToSpot {
+                figure: f?.expr,
+                spot: spot?,
+            })
+        }
+        ast::Stmt::ChooseOption { by, options, span } => choose_option(scope, locals, by.as_ref(), options, *span, out),
         ast::Stmt::Call { func, .. } if es.names.fns.get(&func.name).is_none() => {
             let fns: Vec<&str> = es.names.fns.visible_names(es.unit, es.vis).collect();
             out.diags.push(

@@ -60,6 +60,7 @@ pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)>
             Item::Deck(d) => Some(("deck", &d.name)),
             Item::Card(c) => Some(("card", &c.name)),
             Item::Stack(s) => Some(("stack", &s.name)),
+            Item::Spot { name, .. } => Some(("spot", name)),
             Item::Tile(_)
             | Item::Start(_)
             | Item::Forbid(_)

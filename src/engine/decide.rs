@@ -169,7 +169,10 @@ impl Game {
     /// the whole evaluation budget of a decision (as each look at an
     /// action's targets has), so options and the check of a choice agree.
     fn forbidding(&self, ev: &Evaluator, applies: impl Fn(ForbidWhat) -> bool, subject: Value) -> Option<usize> {
-        self.budget.reset();
+        self.budget.look(|| self.forbidding_now(ev, applies, subject))
+    }
+
+    fn forbidding_now(&self, ev: &Evaluator, applies: impl Fn(ForbidWhat) -> bool, subject: Value) -> Option<usize> {
         let mut locals = Vec::new();
         self.rules.pack.program.forbids.iter().position(|rule| {
             if !applies(rule.what) {
@@ -225,11 +228,15 @@ impl Game {
 
     /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
     pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
+        // Each look at an action's targets has the whole evaluation budget,
+        // and charges nothing to the game's.
+        self.budget.look(|| self.action_targets_now(action))
+    }
+
+    fn action_targets_now(&self, action: ActionId) -> Vec<Target> {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return Vec::new();
         };
-        // Each look at an action's targets has the whole evaluation budget.
-        self.budget.reset();
         let ev = self.evaluator();
         if a.card
             .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))

@@ -33,6 +33,19 @@ impl Budget {
     pub(super) fn reset(&self) {
         self.work.set(0);
     }
+
+    /// Runs a look at the game that decides nothing by itself (an action's
+    /// targets, a forbid rule's judgement) with the whole budget of a
+    /// decision, and charges none of its work to the game: how often a
+    /// program asks for the options must never change them.
+    pub(super) fn look<T>(&self, f: impl FnOnce() -> T) -> T {
+        let saved = (self.work.get(), self.game_work.get());
+        self.work.set(0);
+        let out = f();
+        self.work.set(saved.0);
+        self.game_work.set(saved.1);
+        out
+    }
 }
 
 /// Local variables of the rule being evaluated, and the subject feature of a feature kind's clause.
@@ -75,6 +88,8 @@ impl Evaluator<'_> {
             Expr::Direction(d) => Value::Direction(*d),
             Expr::Card(c) => Value::Card(*c),
             Expr::Deck(d) => Value::Deck(*d),
+            Expr::Reason(r) => Value::Reason(*r),
+            Expr::Spot(s) => Value::Spot(*s),
             Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
             Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
             Expr::GameVar(v) => self.state.game_var(*v as usize).clone(),
@@ -335,6 +350,8 @@ impl Evaluator<'_> {
                 kinds.dedup();
                 kinds.into_iter().map(Value::Card).collect()
             }
+            // Named options are a decision's, never a rule's, domain.
+            Domain::Options => Vec::new(),
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
                 let mut roots: Vec<u32> = (0..self.state.features().len() as u32)

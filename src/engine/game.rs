@@ -402,7 +402,7 @@ impl Game {
             Target::Feature(_) => None,
             Target::Figure(id) => self.figure(id).map(|m| (m.placed, m.seg)),
             Target::Tile(t) => Some((t, 0)),
-            Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) => None,
+            Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) | Target::Option(_) => None,
         }
     }
 

@@ -23,6 +23,11 @@ impl Evaluator<'_> {
             Value::Figure(id) => self.state.figure_or_gone(*id),
             _ => None,
         };
+        // A figure off the board: at a spot (not gone, which is `figure`'s).
+        let spot_figure = |v: &Value| match v {
+            Value::Figure(id) if self.state.figure_or_gone(*id).is_none() => self.state.spot_figure(*id),
+            _ => None,
+        };
         let player = |v: &Value| match v {
             Value::Player(p) => Some(*p as usize),
             _ => None,
@@ -109,9 +114,37 @@ impl Evaluator<'_> {
                 None => Value::Int(0),
             },
             Builtin::Owner => figure(&of)
-                .and_then(|m| m.owner)
+                .map(|m| m.owner)
+                .or_else(|| spot_figure(&of).map(|m| m.owner))
+                .flatten()
                 .map_or(Value::None, |p| Value::Player(p.0)),
-            Builtin::FigureType => figure(&of).map_or(Value::None, |m| Value::FigureType(m.figure_type)),
+            Builtin::FigureType => figure(&of)
+                .map(|m| m.figure_type)
+                .or_else(|| spot_figure(&of).map(|m| m.figure_type))
+                .map_or(Value::None, Value::FigureType),
+            Builtin::FigureSpot => spot_figure(&of).map_or(Value::None, |m| Value::Spot(m.spot)),
+            Builtin::SpotFigures => match of {
+                Value::Spot(s) => Value::Figures(
+                    self.state
+                        .spot_figures()
+                        .iter()
+                        .filter(|m| m.spot == s)
+                        .map(|m| m.id)
+                        .collect(),
+                ),
+                _ => Value::Figures(Vec::new()),
+            },
+            Builtin::FiguresAt => match (player(&of), args.first()) {
+                (Some(p), Some(Value::Spot(s))) => Value::Figures(
+                    self.state
+                        .spot_figures()
+                        .iter()
+                        .filter(|m| m.spot == *s && m.area.or(m.owner).map(|a| a.index()) == Some(p))
+                        .map(|m| m.id)
+                        .collect(),
+                ),
+                _ => Value::Figures(Vec::new()),
+            },
             Builtin::FigureFeature => match &of {
                 Value::Figure(id) => self
                     .state

@@ -83,8 +83,10 @@ impl Game {
             ..
         } = self;
         // Draining: on a failure the rest of what is owed is dropped too.
+        let mut paid = Vec::new();
         for (player, points, reason) in owed.drain(..) {
             pay(state, log, player, points, reason).map_err(|e| reason_error(rules, reason, e))?;
+            paid.extend(points_event(rules, player, points, reason, 0));
         }
         let features = self.state.features();
         let mut roots: Vec<FeatureId> = self
@@ -116,6 +118,8 @@ impl Game {
             })
             .collect();
         self.then(scoring);
+        // What was owed was paid first, so its events come first.
+        self.then(paid);
         Ok(Step::Next)
     }
 
@@ -164,8 +168,12 @@ impl Game {
     /// Adds points to a player's score (and to their points under `reason`)
     /// and logs it; a score that would leave the range of `i64` is an
     /// overflow, which the caller reports as the failure of the rule that scored.
+    /// `points_scored` fires next, one level deeper than the running rule.
     pub(super) fn award(&mut self, player: usize, points: i64, reason: ReasonId) -> Result<(), EvalError> {
-        pay(&mut self.state, &mut self.log, player, points, reason)
+        pay(&mut self.state, &mut self.log, player, points, reason)?;
+        let event = points_event(&self.rules, player, points, reason, self.depth());
+        self.tasks.extend(event);
+        Ok(())
     }
 
     /// Features the placement may have completed: the tile's own, and area
@@ -258,6 +266,7 @@ impl Game {
         };
         let extra = extra.filter(|&(points, _)| points != 0);
         let later = completed && self.delayed.contains(&root);
+        let mut paid = Vec::new();
         for player in owners {
             for (points, reason) in std::iter::once((own, kind_id)).chain(extra) {
                 if later {
@@ -265,9 +274,11 @@ impl Game {
                 } else {
                     pay(&mut self.state, &mut self.log, player, points, reason)
                         .map_err(|e| self.kind_error(f, clause, e))?;
+                    paid.extend(points_event(&self.rules, player, points, reason, 0));
                 }
             }
         }
+        self.then(paid);
         Ok(())
     }
 
@@ -295,6 +306,16 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
         )),
         None => e.kind().error(format!("{e} paying the delayed points for `{name}`")),
     }
+}
+
+/// The `points_scored` event of a payment, when a rule listens to it.
+fn points_event(rules: &Rules, player: usize, points: i64, reason: ReasonId, depth: u16) -> Option<Task> {
+    let event = EventKind::PointsScored;
+    (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
+        event,
+        args: vec![Value::Player(player as u8), Value::Int(points), Value::Reason(reason)],
+        depth,
+    })
 }
 
 /// Pays points into the state and logs the payment: [`Game::award`] for

@@ -6,10 +6,13 @@
 //! Every field is private to this module, and the mutators keep these
 //! invariants, so no other part of the engine can break them:
 //! - **figures are conserved**: a figure is in a supply (a player's, or the
-//!   neutral one) or on the board. [`State::deploy`] takes one from a supply
-//!   and [`State::return_figure`] gives it back (and records it as gone);
-//!   [`State::relocate`] is the one way a figure on the board moves (moves
-//!   and swaps), and never touches a supply. Figure ids are never reused.
+//!   neutral one), on the board, or at a spot off the board. [`State::deploy`]
+//!   and [`State::put_at_spot`] take one from a supply and
+//!   [`State::return_figure`] gives it back (and records one from the board
+//!   as gone); [`State::relocate`] is the one way a figure on the board moves
+//!   (moves and swaps), [`State::move_to_spot`] and [`State::move_from_spot`] move one
+//!   between the board and the spots; none of these three touches a supply.
+//!   Figure ids are never reused.
 //! - **the feature graph matches the board**: [`State::put_tile`] adds the
 //!   tile's segments as nodes and joins them to their neighbours' at once.
 //! - **scores add up**: [`State::award`] is the one way points are paid, so
@@ -26,7 +29,7 @@ use super::features::{FeatureId, Features};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
 use super::rules::{Rules, NONE};
-use super::types::Figure;
+use super::types::{Figure, SpotFigure};
 use super::value::{EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge, EDGE_OFFSETS};
 use crate::ir::CardId;
@@ -51,6 +54,8 @@ pub(super) struct State {
     board: Board,
     features: Features,
     on_board: Vec<Figure>,
+    /// Figures off the board, at spots, in the order they came.
+    at_spots: Vec<SpotFigure>,
     /// Figures that left the board, so rules can still ask about them.
     gone: Vec<Figure>,
     next_figure_id: u32,
@@ -110,6 +115,7 @@ impl State {
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::new(),
+            at_spots: Vec::new(),
             gone: Vec::new(),
             next_figure_id: 0,
             figure_types: figures,
@@ -172,6 +178,16 @@ impl State {
     #[inline]
     pub(super) fn figure(&self, id: u32) -> Option<&Figure> {
         self.on_board.iter().find(|m| m.id == id)
+    }
+
+    /// Figures at spots off the board, in the order they came.
+    pub(super) fn spot_figures(&self) -> &[SpotFigure] {
+        &self.at_spots
+    }
+
+    /// A figure at a spot by id.
+    pub(super) fn spot_figure(&self, id: u32) -> Option<&SpotFigure> {
+        self.at_spots.iter().find(|m| m.id == id)
     }
 
     /// A figure by id, on the board or gone from it.
@@ -375,6 +391,86 @@ impl State {
         self.next_figure_id += 1;
         self.on_board.push(figure);
         figure
+    }
+
+    /// Takes a figure from its supply (the owner's, or the neutral one) to a
+    /// spot off the board; returns it with its new id. The caller has
+    /// checked that one is left.
+    pub(super) fn put_at_spot(
+        &mut self,
+        figure: FigureTypeId,
+        owner: Option<Player>,
+        spot: u16,
+        area: Option<Player>,
+    ) -> SpotFigure {
+        let left = match owner {
+            Some(p) => &mut self.supply[p.index() * self.figure_types + figure as usize],
+            None => &mut self.neutral[figure as usize],
+        };
+        debug_assert!(*left > 0, "a figure is put at a spot only from a supply that holds one");
+        *left -= 1;
+        let m = SpotFigure {
+            id: self.next_figure_id,
+            figure_type: figure,
+            owner,
+            spot,
+            area,
+        };
+        self.next_figure_id += 1;
+        self.at_spots.push(m);
+        m
+    }
+
+    /// Moves a figure on the board or at a spot to a spot; `None` if it is
+    /// in neither. Supplies do not change.
+    pub(super) fn move_to_spot(&mut self, id: u32, spot: u16, area: Option<Player>) -> Option<SpotFigure> {
+        let (figure_type, owner) = match self.on_board.iter().position(|m| m.id == id) {
+            Some(i) => {
+                let m = self.on_board.remove(i);
+                (m.figure_type, m.owner)
+            }
+            None => {
+                let i = self.at_spots.iter().position(|m| m.id == id)?;
+                let m = self.at_spots.remove(i);
+                (m.figure_type, m.owner)
+            }
+        };
+        let m = SpotFigure {
+            id,
+            figure_type,
+            owner,
+            spot,
+            area,
+        };
+        self.at_spots.push(m);
+        Some(m)
+    }
+
+    /// Moves a figure at a spot onto a segment of the board; `None` if it is
+    /// at no spot. Supplies do not change.
+    pub(super) fn move_from_spot(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Figure> {
+        let i = self.at_spots.iter().position(|m| m.id == id)?;
+        let m = self.at_spots.remove(i);
+        let figure = Figure {
+            id,
+            figure_type: m.figure_type,
+            owner: m.owner,
+            placed,
+            seg,
+        };
+        self.on_board.push(figure);
+        Some(figure)
+    }
+
+    /// Takes a figure at a spot back to its supply; `None` if it is at no spot.
+    pub(super) fn return_from_spot(&mut self, id: u32) -> Option<SpotFigure> {
+        let i = self.at_spots.iter().position(|m| m.id == id)?;
+        let m = self.at_spots.remove(i);
+        match m.owner {
+            Some(owner) => self.supply[owner.index() * self.figure_types + m.figure_type as usize] += 1,
+            None => self.neutral[m.figure_type as usize] += 1,
+        }
+        Some(m)
     }
 
     /// Takes a figure off the board back to its supply (the owner's, or the
@@ -669,16 +765,22 @@ mod tests {
     use std::sync::Arc;
 
     /// Fails unless the state keeps its invariants: every figure is in a
-    /// supply or on the board, and every score is the sum of its points.
+    /// supply, on the board or at a spot, and every score is the sum of its points.
     fn assert_invariants(game: &Game) {
         let (state, pack) = (&game.state, &game.rules.pack);
         for (f, fig) in pack.figures.iter().enumerate() {
             let on_board = |owner: Option<Player>| {
+                let at_spots = state
+                    .spot_figures()
+                    .iter()
+                    .filter(|m| m.owner == owner && m.figure_type as usize == f)
+                    .count();
                 state
                     .figures()
                     .iter()
                     .filter(|m| m.owner == owner && m.figure_type as usize == f)
                     .count()
+                    + at_spots
             };
             let count = fig.count as usize;
             let neutral = usize::from(state.neutral_supply(f as u16).expect("a figure type"));
@@ -774,6 +876,50 @@ mod tests {
                 let options = game.options();
                 let choice = agent.choose(&game, &options).expect("random agents choose");
                 game.apply(choice).expect("a random agent's choice is legal");
+                assert_invariants(&game);
+            }
+        }
+    }
+
+    /// Figures going to spots, between spots, back onto the board and back to
+    /// their supplies are conserved too.
+    #[test]
+    fn random_games_with_spots_keep_the_invariants() {
+        let text = "pack spots\nrequires base\n\
+            figure marker_stone x2 neutral { stands on road }\n\
+            spot track\nspot area per_player\n\
+            on setup { place marker_stone on spot track }\n\
+            on turn_end {\n\
+              choose {\n\
+                park when current_player.supply(follower) > 0 { place follower on spot area }\n\
+                fetch when count(x in current_player.figures_at(area) where true) > 0 {\n\
+                  for figure x in current_player.figures_at(area) { move x to spot track }\n\
+                }\n\
+                send when count(x in track.figures where x.owner == current_player) > 0 {\n\
+                  for figure x in track.figures where x.owner == current_player { take back x }\n\
+                }\n\
+                board when placed_tile.feature(road) != none {\n\
+                  for figure x in track.figures where x.owner == none { move x to placed_tile.feature(road) }\n\
+                }\n\
+                stay { }\n\
+              }\n\
+              for figure x where x.owner == none and x.type == marker_stone { move x to spot track }\n\
+            }\n";
+        let pack = load(&[PackRef::Text {
+            name: "spots".into(),
+            text: text.into(),
+        }])
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let rules = Arc::new(Rules::new(pack));
+        for seed in 0..6 {
+            let mut game =
+                Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).expect("the pack sets up");
+            let mut agent = RandomAgent::new(seed);
+            assert_invariants(&game);
+            while !game.is_over() {
+                let options = game.options();
+                let choice = agent.choose(&game, &options).expect("random agents choose");
+                game.apply(choice).expect("a legal choice");
                 assert_invariants(&game);
             }
         }

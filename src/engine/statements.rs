@@ -11,10 +11,10 @@ use super::game::Game;
 use super::ids::Player;
 use super::rules::Rules;
 use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
-use super::types::Event;
+use super::types::{Event, Target};
 use super::value::{value_target, EvalError, Value};
 use crate::ir::expr::Expr;
-use crate::ir::program::{Domain, EventKind, FnBody, Stmt};
+use crate::ir::program::{Domain, EventKind, FnBody, OptionArm, Stmt};
 use crate::ir::{BlockId, VarId};
 use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
@@ -238,6 +238,23 @@ impl Game {
                 });
             }
             Stmt::Choose { .. } => return self.exec_choose(frame, stmt),
+            Stmt::ChooseOption { by, options } => return self.exec_choose_option(frame, by, options),
+            Stmt::PlaceAtSpot { figure, owner, spot } => {
+                self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
+            }
+            Stmt::MoveToSpot { figure, spot } => {
+                if let Value::Figure(id) = self.eval_at(frame, figure)? {
+                    let owner = self
+                        .state
+                        .figure(id)
+                        .map(|m| m.owner)
+                        .or_else(|| self.state.spot_figure(id).map(|m| m.owner));
+                    if let Some(owner) = owner {
+                        let area = self.spot_area(*spot, owner);
+                        self.state.move_to_spot(id, *spot, area);
+                    }
+                }
+            }
             Stmt::Call { func, args } => {
                 let f = &rules.pack.program.functions[*func as usize];
                 let mut call_locals = vec![Value::None; f.slots as usize];
@@ -272,6 +289,40 @@ impl Game {
         };
         if let Value::Feature(f) = self.eval_at(frame, on)? {
             self.put_figure(figure, owner, f);
+        }
+        Ok(())
+    }
+
+    /// Whose part of a spot a figure of `owner` goes into: none for a shared
+    /// spot; for a `per_player` spot the owner's, a neutral figure's the
+    /// current player's.
+    fn spot_area(&self, spot: u16, owner: Option<Player>) -> Option<Player> {
+        let per_player = self.rules.pack.program.spots[spot as usize].per_player;
+        per_player.then(|| owner.unwrap_or(Player::at(self.state.current())))
+    }
+
+    /// `place FIGURE [of PLAYER] on spot NAME`: from the supply, if one is left.
+    fn exec_place_at_spot(
+        &mut self,
+        frame: u32,
+        figure: FigureTypeId,
+        owner: Option<&Expr>,
+        spot: u16,
+    ) -> Result<(), EvalError> {
+        let owner = match owner {
+            Some(o) => match self.eval_at(frame, o)? {
+                Value::Player(p) => Some(Player(p)),
+                _ => return Ok(()),
+            },
+            None => None,
+        };
+        let left = match owner {
+            Some(p) => self.state.supply_of(p.index(), figure),
+            None => self.state.neutral_supply(figure).expect("a figure type of the packs"),
+        };
+        if left > 0 {
+            let area = self.spot_area(spot, owner);
+            self.state.put_at_spot(figure, owner, spot, area);
         }
         Ok(())
     }
@@ -374,7 +425,8 @@ impl Game {
                 Some(f) => self.eval_at(frame, f)? == Value::Bool(true),
                 None => true,
             };
-            if keep {
+            let off_board = matches!(item, Value::Figure(id) if self.state.figure(id).is_none());
+            if keep && !off_board {
                 options.push(value_target(&item));
             }
         }
@@ -397,6 +449,39 @@ impl Game {
             slot: *slot,
             body: *body,
             otherwise: *otherwise,
+        })));
+        Ok(true)
+    }
+
+    /// `choose { NAME [when COND] { ... } ... }`: the options whose `when`
+    /// holds; none does nothing, some stop the machine for the player's
+    /// pick (a `Target::Option`, which runs that option's body).
+    fn exec_choose_option(&mut self, frame: u32, by: &Expr, arms: &[OptionArm]) -> Result<bool, EvalError> {
+        let Value::Player(player) = self.eval_at(frame, by)? else {
+            return Ok(false);
+        };
+        let mut options = Vec::new();
+        for arm in arms {
+            let offered = match &arm.when {
+                Some(w) => self.eval_at(frame, w)? == Value::Bool(true),
+                None => true,
+            };
+            if offered {
+                options.push(Target::Option(arm.body));
+            }
+        }
+        let Some(&Target::Option(first)) = options.first() else {
+            return Ok(false);
+        };
+        self.phase = Phase::Choose(Box::new(Pending::Rule(RuleChoice {
+            player,
+            domain: Domain::Options,
+            optional: false,
+            options,
+            frame,
+            slot: 0,
+            body: first,
+            otherwise: None,
         })));
         Ok(true)
     }
@@ -460,6 +545,13 @@ impl Game {
             return;
         };
         let Some(m) = self.state.figure(id) else {
+            // A figure at a spot comes onto the board.
+            if let Some(m) = self.state.spot_figure(id) {
+                if self.state.may_stand(&self.rules, m.figure_type, placed, seg) {
+                    let figure = self.state.move_from_spot(id, placed, seg).expect("at a spot");
+                    self.emit(Event::FigureSet { figure });
+                }
+            }
             return;
         };
         if !self.state.may_stand(&self.rules, m.figure_type, placed, seg) {
@@ -473,6 +565,16 @@ impl Game {
     /// Takes a figure off the board to its owner's supply (or the box).
     pub(super) fn return_to_supply(&mut self, id: u32) {
         let Some(m) = self.state.return_figure(id) else {
+            // From a spot: back to the supply, and its event (the figure is
+            // then nowhere, so rules see no owner or type for it).
+            if self.state.return_from_spot(id).is_some() {
+                let depth = self.depth();
+                self.fire(
+                    crate::ir::program::EventKind::FigureReturned,
+                    vec![Value::Figure(id)],
+                    depth,
+                );
+            }
             return;
         };
         self.emit(Event::Returned { figure: m });

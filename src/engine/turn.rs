@@ -129,10 +129,17 @@ impl Game {
                 self.tasks.push(Task::Trim(*player));
             }
             Pending::Rule(c) => {
-                self.frames[c.frame as usize].locals[c.slot as usize] = target_value(target);
+                // A named option runs its own body and binds nothing.
+                let block = match target {
+                    Target::Option(body) => body,
+                    _ => {
+                        self.frames[c.frame as usize].locals[c.slot as usize] = target_value(target);
+                        c.body
+                    }
+                };
                 self.tasks.push(Task::Run {
                     frame: c.frame,
-                    block: c.body,
+                    block,
                     pc: 0,
                 });
             }

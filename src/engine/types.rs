@@ -55,6 +55,9 @@ pub enum Target {
     Card(u16),
     /// A square of the board.
     Square(i32, i32),
+    /// A named option of a rule's `choose { NAME { ... } ... }`, by the block
+    /// of its body; `rules.pack().program().option_name(block)` is its name.
+    Option(u32),
 }
 
 /// One answer to a decision.
@@ -104,6 +107,21 @@ pub struct Figure {
     pub placed: PlacedId,
     /// The segment of that tile, by index into its tile type's segments.
     pub seg: u8,
+}
+
+/// A figure off the board, at a spot (`spot NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpotFigure {
+    /// Unique in the game, never reused (shared with figures on the board).
+    pub id: u32,
+    /// Its figure type.
+    pub figure_type: FigureTypeId,
+    /// The owning player; `None` for a neutral figure.
+    pub owner: Option<Player>,
+    /// The spot, by index into the program's spots.
+    pub spot: u16,
+    /// Whose part of a `per_player` spot it is in; `None` for a shared spot.
+    pub area: Option<Player>,
 }
 
 /// Something that happened, in order.

@@ -39,6 +39,10 @@ pub enum Value {
     Card(u16),
     Deck(u16),
     Square(i32, i32),
+    /// A scoring reason, by index into the pack's reasons.
+    Reason(u16),
+    /// A spot off the board, by index into the program's spots.
+    Spot(u16),
 }
 
 impl Value {
@@ -111,7 +115,7 @@ impl std::fmt::Display for EvalError {
 /// The value a rule sees for a chosen target.
 pub(super) fn target_value(t: Target) -> Value {
     match t {
-        Target::None => Value::None,
+        Target::None | Target::Option(_) => Value::None,
         Target::Player(p) => Value::Player(p.0),
         Target::Feature(f) => Value::Feature(f),
         Target::Figure(id) => Value::Figure(id),

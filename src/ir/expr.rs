@@ -4,7 +4,7 @@
 //! parameters, result, doc, example); the checker, the language reference
 //! (`docs/language.md`) and the evaluator all read that table.
 
-use super::shared::{BinOp, Domain, FigureTypeId, FnId, IconId, KindId, MarkerId, Topology, UnOp, VarId};
+use super::shared::{BinOp, Domain, FigureTypeId, FnId, IconId, KindId, MarkerId, ReasonId, Topology, UnOp, VarId};
 
 /// The type of an expression.
 // `Type::FigureType` is the language's own name for the type of `follower`.
@@ -47,6 +47,11 @@ pub enum Type {
     Deck,
     /// A square of the board (empty or not).
     Square,
+    /// A place off the board that holds figures (`spot NAME`).
+    Spot,
+    /// Why points were scored: a feature kind's name or a rule's reason,
+    /// compared with a quoted text (`why == "city"`).
+    Reason,
     /// The type of `none`, which any player, figure, feature or tile may be.
     Nothing,
 }
@@ -73,6 +78,8 @@ impl Type {
             Type::Card => "card",
             Type::Deck => "deck",
             Type::Square => "square",
+            Type::Reason => "reason",
+            Type::Spot => "spot",
             Type::Nothing => "none",
         }
     }
@@ -131,6 +138,7 @@ impl Type {
                 | Type::Direction
                 | Type::Square
                 | Type::Kind
+                | Type::Spot
                 | Type::Nothing
         )
     }
@@ -164,6 +172,7 @@ pub enum Receiver {
     FigureType,
     Deck,
     Square,
+    Spot,
 }
 
 impl Receiver {
@@ -177,6 +186,7 @@ impl Receiver {
             Type::FigureType => Receiver::FigureType,
             Type::Deck => Receiver::Deck,
             Type::Square => Receiver::Square,
+            Type::Spot => Receiver::Spot,
             _ => return None,
         })
     }
@@ -242,6 +252,9 @@ pub enum Builtin {
     Neighbour,
     Sides,
     Angle,
+    SpotFigures,
+    FiguresAt,
+    FigureSpot,
 }
 
 /// The declaration of a built-in: one row of the language reference.
@@ -404,6 +417,15 @@ builtins! {
     Holds Player "holds" (Card) -> Bool []
         "Whether the player holds a card of that kind."
         "p.holds(shield)";
+    SpotFigures Spot "figures" () -> Figures []
+        "The figures at the spot (for a `per_player` spot, every player's), in the order they came."
+        "count(x in track.figures where x.owner == current_player)";
+    FiguresAt Player "figures_at" (Spot) -> Figures []
+        "The figures in the player's own part of a `per_player` spot (of any other spot: the player's figures there)."
+        "count(x in p.figures_at(area) where x.type == follower)";
+    FigureSpot Figure "spot" () -> Spot []
+        "The spot the figure is at; `none` for a figure on the board (whose `feature` and `tile` are `none` at a spot)."
+        "x.spot == track";
     Left Deck "left" () -> Int []
         "Cards left in the deck's draw pile."
         "presents.left > 0";
@@ -474,6 +496,10 @@ pub enum Expr {
     Direction(u8),
     Card(u16),
     Deck(u16),
+    /// A scoring reason, by index into the pack's reasons.
+    Reason(ReasonId),
+    /// A spot off the board, by index into the program's spots.
+    Spot(u16),
     /// The feature a feature kind's clause is about.
     Subject,
     /// A local variable: parameter, `let`, loop or `count` variable.

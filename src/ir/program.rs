@@ -41,6 +41,9 @@ pub enum EventKind {
     /// `figure_returned(figure)`: a figure left the board for its owner's
     /// supply (a neutral one for the box).
     FigureReturned,
+    /// `points_scored(player, amount, reason)`: points were just added to a
+    /// player's score, for any reason.
+    PointsScored,
     /// `turn_end(player)`: after the turn's scoring, before the next turn.
     TurnEnd,
     /// `game_end`: the last tile was played; before the final scoring.
@@ -136,6 +139,12 @@ pub const EVENTS: &[EventDef] = &[
         name: "figure_returned",
         params: &[("figure", Type::Figure)],
         doc: "A figure left the board for its owner's supply (or, neutral, the box).",
+    },
+    EventDef {
+        kind: EventKind::PointsScored,
+        name: "points_scored",
+        params: &[("player", Type::Player), ("amount", Type::Int), ("reason", Type::Reason)],
+        doc: "Points were just added to the player's score (negative for a loss), for any reason: a feature's scoring (the reason is its kind, `\"city\"`), a `score` statement (its reason), final scoring.",
     },
     EventDef {
         kind: EventKind::TurnEnd,
@@ -394,6 +403,33 @@ pub(crate) enum Stmt {
         func: FnId,
         args: Vec<Expr>,
     },
+    /// A figure from supply (a neutral one from the box) to a spot; for a
+    /// `per_player` spot, into the owner's part.
+    PlaceAtSpot {
+        figure: FigureTypeId,
+        owner: Option<Expr>,
+        spot: u16,
+    },
+    /// A figure (on the board or at a spot) to a spot.
+    MoveToSpot {
+        figure: Expr,
+        spot: u16,
+    },
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: the player
+    /// picks one of the options whose `when` holds (none offered: nothing).
+    ChooseOption {
+        by: Expr,
+        options: Vec<OptionArm>,
+    },
+}
+
+/// One named option of a `choose { ... }`. A game names it by its body's
+/// block (`Target::Option`), records by its name.
+#[derive(Clone, Debug)]
+pub(crate) struct OptionArm {
+    pub name: String,
+    pub when: Option<Expr>,
+    pub body: BlockId,
 }
 
 /// A statement with where it is written.
@@ -479,6 +515,19 @@ pub struct Program {
     pub hand_limits: Vec<HandLimit>,
     /// Every `forbid` rule, in load order.
     pub forbids: Vec<Forbid>,
+    /// Every `spot`, by index (`Expr::Spot`).
+    pub spots: Vec<Spot>,
+}
+
+/// A place off the board that holds figures: `spot NAME [per_player]`.
+#[derive(Clone, Debug)]
+pub struct Spot {
+    /// The name rules write (`on spot NAME`, `NAME.figures`).
+    pub name: String,
+    /// `per_player`: each player has a part of their own.
+    pub per_player: bool,
+    /// Where the declaration is written.
+    pub span: Span,
 }
 
 /// What a `forbid` rule judges.
@@ -528,6 +577,16 @@ impl HandLimit {
 }
 
 impl Program {
+    /// The name of the named option of a `choose { NAME { ... } ... }` whose
+    /// body is block `body` (as `Target::Option` names it); `None` for any
+    /// other block.
+    pub fn option_name(&self, body: BlockId) -> Option<&str> {
+        self.blocks.iter().flatten().find_map(|s| match &s.stmt {
+            Stmt::ChooseOption { options, .. } => options.iter().find(|o| o.body == body).map(|o| o.name.as_str()),
+            _ => None,
+        })
+    }
+
     /// Handlers of an event, in order.
     pub(crate) fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
         self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)

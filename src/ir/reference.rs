@@ -36,6 +36,7 @@ pub fn tables() -> String {
         (Receiver::FigureType, "Figure types (`follower.NAME`)"),
         (Receiver::Deck, "Decks (`presents.NAME`)"),
         (Receiver::Square, "Squares (`s.NAME`)"),
+        (Receiver::Spot, "Spots (`track.NAME`)"),
     ] {
         let _ = write!(
             out,

@@ -154,4 +154,7 @@ pub enum Domain {
     Squares,
     /// The four sides N, E, S, W (`for direction d`; never chosen).
     Directions,
+    /// The named options of a `choose { NAME { ... } ... }` (only a
+    /// decision's domain: no rule ranges over it).
+    Options,
 }

@@ -115,6 +115,10 @@ pub enum Pick {
         /// Its coordinates.
         at: Pos,
     },
+    /// One of the named options of a rule's `choose { NAME { ... } ... }`,
+    /// by its name: `Option("take_back")`.
+    #[serde(rename = "Option")]
+    Named(String),
     /// Decline an optional choice.
     Decline,
     /// Take an action, on a target when the action has one.

@@ -32,6 +32,7 @@ pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(PlacedId, u8)>)
         (Target::Square(x, y), _) => Pick::Square { at: (x, y) },
         (Target::Player(p), _) => Pick::Player(p.index()),
         (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
+        (Target::Option(body), _) => Pick::Named(game.rules().pack.program.option_name(body)?.to_string()),
         _ => return None,
     })
 }
@@ -165,8 +166,45 @@ pub(crate) fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameErr
                 .ok_or_else(|| no_target(format!("no player {p}; players are 0 to {}", game.players() - 1)))?,
         ),
         Pick::Card(name) => Target::Card(card_id(game.rules(), name)?),
+        Pick::Named(name) => option_target(game, name)?,
         Pick::Decline | Pick::Action { .. } => Target::None,
     }])
+}
+
+/// The named option of the pending choice that a record's name means:
+/// names are unique within a choice (E0055), so the pending decision's
+/// options tell which `choose` it is.
+fn option_target(game: &Game, name: &str) -> Result<Target, GameError> {
+    let program = &game.rules().pack.program;
+    let offered: Vec<Target> = game
+        .options()
+        .into_iter()
+        .filter_map(|c| match c {
+            Choice::Pick(t @ Target::Option(_)) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let name_of = |t: &Target| match t {
+        Target::Option(b) => program.option_name(*b).unwrap_or(""),
+        _ => "",
+    };
+    if let Some(t) = offered.iter().find(|t| name_of(t) == name) {
+        return Ok(*t);
+    }
+    let hint =
+        crate::diagnostic::did_you_mean(name, offered.iter().map(name_of)).map_or(String::new(), |h| format!("; {h}"));
+    Err(GameError::new(
+        ErrorKind::NotAnOption,
+        if offered.is_empty() {
+            format!("no named options are offered now, so `{name}` cannot be picked")
+        } else {
+            let names: Vec<&str> = offered.iter().map(name_of).collect();
+            format!(
+                "`{name}` is not one of the options offered now ({}){hint}",
+                names.join(", ")
+            )
+        },
+    ))
 }
 
 /// The option of the pending decision that a pick means.

@@ -56,6 +56,32 @@ fn alone(i: usize) -> Arc<Rules> {
     all[i % all.len()].clone()
 }
 
+/// The base game with a rule that asks a named choice every turn, some of
+/// whose options are offered only sometimes (so every option's name is
+/// read back while others are missing).
+fn named_options() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            let text = "pack named_options\nrequires base\n\
+                on turn_end {\n\
+                  choose {\n\
+                    bank when current_player.score > 4 { score -1 to current_player reason \"bank\" }\n\
+                    draw_near when placed_tile.x > 0 { score 1 to current_player reason \"near\" }\n\
+                    rest { }\n\
+                  }\n\
+                  choose by next_player { one { } two { } }\n\
+                }\n";
+            let pack = load(&[PackRef::Text {
+                name: "named_options".into(),
+                text: text.into(),
+            }])
+            .unwrap_or_else(|e| panic!("the named options pack loads: {}", e.render()));
+            Arc::new(Rules::new(pack))
+        })
+        .clone()
+}
+
 /// Every segment of every placed tile resolves from its name back to itself.
 fn check_segments(game: &Game) {
     for (placed, p) in game.board().placed.iter().enumerate() {
@@ -180,6 +206,11 @@ proptest! {
     #[test]
     fn each_bundled_pack_names_read_back(pack in 0usize..64, seed in any::<u64>(), players in 2usize..=5, every in 1usize..=8) {
         play_checking(alone(pack), players, seed, every);
+    }
+
+    #[test]
+    fn named_options_read_back(seed in any::<u64>(), players in 2usize..=5, every in 1usize..=3) {
+        play_checking(named_options(), players, seed, every);
     }
 
     #[test]

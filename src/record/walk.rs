@@ -157,6 +157,7 @@ pub(crate) fn describe_decision(game: &Game) -> String {
                 Domain::Cards => "a card from their hand".to_string(),
                 Domain::Squares => "a square next to the board".to_string(),
                 Domain::Directions => "a direction".to_string(),
+                Domain::Options => "one of the named options".to_string(),
             };
             let may = if optional { " (or Decline)" } else { "" };
             format!("the game asks player {player} to choose {what}{may}")

@@ -54,6 +54,11 @@ pub enum Item {
     Action(Box<ActionDecl>),
     Fn(FnDecl),
     Deck(DeckDecl),
+    /// `spot NAME [per_player]`: a place off the board that holds figures.
+    Spot {
+        name: Ident,
+        per_player: bool,
+    },
     /// `hand limit N [for DECK, ...]`
     HandLimit(Number, Vec<Ident>),
     Card(Box<CardDecl>),
@@ -265,6 +270,29 @@ pub enum Stmt {
     },
     /// `NAME(args)`: a function defined in the rules.
     Call { func: Ident, args: Vec<Expr>, span: Span },
+    /// `place FIGURE [of PLAYER] on spot NAME`
+    PlaceAtSpot {
+        figure: Ident,
+        owner: Option<Expr>,
+        spot: Ident,
+        span: Span,
+    },
+    /// `move FIGURE to spot NAME`
+    MoveToSpot { figure: Expr, spot: Ident, span: Span },
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`: one of named options.
+    ChooseOption {
+        by: Option<Expr>,
+        options: Vec<OptionArm>,
+        span: Span,
+    },
+}
+
+/// One named option of `choose { ... }`: `NAME [when COND] { ... }`.
+#[derive(Clone, Debug)]
+pub struct OptionArm {
+    pub name: Ident,
+    pub when: Option<Expr>,
+    pub body: Block,
 }
 
 impl Stmt {
@@ -291,7 +319,10 @@ impl Stmt {
             | Stmt::ForEach { span, .. }
             | Stmt::TakeBack { span, .. }
             | Stmt::Choose { span, .. }
-            | Stmt::Call { span, .. } => *span,
+            | Stmt::Call { span, .. }
+            | Stmt::ChooseOption { span, .. }
+            | Stmt::PlaceAtSpot { span, .. }
+            | Stmt::MoveToSpot { span, .. } => *span,
         }
     }
 }
@@ -460,6 +491,8 @@ pub struct StartDecl {
 pub enum Expr {
     Int(Number),
     Bool(bool, Span),
+    /// `"city"`: a quoted text, a scoring reason.
+    Str(String, Span),
     Name(Ident),
     Call {
         func: Ident,
@@ -505,7 +538,7 @@ impl Expr {
     pub fn span(&self) -> Span {
         match self {
             Expr::Int(n) => n.span,
-            Expr::Bool(_, span) => *span,
+            Expr::Bool(_, span) | Expr::Str(_, span) => *span,
             Expr::Name(id) => id.span,
             Expr::Call { span, .. }
             | Expr::Member { span, .. }

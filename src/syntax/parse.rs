@@ -159,7 +159,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::ident => "a name".into(),
         Rule::integer => "a number".into(),
         Rule::count => "a count such as `x4`".into(),
-        Rule::string => "a quoted title".into(),
+        Rule::string => "a quoted text".into(),
         r => {
             let name = format!("{r:?}");
             match name.strip_prefix("kw_") {
@@ -324,7 +324,7 @@ fn token_name(token: &str) -> Option<String> {
         _ if range && chars[0].is_ascii_digit() => Some("a number".into()),
         _ if range => Some("a name".into()),
         "_" => Some("a name".into()),
-        "\"" => Some("a quoted title".into()),
+        "\"" => Some("a quoted text".into()),
         // The optional byte-order mark at the start is never worth asking for.
         "BUILTIN_RULE" | "#" | "\u{FEFF}" => None,
         t if t.trim().is_empty() => None,
@@ -607,6 +607,13 @@ impl Cx {
             Rule::handler_decl => Item::Handler(self.handler(pair)),
             Rule::action_decl => Item::Action(Box::new(self.action(pair))),
             Rule::fn_decl => Item::Fn(self.function(pair)),
+            Rule::spot_decl => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                Item::Spot {
+                    name: self.ident(inner.next().expect("spot has a name")),
+                    per_player: inner.next().is_some(),
+                }
+            }
             Rule::deck_decl => {
                 let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let name = self.ident(inner.next().expect("deck has a name"));
@@ -846,6 +853,9 @@ impl Cx {
         if matches!(rule, Rule::for_stmt | Rule::choose_stmt) {
             return self.loop_or_choice(rule, pair.into_inner(), span);
         }
+        if rule == Rule::options_stmt {
+            return self.options(pair.into_inner(), span);
+        }
         let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let mut next = || inner.next().expect("statement parts follow the grammar");
         match rule {
@@ -873,6 +883,23 @@ impl Cx {
                     span,
                 }
             }
+            Rule::place_spot_stmt => {
+                let figure = self.ident(next());
+                let mut rest: Vec<Pair<Rule>> = inner.collect();
+                let spot = self.ident(rest.pop().expect("place names a spot"));
+                let owner = rest.pop().map(|o| self.expr(o));
+                Stmt::PlaceAtSpot {
+                    figure,
+                    owner,
+                    spot,
+                    span,
+                }
+            }
+            Rule::move_spot_stmt => Stmt::MoveToSpot {
+                figure: self.expr(next()),
+                spot: self.ident(next()),
+                span,
+            },
             Rule::move_stmt => Stmt::Move {
                 figure: self.expr(next()),
                 to: self.expr(next()),
@@ -990,6 +1017,35 @@ impl Cx {
             }
             rule => unreachable!("statement {rule:?}"),
         }
+    }
+
+    /// `choose [by PLAYER] { NAME [when COND] { ... } ... }`.
+    fn options(&self, pairs: pest::iterators::Pairs<Rule>, span: Span) -> Stmt {
+        let mut by = None;
+        let mut options = Vec::new();
+        for part in pairs {
+            match part.as_rule() {
+                Rule::expr => by = Some(self.expr(part)),
+                Rule::option_arm => {
+                    let mut inner = part.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let name = self.ident(inner.next().expect("an option has a name"));
+                    let (mut when, mut body) = (None, None);
+                    for p in inner {
+                        match p.as_rule() {
+                            Rule::expr => when = Some(self.expr(p)),
+                            _ => body = Some(self.block(p)),
+                        }
+                    }
+                    options.push(OptionArm {
+                        name,
+                        when,
+                        body: body.expect("an option has a body"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Stmt::ChooseOption { by, options, span }
     }
 
     /// `for each` and `choose`: their `by`, `in` and `where` clauses are told
@@ -1271,6 +1327,10 @@ impl Cx {
                 expr
             }
             Rule::integer => Expr::Int(self.number(pair)),
+            Rule::string => {
+                let span = self.span(&pair);
+                Expr::Str(pair.as_str().trim_matches('"').to_string(), span)
+            }
             Rule::boolean => {
                 let span = self.span(&pair);
                 Expr::Bool(pair.as_str() == "true", span)
