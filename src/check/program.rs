@@ -340,11 +340,20 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             to,
             reason,
             reason_span,
+            reason_named,
             ..
         } => {
             let a = check_expr(es, locals, amount, Type::Int, "`score`", out.diags);
             let p = check_expr(es, locals, to, Type::Player, "`score ... to`", out.diags);
-            let reason = reason_id(out.reasons, reason, *reason_span, out.diags);
+            let reason = if *reason_named {
+                let name = ast::Expr::Name(ast::Ident {
+                    name: reason.clone(),
+                    span: *reason_span,
+                });
+                check_expr(es, locals, &name, Type::Reason, "`score ... reason`", out.diags).map(|t| t.expr)
+            } else {
+                reason_id(out.reasons, reason, *reason_span, out.diags).map(Expr::Reason)
+            };
             Some(Stmt::Score {
                 amount: a?.expr,
                 to: p?.expr,

@@ -135,8 +135,12 @@ impl Game {
     fn exec(&mut self, rules: &Rules, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
         match stmt {
             Stmt::Score { amount, to, reason } => {
-                if let (Value::Int(n), Value::Player(p)) = (self.eval_at(frame, amount)?, self.eval_at(frame, to)?) {
-                    self.award(p as usize, n, *reason)?;
+                if let (Value::Int(n), Value::Player(p), Value::Reason(r)) = (
+                    self.eval_at(frame, amount)?,
+                    self.eval_at(frame, to)?,
+                    self.eval_at(frame, reason)?,
+                ) {
+                    self.award(p as usize, n, r)?;
                 }
             }
             Stmt::Place { figure, owner, on } => self.exec_place(frame, *figure, owner.as_ref(), on)?,

@@ -108,6 +108,7 @@ impl Type {
             "figure_type" => Type::FigureType,
             "card" => Type::Card,
             "square" => Type::Square,
+            "reason" => Type::Reason,
             _ => return None,
         })
     }
@@ -125,6 +126,7 @@ impl Type {
         "figure_type",
         "card",
         "square",
+        "reason",
     ];
 
     /// Whether `none` may stand for a value of this type.

@@ -305,7 +305,8 @@ pub(crate) enum Stmt {
     Score {
         amount: Expr,
         to: Expr,
-        reason: ReasonId,
+        /// A `reason` value: a fixed reason, or a variable holding one.
+        reason: Expr,
     },
     Place {
         figure: FigureTypeId,

@@ -161,8 +161,11 @@ pub enum Stmt {
     Score {
         amount: Expr,
         to: Expr,
+        /// The quoted reason, or the name of a `reason` value.
         reason: String,
         reason_span: Span,
+        /// `reason NAME` (a parameter or `let` of type reason) rather than a quoted text.
+        reason_named: bool,
         span: Span,
     },
     /// `place FIGURE [of PLAYER] on FEATURE`

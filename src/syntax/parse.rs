@@ -867,6 +867,7 @@ impl Cx {
                     amount,
                     to,
                     reason_span: self.span(&reason_pair),
+                    reason_named: reason_pair.as_rule() == Rule::ident,
                     reason: reason_pair.as_str().trim_matches('"').to_string(),
                     span,
                 }
