@@ -260,21 +260,21 @@ mod tests {
     }
 
     #[test]
-    fn fields_and_lakes_do_not_match() {
-        let text = "pack lakes\nrequires base\nfeature lake connects half_edges { score final = tiles }\n\
-                    tile LAKE x1 { lake N E S W }\ntile FF x1 { field N E S W }\n";
+    fn fields_and_ponds_do_not_match() {
+        let text = "pack ponds\nrequires base\nfeature pond connects half_edges { score final = tiles }\n\
+                    tile POND x1 { pond N E S W }\ntile FF x1 { field N E S W }\n";
         let pack = load(&[PackRef::Text {
-            name: "lakes.rules".into(),
+            name: "ponds.rules".into(),
             text: text.into(),
         }])
         .unwrap();
         let rules = Rules::new(pack);
         let (l, f, u) = (
-            rules.pack.tile("LAKE").unwrap(),
+            rules.pack.tile("POND").unwrap(),
             rules.pack.tile("FF").unwrap(),
             rules.pack.tile("U").unwrap(),
         );
-        // Any rotation: a lake edge never shows what a field edge shows.
+        // Any rotation: a pond edge never shows what a field edge shows.
         for q in 0..4 {
             for e in 0..4 {
                 assert_ne!(rules.rotated[l as usize][q].sig[e], rules.rotated[f as usize][0].sig[e]);
