@@ -294,6 +294,7 @@ impl Evaluator<'_> {
                 Value::Square(x, y) => Value::Int(i64::from(if builtin == Builtin::SquareX { x } else { y })),
                 _ => Value::Int(0),
             },
+            Builtin::TilesLeft => int(self.state.stack().len()),
             Builtin::SquareAt => match (args.first(), args.get(1)) {
                 (Some(Value::Int(x)), Some(Value::Int(y))) => match (i32::try_from(*x), i32::try_from(*y)) {
                     (Ok(x), Ok(y)) => Value::Square(x, y),

@@ -250,6 +250,7 @@ pub enum Builtin {
     SquareY,
     SquareAt,
     SquareTile,
+    TilesLeft,
     Side,
     Neighbour,
     Sides,
@@ -449,6 +450,9 @@ builtins! {
     SquareY Square "y" () -> Int []
         "The square's row."
         "s.y < 0";
+    TilesLeft Global "tiles_left" () -> Int []
+        "How many tiles are left to draw, in every stack (public: players see the stacks' height)."
+        "on turn_end when tiles_left > 0 { }";
     SquareAt Global "square" (Int, Int) -> Square []
         "The square at a column and row (the start tile's square is `square(0, 0)`)."
         "steer next placement to square(0, -2)";
