@@ -860,7 +860,7 @@ impl Checker {
         }
         if let Some(at) = c.old_at {
             diags.push(
-                Diagnostic::new(Code::OldSpelling, "a card acts at game end `on game_end`")
+                Diagnostic::new(Code::OldSpelling, "a card's game-end effect is written `on game_end`")
                     .at(at, "old spelling")
                     .note("write `on game_end { ... }`, as handlers and `on draw` do"),
             );

@@ -10,6 +10,19 @@ use meeple::{load, PackRef};
 use std::sync::Arc;
 
 const COMBINATIONS: &[&[&str]] = &[
+    &["river"],
+    &["inns_cathedrals"],
+    &["traders_builders"],
+    &[
+        "river",
+        "inns_cathedrals",
+        "traders_builders",
+        "winter",
+        "gingerbread_man",
+        "abbot",
+        "the_gifts",
+        "christmas_present",
+    ],
     &["base", "abbot"],
     &["base", "wind_roses"],
     &["wind_roses_spielbox"],
@@ -189,4 +202,35 @@ fn agents_that_look_see_only_views() {
         meeple::record::Record::from_game(&view, Vec::new(), Vec::new(), None).is_err(),
         "a view cannot be written as the game's record"
     );
+}
+
+/// Asking for the options (and for views) any number of times never changes
+/// a game: looks charge nothing to the game's evaluation budget.
+#[test]
+fn asking_for_the_options_never_changes_a_game() {
+    let play_asking = |rules: Arc<Rules>, seed: u64, extra: usize| {
+        let mut game = Game::new(rules, Setup::new(3).seed(seed)).unwrap();
+        let mut agent = agent_by_name("random", seed).unwrap();
+        while game.decision().is_some() {
+            for _ in 0..extra {
+                let _ = game.options();
+                let _ = game.view_for(Player(0));
+            }
+            let options = game.options();
+            let choice = agent.choose(&game, &options).unwrap();
+            game.apply(choice).unwrap();
+        }
+        game
+    };
+    for packs in [
+        &["river", "traders_builders", "inns_cathedrals"][..],
+        &["base", "christmas_present"][..],
+    ] {
+        let rules = rules(packs);
+        for seed in 0..6 {
+            let once = play_asking(rules.clone(), seed, 0);
+            let often = play_asking(rules.clone(), seed, 3);
+            assert_eq!(once.log(), often.log(), "{packs:?} seed {seed}");
+        }
+    }
 }

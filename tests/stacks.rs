@@ -5,6 +5,7 @@
 
 use meeple::agents::{play, Agent, RandomAgent};
 use meeple::engine::{ErrorKind, Event, Game, Rules, Setup};
+use meeple::record::{replay_with, Record};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
@@ -137,5 +138,23 @@ fn a_view_resamples_within_stacks_and_plays_on_in_stack_order() {
             draws.windows(2).all(|p| rank(stack_of(&p[0])) <= rank(stack_of(&p[1]))),
             "view seed {seed}: {draws:?}"
         );
+    }
+}
+
+/// Every record of a game with stacks replays: a `draw tile from` an empty
+/// stack takes nothing, in a replay as in the game (it once took the next
+/// turn's recorded tile).
+#[test]
+fn records_of_games_with_stacks_replay() {
+    let rules = rules();
+    for seed in 0..40 {
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> =
+            vec![Box::new(RandomAgent::new(seed)), Box::new(RandomAgent::new(seed + 1))];
+        play(&mut game, &mut agents).unwrap();
+        let packs = vec!["base".to_string(), "tests/data/stacks.rules".to_string()];
+        let record = Record::from_game(&game, packs, vec!["a".into(), "b".into()], Some(seed)).unwrap();
+        let again = replay_with(&record, rules.clone()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(again.log(), game.log(), "seed {seed}");
     }
 }

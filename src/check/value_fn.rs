@@ -27,6 +27,7 @@ pub(crate) fn compile(
     name: Span,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Expr> {
+    let before = diags.len();
     let mut cx = Cx {
         scope,
         locals,
@@ -35,7 +36,25 @@ pub(crate) fn compile(
         name,
         nodes: 0,
     };
-    cx.seq(&block.stmts, &mut Vec::new())
+    let out = cx.seq(&block.stmts, &mut Vec::new());
+    // The statements after an `if` are checked once for each way into
+    // them: report each problem once.
+    let mut seen = Vec::new();
+    let mut i = before;
+    while i < diags.len() {
+        let key = (
+            diags[i].code,
+            diags[i].primary.as_ref().map(|(s, _)| *s),
+            diags[i].message.clone(),
+        );
+        if seen.contains(&key) {
+            diags.remove(i);
+        } else {
+            seen.push(key);
+            i += 1;
+        }
+    }
+    out
 }
 
 struct Cx<'a, 'l, 'd> {

@@ -26,6 +26,10 @@ impl Game {
 
     /// The legal choices, written into `out` (cleared first) to avoid allocating.
     pub fn options_into(&self, out: &mut Vec<Choice>) {
+        self.budget.look(|| self.options_now(out));
+    }
+
+    fn options_now(&self, out: &mut Vec<Choice>) {
         out.clear();
         match &self.phase {
             Phase::Place(drawn) => {

@@ -26,6 +26,8 @@ pub(super) struct Budget {
     work: Cell<u64>,
     /// Evaluation work in the whole game (see `GAME_EVAL_BUDGET_PER_TILE`).
     game_work: Cell<u64>,
+    /// How many looks are running inside one another (see [`Budget::look`]).
+    looking: Cell<u32>,
 }
 
 impl Budget {
@@ -34,16 +36,25 @@ impl Budget {
         self.work.set(0);
     }
 
-    /// Runs a look at the game that decides nothing by itself (an action's
-    /// targets, a forbid rule's judgement) with the whole budget of a
-    /// decision, and charges none of its work to the game: how often a
-    /// program asks for the options must never change them.
+    /// Runs a look at the game that decides nothing by itself (the
+    /// options, an action's targets, a forbid rule's judgement) with the
+    /// whole budget of a decision, and charges none of its work to the game:
+    /// how often a program asks for the options must never change them.
+    /// Looks inside a look share its budget, so listing the options costs at
+    /// most one decision's budget however many candidates are judged.
     pub(super) fn look<T>(&self, f: impl FnOnce() -> T) -> T {
+        let depth = self.looking.get();
         let saved = (self.work.get(), self.game_work.get());
-        self.work.set(0);
+        if depth == 0 {
+            self.work.set(0);
+        }
+        self.looking.set(depth + 1);
         let out = f();
-        self.work.set(saved.0);
-        self.game_work.set(saved.1);
+        self.looking.set(depth);
+        if depth == 0 {
+            self.work.set(saved.0);
+            self.game_work.set(saved.1);
+        }
         out
     }
 }
@@ -315,7 +326,7 @@ impl Evaluator<'_> {
                     .collect(),
                 Domain::Figures(Some(t)) => items
                     .into_iter()
-                    .filter(|v| matches!(v, Value::Figure(id) if self.state.figure_or_gone(*id).is_some_and(|m| m.figure_type == t)))
+                    .filter(|v| matches!(v, Value::Figure(id) if self.figure_type_of(*id) == Some(t)))
                     .collect(),
                 _ => items,
             }
@@ -324,6 +335,14 @@ impl Evaluator<'_> {
         };
         self.charge(items.len())?;
         Ok(items)
+    }
+
+    /// A figure's type, wherever it is: on the board, at a spot, or gone.
+    fn figure_type_of(&self, id: u32) -> Option<crate::ir::FigureTypeId> {
+        self.state
+            .figure_or_gone(id)
+            .map(|m| m.figure_type)
+            .or_else(|| self.state.spot_figure(id).map(|m| m.figure_type))
     }
 
     /// The values a whole domain ranges over.

@@ -373,6 +373,11 @@ impl Game {
         if !self.rules.forbids_placement {
             return self.state.fits_anywhere(&self.rules, tile);
         }
+        self.budget.look(|| self.fits_anywhere_judged(tile))
+    }
+
+    /// [`Game::fits_anywhere`] with the pack's forbid rules judged.
+    fn fits_anywhere_judged(&self, tile: TileId) -> bool {
         // A tile that fits only where `forbid placement` rules forbid it
         // counts as fitting nowhere.
         let rules = &*self.rules;

@@ -597,6 +597,16 @@ impl State {
         Ok(Some(self.stack.swap_remove(i)))
     }
 
+    /// Whether a draw from `from` (else from the current stack) would take
+    /// a tile.
+    pub(super) fn can_draw(&self, rules: &Rules, from: Option<u16>) -> bool {
+        if !rules.stacked {
+            return !self.stack.is_empty();
+        }
+        from.or_else(|| self.current_stack(rules))
+            .is_some_and(|s| self.stack.iter().any(|t| rules.pack.tiles[*t as usize].stack == s))
+    }
+
     /// The stack draws take from now: the first in draw order that still
     /// holds a tile; `None` when every stack is empty.
     pub(super) fn current_stack(&self, rules: &Rules) -> Option<u16> {

@@ -262,6 +262,11 @@ impl Game {
     /// Draws a tile: the next forced draw, or one at random, from the
     /// stack `from` (else the current one); `None` when nothing may be drawn.
     pub(super) fn draw(&mut self, from: Option<u16>) -> Result<Option<TileId>, GameError> {
+        // A replay's next tile belongs to the next draw that happens: a draw
+        // from an empty stack takes nothing, in a replay as in a live game.
+        if !self.state.can_draw(&self.rules, from) {
+            return Ok(None);
+        }
         let forced = self.forced.pop_front();
         let rng = &mut self.rng;
         self.state.draw_tile(&self.rules, forced, from, |n| rng.below(n))

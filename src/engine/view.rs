@@ -99,6 +99,18 @@ impl Game {
                 kinds.dedup();
                 *p.options_mut() = kinds.into_iter().map(Target::Card).collect();
             }
+            // Which of another player's named options are offered may depend
+            // on what only they see (`when p.holds(...)`): the view offers
+            // every option of that choice.
+            if p.domain() == Domain::Options && p.player() as usize != player {
+                let first = match p.options().first() {
+                    Some(Target::Option(b)) => Some(*b),
+                    _ => None,
+                };
+                if let Some(b) = first {
+                    *p.options_mut() = program.option_bodies(b).into_iter().map(Target::Option).collect();
+                }
+            }
         }
         view.rng = rng;
         view.viewer = Some(player as u8);
