@@ -177,6 +177,20 @@ fn ranged(
     Some((domain, b.slot, b.list, b.filter))
 }
 
+/// Whose supply a `place` takes a figure from: the `of PLAYER` given, else
+/// the current player's; nobody's for a neutral figure (the box).
+fn placing_owner(scope: &StmtScope, fig: u16, owner: Option<Expr>) -> Option<Expr> {
+    match (owner, scope.figures[fig as usize].ownership) {
+        (Some(o), Ownership::PerPlayer) => Some(o),
+        (None, Ownership::PerPlayer) => Some(Expr::Query {
+            builtin: Builtin::CurrentPlayer,
+            of: None,
+            args: Vec::new(),
+        }),
+        (_, Ownership::Neutral) => None,
+    }
+}
+
 /// A short form of a figure expression for messages (`x`, `FIGURE`).
 fn figure_text(e: &ast::Expr) -> String {
     match e {
@@ -376,15 +390,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 out.diags.push(wrong_kind(scope, fig, kind, on.span()));
                 return None;
             }
-            let owner = match (owner_ir, scope.figures[fig as usize].ownership) {
-                (Some(o), Ownership::PerPlayer) => Some(o),
-                (None, Ownership::PerPlayer) => Some(Expr::Query {
-                    builtin: Builtin::CurrentPlayer,
-                    of: None,
-                    args: Vec::new(),
-                }),
-                (_, Ownership::Neutral) => None,
-            };
+            let owner = placing_owner(scope, fig, owner_ir);
             Some(Stmt::Place {
                 figure: fig,
                 owner,
@@ -684,15 +690,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 None => None,
             };
             let fig = fig?;
-            let owner = match (owner, scope.figures[fig as usize].ownership) {
-                (Some(o), Ownership::PerPlayer) => Some(o),
-                (None, Ownership::PerPlayer) => Some(Expr::Query {
-                    builtin: Builtin::CurrentPlayer,
-                    of: None,
-                    args: Vec::new(),
-                }),
-                (_, Ownership::Neutral) => None,
-            };
+            let owner = placing_owner(scope, fig, owner);
             Some(Stmt::PlaceAtSpot {
                 figure: fig,
                 owner,
