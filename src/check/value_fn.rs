@@ -129,8 +129,20 @@ impl<'s> Cx<'_, '_, '_> {
                 Some(t.expr)
             }
             ast::Stmt::If {
-                cond, then, otherwise, ..
+                cond,
+                then,
+                otherwise,
+                span,
             } => {
+                if let Some(next) = tail.first().filter(|_| always_returns(first)) {
+                    self.diags.push(
+                        Diagnostic::new(Code::ValueFunction, "statement after `return`")
+                            .at(next.span(), "never runs")
+                            .also(*span, "every way through this `if` returns")
+                            .note("delete the statement, or move it into a branch"),
+                    );
+                    return None;
+                }
                 let c = check_expr(self.scope, self.locals, cond, Type::Bool, "`if`", self.diags)?;
                 let depth = self.locals.depth();
                 rest.push((tail, depth));
@@ -158,4 +170,22 @@ impl<'s> Cx<'_, '_, '_> {
             }
         }
     }
+}
+
+/// Whether every way through a statement ends in `return`.
+fn always_returns(stmt: &ast::Stmt) -> bool {
+    match stmt {
+        ast::Stmt::Return { .. } => true,
+        ast::Stmt::If {
+            then,
+            otherwise: Some(otherwise),
+            ..
+        } => ends_in_return(&then.stmts) && ends_in_return(&otherwise.stmts),
+        _ => false,
+    }
+}
+
+/// Whether a block's last statement always returns.
+fn ends_in_return(stmts: &[ast::Stmt]) -> bool {
+    stmts.last().is_some_and(always_returns)
 }
