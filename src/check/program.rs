@@ -163,7 +163,7 @@ fn ranged(
     filter: Option<&ast::Expr>,
     what: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Domain, u16, Option<Expr>, Option<Expr>)> {
+) -> Option<Ranged> {
     let at = list.map_or(first.span, |l| l.span());
     let b = bind_range(es, locals, first, second, list, filter, what, diags)?;
     let Some(domain) = b.domain else {
@@ -177,16 +177,62 @@ fn ranged(
     Some((domain, b.slot, b.list, b.filter))
 }
 
+/// `current_player`, as an expression.
+fn current_player() -> Expr {
+    Expr::Query {
+        builtin: Builtin::CurrentPlayer,
+        of: None,
+        args: Vec::new(),
+    }
+}
+
+/// The player an optional `by` / `for` names, else the current player.
+fn player_or_current(
+    es: &ExprScope,
+    locals: &mut Locals,
+    player: Option<&ast::Expr>,
+    place: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Expr> {
+    match player {
+        Some(p) => check_expr(es, locals, p, Type::Player, place, diags).map(|t| t.expr),
+        None => Some(current_player()),
+    }
+}
+
+/// A checked binder: its domain, its variable's slot, its list and condition.
+type Ranged = (Domain, u16, Option<Expr>, Option<Expr>);
+
+/// A binder and the block run with its variable bound (`for`, `choose`):
+/// the block is checked even when the binder is not, so its errors show too.
+type Binder<'a> = (
+    &'a ast::Ident,
+    Option<&'a ast::Ident>,
+    Option<&'a ast::Expr>,
+    Option<&'a ast::Expr>,
+);
+
+fn ranged_block(
+    scope: &StmtScope,
+    locals: &mut Locals,
+    (first, second, list, filter): Binder,
+    what: &str,
+    body: &ast::Block,
+    out: &mut Out,
+) -> Option<(Ranged, BlockId)> {
+    let depth = locals.depth();
+    let r = ranged(&scope.expr, locals, first, second, list, filter, what, out.diags);
+    let b = block(scope, locals, body, out);
+    locals.truncate(depth);
+    Some((r?, b))
+}
+
 /// Whose supply a `place` takes a figure from: the `of PLAYER` given, else
 /// the current player's; nobody's for a neutral figure (the box).
 fn placing_owner(scope: &StmtScope, fig: u16, owner: Option<Expr>) -> Option<Expr> {
     match (owner, scope.figures[fig as usize].ownership) {
         (Some(o), Ownership::PerPlayer) => Some(o),
-        (None, Ownership::PerPlayer) => Some(Expr::Query {
-            builtin: Builtin::CurrentPlayer,
-            of: None,
-            args: Vec::new(),
-        }),
+        (None, Ownership::PerPlayer) => Some(current_player()),
         (_, Ownership::Neutral) => None,
     }
 }
@@ -318,14 +364,7 @@ fn choose_option(
             ok = false;
         }
     }
-    let by_ir = match by {
-        Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
-        None => Some(Expr::Query {
-            builtin: Builtin::CurrentPlayer,
-            of: None,
-            args: Vec::new(),
-        }),
-    };
+    let by_ir = player_or_current(es, locals, by, "`choose by`", out.diags);
     let mut arms = Vec::with_capacity(options.len());
     for o in options {
         let when = o
@@ -431,14 +470,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
         }
         ast::Stmt::DrawCard { deck, player, .. } => {
             let d = es.names.decks.lookup(deck, es.unit, es.vis, out.diags);
-            let p = match player {
-                Some(p) => check_expr(es, locals, p, Type::Player, "`draw card ... for`", out.diags)?.expr,
-                None => Expr::Query {
-                    builtin: Builtin::CurrentPlayer,
-                    of: None,
-                    args: Vec::new(),
-                },
-            };
+            let p = player_or_current(es, locals, player.as_ref(), "`draw card ... for`", out.diags)?;
             Some(Stmt::DrawCard { deck: d?, player: p })
         }
         ast::Stmt::ExtraTile { keep, from, .. } => {
@@ -506,11 +538,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
         ast::Stmt::May { body, .. } => {
             // A yes/no question: an optional choice of the current player,
             // among just the current player.
-            let current = Expr::Query {
-                builtin: Builtin::CurrentPlayer,
-                of: None,
-                args: Vec::new(),
-            };
+            let current = current_player();
             let depth = locals.depth();
             let slot = locals.bind("#may", Type::Player, None);
             let b = block(scope, locals, body, out);
@@ -609,20 +637,8 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                         )),
                 );
             }
-            let depth = locals.depth();
-            let r = ranged(
-                es,
-                locals,
-                d,
-                var.as_ref(),
-                list.as_ref(),
-                filter.as_ref(),
-                "for",
-                out.diags,
-            );
-            let b = block(scope, locals, body, out);
-            locals.truncate(depth);
-            let (domain, slot, list, filter) = r?;
+            let binder = (d, var.as_ref(), list.as_ref(), filter.as_ref());
+            let ((domain, slot, list, filter), b) = ranged_block(scope, locals, binder, "for", body, out)?;
             Some(Stmt::ForEach {
                 slot,
                 domain,
@@ -642,29 +658,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
             otherwise,
             ..
         } => {
-            let by_ir = match by {
-                Some(p) => check_expr(es, locals, p, Type::Player, "`choose by`", out.diags).map(|t| t.expr),
-                None => Some(Expr::Query {
-                    builtin: Builtin::CurrentPlayer,
-                    of: None,
-                    args: Vec::new(),
-                }),
-            };
+            let by_ir = player_or_current(es, locals, by.as_ref(), "`choose by`", out.diags);
             let o = otherwise.as_ref().map(|b| block(scope, locals, b, out));
-            let depth = locals.depth();
-            let r = ranged(
-                es,
-                locals,
-                d,
-                var.as_ref(),
-                list.as_ref(),
-                filter.as_ref(),
-                "choose",
-                out.diags,
-            );
-            let b = block(scope, locals, body, out);
-            locals.truncate(depth);
-            let (domain, slot, list, filter) = r?;
+            let binder = (d, var.as_ref(), list.as_ref(), filter.as_ref());
+            let ((domain, slot, list, filter), b) = ranged_block(scope, locals, binder, "choose", body, out)?;
             if domain == Domain::Directions {
                 out.diags.push(no_direction_choice(d));
                 return None;

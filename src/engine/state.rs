@@ -375,22 +375,28 @@ impl State {
     /// puts it on the board; returns it with its new id. The caller has
     /// checked that one is left.
     pub(super) fn deploy(&mut self, figure: FigureTypeId, owner: Option<Player>, placed: PlacedId, seg: u8) -> Figure {
-        let left = match owner {
-            Some(p) => &mut self.supply[p.index() * self.figure_types + figure as usize],
-            None => &mut self.neutral[figure as usize],
-        };
-        debug_assert!(*left > 0, "a figure is deployed only from a supply that holds one");
-        *left -= 1;
         let figure = Figure {
-            id: self.next_figure_id,
+            id: self.take_from_supply(figure, owner),
             figure_type: figure,
             owner,
             placed,
             seg,
         };
-        self.next_figure_id += 1;
         self.on_board.push(figure);
         figure
+    }
+
+    /// Takes one figure of a type from its supply (the owner's, or the
+    /// neutral one) and gives it a new id, never used before.
+    fn take_from_supply(&mut self, figure: FigureTypeId, owner: Option<Player>) -> u32 {
+        let left = match owner {
+            Some(p) => &mut self.supply[p.index() * self.figure_types + figure as usize],
+            None => &mut self.neutral[figure as usize],
+        };
+        debug_assert!(*left > 0, "a figure leaves only a supply that holds one");
+        *left -= 1;
+        self.next_figure_id += 1;
+        self.next_figure_id - 1
     }
 
     /// Takes a figure from its supply (the owner's, or the neutral one) to a
@@ -403,20 +409,13 @@ impl State {
         spot: u16,
         area: Option<Player>,
     ) -> SpotFigure {
-        let left = match owner {
-            Some(p) => &mut self.supply[p.index() * self.figure_types + figure as usize],
-            None => &mut self.neutral[figure as usize],
-        };
-        debug_assert!(*left > 0, "a figure is put at a spot only from a supply that holds one");
-        *left -= 1;
         let m = SpotFigure {
-            id: self.next_figure_id,
+            id: self.take_from_supply(figure, owner),
             figure_type: figure,
             owner,
             spot,
             area,
         };
-        self.next_figure_id += 1;
         self.at_spots.push(m);
         m
     }
