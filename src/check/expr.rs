@@ -285,16 +285,34 @@ impl Cx<'_, '_, '_> {
                 let b = bound?;
                 // A list's members are counted as they are; a domain is
                 // narrowed to the list, or ranges in full.
-                let domain = if d.is_some() { b.domain } else { None };
-                Some(Typed::new(
-                    Expr::Count {
-                        slot: b.slot,
-                        domain,
-                        list: b.list.map(Box::new),
-                        filter: b.filter.map(Box::new),
-                    },
-                    Type::Int,
-                ))
+                let mut domain = if d.is_some() { b.domain } else { None };
+                let mut list = b.list;
+                // `x in features` is the whole domain of features (the same
+                // members, in the same order).
+                if domain.is_none()
+                    && matches!(&list, Some(Expr::Query { builtin: Builtin::AllFeatures, of: None, args }) if args.is_empty())
+                {
+                    (domain, list) = (Some(Domain::Features(None)), None);
+                }
+                let mut count = Expr::Count {
+                    slot: b.slot,
+                    domain,
+                    list: list.map(Box::new),
+                    filter: b.filter.map(Box::new),
+                    memo: None,
+                };
+                let whole_board = match (&count, domain) {
+                    (Expr::Count { list: Some(_), .. }, _) => false,
+                    (_, Some(d)) => d.is_board(),
+                    _ => false,
+                };
+                if whole_board {
+                    let free = count.free_slots();
+                    if let Expr::Count { memo, .. } = &mut count {
+                        *memo = free.map(Vec::into_boxed_slice);
+                    }
+                }
+                Some(Typed::new(count, Type::Int))
             }
         }
     }

@@ -5,7 +5,7 @@
 
 use super::board::{Misfit, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
-use super::eval::{Env, Evaluator, CANDIDATE};
+use super::eval::{Env, Evaluator, Memo, CANDIDATE};
 use super::game::{Game, MAX_TURN_DECISIONS};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
@@ -241,7 +241,13 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return Vec::new();
         };
-        let ev = self.evaluator();
+        // Every target is judged against the same state: counts over the
+        // board that do not depend on the target are counted once.
+        let memo = Memo::default();
+        let ev = Evaluator {
+            memo: Some(&memo),
+            ..self.evaluator()
+        };
         if a.card
             .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
         {

@@ -10,7 +10,7 @@ use super::features::FeatureId;
 use super::rules::Rules;
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
-use crate::ir::expr::Expr;
+use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{Domain, FnBody};
 use crate::ir::{BinOp, UnOp};
 use std::cell::Cell;
@@ -20,7 +20,7 @@ pub(super) const MAX_EVAL_DEPTH: u32 = 64;
 
 /// Evaluation work done, counted against the budgets (cells, so that
 /// evaluation, which only reads the game, can count).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Budget {
     /// Evaluation work since the last decision (see `EVAL_BUDGET`).
     work: Cell<u64>,
@@ -28,6 +28,20 @@ pub(super) struct Budget {
     game_work: Cell<u64>,
     /// How many looks are running inside one another (see [`Budget::look`]).
     looking: Cell<u32>,
+    /// Emptied local frames of finished function calls, kept for the next
+    /// calls so that a call allocates nothing (never cloned).
+    spare: std::cell::RefCell<Vec<Vec<Value>>>,
+}
+
+impl Clone for Budget {
+    fn clone(&self) -> Budget {
+        Budget {
+            work: self.work.clone(),
+            game_work: self.game_work.clone(),
+            looking: self.looking.clone(),
+            spare: Default::default(),
+        }
+    }
 }
 
 impl Budget {
@@ -79,6 +93,41 @@ pub(super) struct Evaluator<'a> {
     /// The candidate of a `forbid placement` rule: a tile not on the board,
     /// named by the tile value [`CANDIDATE`].
     pub candidate: Option<PlacedTile>,
+    /// Where counts over the whole board are remembered, when the caller
+    /// evaluates several expressions against one unchanging state.
+    pub memo: Option<&'a Memo>,
+}
+
+/// Most counts one [`Memo`] remembers.
+const MEMO_ENTRIES: usize = 64;
+
+/// Counts over a whole board domain (`count(feature y where ...)`), each
+/// remembered by its expression and the values of the local variables it
+/// reads. Made by a caller that evaluates many expressions against one state
+/// (every target of an action, every handler guard of one event, every
+/// option of a `choose`), so that a count that does not depend on the member
+/// being judged is counted once, not once per member. It must not outlive the
+/// state it was filled from: the evaluator borrows both for the same time.
+#[derive(Default)]
+pub(super) struct Memo {
+    entries: std::cell::RefCell<Vec<(*const Expr, Vec<Value>, i64)>>,
+}
+
+impl Memo {
+    fn get(&self, expr: &Expr, key: &[Value]) -> Option<i64> {
+        self.entries
+            .borrow()
+            .iter()
+            .find(|(e, k, _)| std::ptr::eq(*e, expr) && k.as_slice() == key)
+            .map(|(_, _, n)| *n)
+    }
+
+    fn put(&self, expr: &Expr, key: Vec<Value>, n: i64) {
+        let mut entries = self.entries.borrow_mut();
+        if entries.len() < MEMO_ENTRIES {
+            entries.push((expr, key, n));
+        }
+    }
 }
 
 /// The tile value of a placement candidate (see [`Evaluator::candidate`]):
@@ -123,11 +172,18 @@ impl Evaluator<'_> {
                     Some(e) => self.eval(e, env)?,
                     None => Value::None,
                 };
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a, env)?);
+                // No built-in takes more than three arguments (a longer
+                // list would still be answered, from the heap).
+                if args.len() <= 3 {
+                    let mut values = [Value::None, Value::None, Value::None];
+                    for (v, a) in values.iter_mut().zip(args) {
+                        *v = self.eval(a, env)?;
+                    }
+                    self.query(*builtin, receiver, &values[..args.len()], env.depth)?
+                } else {
+                    let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
+                    self.query(*builtin, receiver, &values, env.depth)?
                 }
-                self.query(*builtin, receiver, &values, env.depth)?
             }
             Expr::Call { func, args } => {
                 if env.depth >= MAX_EVAL_DEPTH {
@@ -135,21 +191,34 @@ impl Evaluator<'_> {
                 }
                 self.charge(1)?;
                 let f = &self.rules.pack.program.functions[*func as usize];
-                let mut locals = vec![Value::None; f.slots as usize];
+                let FnBody::Expr(body) = &f.body else {
+                    return Ok(Value::None);
+                };
+                let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
+                locals.resize(f.slots as usize, Value::None);
+                let mut out = Ok(Value::None);
                 for (i, a) in args.iter().enumerate() {
-                    locals[i] = self.eval(a, env)?;
+                    match self.eval(a, env) {
+                        Ok(v) => locals[i] = v,
+                        Err(e) => {
+                            out = Err(e);
+                            break;
+                        }
+                    }
                 }
-                match &f.body {
-                    FnBody::Expr(body) => self.eval(
+                if out.is_ok() {
+                    out = self.eval(
                         body,
                         &mut Env {
                             locals: &mut locals,
                             subject: None,
                             depth: env.depth + 1,
                         },
-                    )?,
-                    FnBody::Block(_) => Value::None,
+                    );
                 }
+                locals.clear();
+                self.budget.spare.borrow_mut().push(locals);
+                out?
             }
             Expr::Unary(UnOp::Not, e) => Value::Bool(!self.eval(e, env)?.truthy()),
             Expr::Unary(UnOp::Neg, e) => match self.eval(e, env)? {
@@ -175,16 +244,45 @@ impl Evaluator<'_> {
             }
             Expr::Count {
                 slot,
+                domain: Some(domain),
+                list: None,
+                filter,
+                memo,
+            } => {
+                let key: Option<Vec<Value>> = match (self.memo, memo, self.candidate) {
+                    (Some(_), Some(slots), None) => Some(
+                        slots
+                            .iter()
+                            .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
+                            .collect(),
+                    ),
+                    _ => None,
+                };
+                if let (Some(m), Some(k)) = (self.memo, &key) {
+                    if let Some(n) = m.get(expr, k) {
+                        return Ok(Value::Int(n));
+                    }
+                }
+                let n = self.count_domain(*domain, *slot, filter.as_deref(), env)?;
+                if let (Some(m), Some(k)) = (self.memo, key) {
+                    m.put(expr, k, n);
+                }
+                Value::Int(n)
+            }
+            Expr::Count {
+                slot,
                 domain,
                 list,
                 filter,
+                ..
             } => {
-                let items = match domain {
-                    Some(d) => self.domain_items(*d, list.as_deref(), self.state.current(), env)?,
-                    None => match list {
-                        Some(l) => self.eval(l, env)?.items(),
-                        None => Vec::new(),
-                    },
+                let items = match (domain, list) {
+                    (Some(d), _) => self.domain_items(*d, list.as_deref(), self.state.current(), env)?,
+                    (None, Some(l)) => {
+                        let list = self.eval(l, env)?;
+                        return Ok(Value::Int(self.count_list(&list, *slot, filter.as_deref(), env)?));
+                    }
+                    (None, None) => Vec::new(),
                 };
                 self.charge(items.len())?;
                 let slot = *slot as usize;
@@ -203,6 +301,112 @@ impl Evaluator<'_> {
                 Value::Int(n)
             }
         })
+    }
+
+    /// How many members of a list value pass `filter`, each bound to
+    /// `slot` (as [`Value::items`] lists them, without collecting them).
+    fn count_list(&self, list: &Value, slot: u16, filter: Option<&Expr>, env: &mut Env) -> Result<i64, EvalError> {
+        fn count<T: Copy>(
+            this: &Evaluator,
+            members: &[T],
+            item: impl Fn(T) -> Value,
+            slot: usize,
+            filter: Option<&Expr>,
+            env: &mut Env,
+        ) -> Result<i64, EvalError> {
+            this.charge(members.len())?;
+            let Some(cond) = filter else {
+                return Ok(members.len() as i64);
+            };
+            if env.locals.len() <= slot {
+                env.locals.resize(slot + 1, Value::None);
+            }
+            let mut n = 0;
+            for m in members {
+                env.locals[slot] = item(*m);
+                n += i64::from(this.eval(cond, env)?.truthy());
+            }
+            Ok(n)
+        }
+        let slot = slot as usize;
+        match list {
+            Value::Features(v) => count(self, v, Value::Feature, slot, filter, env),
+            Value::Players(v) => count(self, v, Value::Player, slot, filter, env),
+            Value::Figures(v) => count(self, v, Value::Figure, slot, filter, env),
+            Value::Directions(v) => count(self, v, Value::Direction, slot, filter, env),
+            _ => count::<u8>(self, &[], Value::Player, slot, filter, env),
+        }
+    }
+
+    /// How many members of a whole domain pass `filter`, each bound to
+    /// `slot`: the members of [`Evaluator::domain_values`], in its order, with
+    /// the same charges, visited without collecting them.
+    fn count_domain(&self, domain: Domain, slot: u16, filter: Option<&Expr>, env: &mut Env) -> Result<i64, EvalError> {
+        let slot = slot as usize;
+        if env.locals.len() <= slot {
+            env.locals.resize(slot + 1, Value::None);
+        }
+        let mut n = 0;
+        let mut judge = |this: &Self, item: Value, env: &mut Env| -> Result<(), EvalError> {
+            env.locals[slot] = item;
+            let keep = match filter {
+                Some(cond) => this.eval(cond, env)?.truthy(),
+                None => true,
+            };
+            n += i64::from(keep);
+            Ok(())
+        };
+        let features = self.state.features();
+        match domain {
+            Domain::Features(kind) => {
+                self.charge(features.len())?;
+                // A filter that starts with `x.kind == K` passes no feature of
+                // another kind: those are not visited at all.
+                let kind = match filter.and_then(|f| kind_test(f, slot as u16)) {
+                    Some(k) => match (self.eval(k, env)?, kind) {
+                        (Value::Kind(k), None) => Some(k),
+                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
+                        _ => return Ok(0),
+                    },
+                    None => kind,
+                };
+                let mut visited = 0usize;
+                for f in features.roots(kind) {
+                    visited += 1;
+                    judge(self, Value::Feature(f), env)?;
+                }
+                // Charged twice, as a listed domain is (once listed, once counted).
+                self.charge(visited.saturating_mul(2))?;
+            }
+            Domain::Figures(t) => {
+                let ids = || {
+                    self.state
+                        .figures()
+                        .iter()
+                        .filter(|m| t.is_none_or(|t| m.figure_type == t))
+                        .map(|m| m.id)
+                };
+                self.charge(ids().count().saturating_mul(2))?;
+                for id in ids() {
+                    judge(self, Value::Figure(id), env)?;
+                }
+            }
+            Domain::Tiles => {
+                let tiles = self.state.board().placed.len();
+                self.charge(tiles.saturating_mul(2))?;
+                for t in 0..tiles as u16 {
+                    judge(self, Value::Tile(t), env)?;
+                }
+            }
+            _ => {
+                let items = self.domain_items(domain, None, self.state.current(), env)?;
+                self.charge(items.len())?;
+                for item in items {
+                    judge(self, item, env)?;
+                }
+            }
+        }
+        Ok(n)
     }
 
     /// Counts evaluation work against [`EVAL_BUDGET`].
@@ -373,13 +577,32 @@ impl Evaluator<'_> {
             Domain::Options => Vec::new(),
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
-                let mut roots: Vec<u32> = (0..self.state.features().len() as u32)
-                    .filter(|n| self.state.features().find(*n) == *n)
-                    .filter(|n| kind.is_none_or(|k| self.state.features().kind(*n) == k))
-                    .collect();
-                roots.sort_unstable();
-                roots.into_iter().map(Value::Feature).collect()
+                self.state.features().roots(kind).map(Value::Feature).collect()
             }
         })
+    }
+}
+
+/// The kind `K` of a filter that starts with `x.kind == K` (or `K ==
+/// x.kind`), `x` bound to `slot` and `K` a kind or another local variable:
+/// such a filter is false for every feature of another kind.
+fn kind_test(filter: &Expr, slot: u16) -> Option<&Expr> {
+    match filter {
+        Expr::Binary(BinOp::And, first, _) => kind_test(first, slot),
+        Expr::Binary(BinOp::Eq, a, b) => {
+            let of_member = |e: &Expr| {
+                matches!(e, Expr::Query { builtin: Builtin::Kind, of: Some(of), args }
+                    if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
+            };
+            let kind = |e: &Expr| matches!(e, Expr::Kind(_)) || matches!(e, Expr::Local(s) if *s != slot);
+            if of_member(a) && kind(b) {
+                Some(b)
+            } else if of_member(b) && kind(a) {
+                Some(a)
+            } else {
+                None
+            }
+        }
+        _ => None,
     }
 }

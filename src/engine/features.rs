@@ -26,6 +26,9 @@ struct Node {
     /// At roots: completed and scored.
     done: bool,
     kind: KindId,
+    /// The next node of the same kind (`u32::MAX` for none): the nodes of a
+    /// kind form a list in ascending order.
+    next_of_kind: u32,
 }
 
 /// All features on the board.
@@ -38,6 +41,8 @@ pub struct Features {
     /// Majority bonuses: `strength[node * players + p]`, meaningful at roots.
     strength: Vec<i16>,
     players: usize,
+    /// For each kind: its first and last node (`u32::MAX` for none).
+    kind_ends: Vec<(u32, u32)>,
 }
 
 impl Features {
@@ -74,6 +79,16 @@ impl Features {
         self.vars.extend_from_slice(&init[..self.stride]);
         self.strength.extend(std::iter::repeat_n(0, self.players));
         let id = self.nodes.len() as u32;
+        if self.kind_ends.len() <= kind as usize {
+            self.kind_ends.resize(kind as usize + 1, (u32::MAX, u32::MAX));
+        }
+        match self.kind_ends[kind as usize] {
+            (u32::MAX, _) => self.kind_ends[kind as usize] = (id, id),
+            (first, last) => {
+                self.nodes[last as usize].next_of_kind = id;
+                self.kind_ends[kind as usize] = (first, id);
+            }
+        }
         self.nodes.push(Node {
             parent: id,
             next: id,
@@ -83,6 +98,7 @@ impl Features {
             open,
             done: false,
             kind,
+            next_of_kind: u32::MAX,
         });
         id
     }
@@ -90,6 +106,23 @@ impl Features {
     /// Number of nodes (segments on the board).
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Every feature (of `kind`, when given), by its root, in ascending
+    /// order; a kind's features are found without visiting other kinds'.
+    pub fn roots(&self, kind: Option<KindId>) -> impl Iterator<Item = FeatureId> + Clone + '_ {
+        let (mut next, all) = match kind {
+            Some(k) => (self.kind_ends.get(k as usize).map_or(u32::MAX, |e| e.0), false),
+            None => (0, true),
+        };
+        std::iter::from_fn(move || loop {
+            let n = self.nodes.get(next as usize)?;
+            let id = next;
+            next = if all { next + 1 } else { n.next_of_kind };
+            if n.parent == id {
+                return Some(id);
+            }
+        })
     }
 
     /// The feature a node belongs to.

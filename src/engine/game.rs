@@ -191,6 +191,7 @@ impl Game {
             rules: &self.rules,
             budget: &self.budget,
             candidate: None,
+            memo: None,
         }
     }
 

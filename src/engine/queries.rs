@@ -258,11 +258,7 @@ impl Evaluator<'_> {
             },
             Builtin::AllFeatures => {
                 self.charge(self.state.features().len())?;
-                let mut roots: Vec<u32> = (0..self.state.features().len() as u32)
-                    .filter(|n| self.state.features().find(*n) == *n)
-                    .collect();
-                roots.sort_unstable();
-                Value::Features(roots)
+                Value::Features(self.state.features().roots(None).collect())
             }
             Builtin::Ends => feature(&of).map_or(Value::Int(0), |f| {
                 let ends = self

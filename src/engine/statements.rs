@@ -5,7 +5,7 @@
 //! queues; a `choose` stops the machine with a pending decision.
 
 use super::error::GameError;
-use super::eval::{Env, Evaluator};
+use super::eval::{Env, Evaluator, Memo};
 use super::features::FeatureId;
 use super::game::Game;
 use super::ids::Player;
@@ -104,6 +104,7 @@ impl Game {
             rules,
             budget,
             candidate: None,
+            memo: None,
         };
         f(
             ev,
@@ -422,18 +423,29 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
-        let mut options = Vec::new();
-        for item in self.items_at(frame, *domain, list.as_ref(), player as usize)? {
-            self.frames[frame as usize].locals[*slot as usize] = item.clone();
-            let keep = match filter {
-                Some(f) => self.eval_at(frame, f)? == Value::Bool(true),
-                None => true,
+        let items = self.items_at(frame, *domain, list.as_ref(), player as usize)?;
+        // Every option is judged against the same state: counts over the
+        // board that do not depend on the option are counted once.
+        let memo = Memo::default();
+        let options = self.with_frame(frame, |ev, env| {
+            let ev = Evaluator {
+                memo: Some(&memo),
+                ..ev
             };
-            let off_board = matches!(item, Value::Figure(id) if self.state.figure(id).is_none());
-            if keep && !off_board {
-                options.push(value_target(&item));
+            let mut options = Vec::new();
+            for item in items {
+                env.locals[*slot as usize] = item.clone();
+                let keep = match filter {
+                    Some(f) => ev.eval(f, env)?.truthy(),
+                    None => true,
+                };
+                let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
+                if keep && !off_board {
+                    options.push(value_target(&item));
+                }
             }
-        }
+            Ok::<_, EvalError>(options)
+        })?;
         if options.is_empty() {
             if let Some(b) = otherwise {
                 self.tasks.push(Task::Run {

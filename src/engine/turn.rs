@@ -9,7 +9,7 @@
 //! `scoring.rs`, cards in `cards.rs`.
 
 use super::error::{ErrorKind, GameError};
-use super::eval::Env;
+use super::eval::{Env, Evaluator, Memo};
 use super::game::Game;
 use super::ids::{PlacedId, Player};
 use super::task::{Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
@@ -336,8 +336,15 @@ impl Game {
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
         let rules = &*self.rules;
-        let ev = self.evaluator();
+        // Every guard is judged against the same state: counts over the
+        // board that do not depend on the handler are counted once.
+        let memo = Memo::default();
+        let ev = Evaluator {
+            memo: Some(&memo),
+            ..self.evaluator()
+        };
         let mut chosen = Vec::new();
+        let mut locals = Vec::new();
         for &h in rules.handlers_of(event).iter().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
             *last = Some(handler.span);
@@ -345,8 +352,9 @@ impl Game {
                 chosen.push(h);
                 continue;
             };
-            let mut locals = vec![Value::None; handler.slots.max(args.len() as u16) as usize];
-            locals[..args.len()].clone_from_slice(&args);
+            locals.clear();
+            locals.extend_from_slice(&args);
+            locals.resize((handler.slots as usize).max(args.len()), Value::None);
             let mut env = Env {
                 locals: &mut locals,
                 subject: None,

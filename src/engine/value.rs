@@ -59,7 +59,7 @@ impl Value {
 
     /// Whether the value is `true` (anything else is false).
     pub(super) fn truthy(&self) -> bool {
-        *self == Value::Bool(true)
+        matches!(self, Value::Bool(true))
     }
 }
 

@@ -550,5 +550,76 @@ pub enum Expr {
         domain: Option<Domain>,
         list: Option<Box<Expr>>,
         filter: Option<Box<Expr>>,
+        /// For a count over a whole board domain (features, figures, tiles,
+        /// squares): the local slots it reads from outside, by which its
+        /// result is remembered while the game state cannot change (see
+        /// `engine::eval::Memo`); `None` for any other count.
+        memo: Option<Box<[u16]>>,
     },
+}
+
+impl Expr {
+    /// The local slots `self` reads that it does not bind itself, in
+    /// ascending order; `None` when it reads the subject of a feature kind's
+    /// clause (which no slot names).
+    pub fn free_slots(&self) -> Option<Vec<u16>> {
+        fn walk(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
+            fn all<'e>(es: impl IntoIterator<Item = &'e Expr>, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
+                es.into_iter().all(|e| walk(e, bound, free))
+            }
+            match e {
+                Expr::Subject => false,
+                Expr::Local(s) => {
+                    if !bound.contains(s) && !free.contains(s) {
+                        free.push(*s);
+                    }
+                    true
+                }
+                Expr::MemberVar { of, .. } => walk(of, bound, free),
+                Expr::Query { of, args, .. } => all(of.as_deref().into_iter().chain(args.iter()), bound, free),
+                Expr::Call { args, .. } => all(args, bound, free),
+                Expr::Unary(_, e) => walk(e, bound, free),
+                Expr::Binary(_, a, b) => walk(a, bound, free) && walk(b, bound, free),
+                Expr::If { cond, then, otherwise } => {
+                    walk(cond, bound, free) && walk(then, bound, free) && walk(otherwise, bound, free)
+                }
+                Expr::Let { slot, value, body } => {
+                    if !walk(value, bound, free) {
+                        return false;
+                    }
+                    bound.push(*slot);
+                    let ok = walk(body, bound, free);
+                    bound.pop();
+                    ok
+                }
+                Expr::Count { slot, list, filter, .. } => {
+                    if !list.as_deref().is_none_or(|l| walk(l, bound, free)) {
+                        return false;
+                    }
+                    bound.push(*slot);
+                    let ok = filter.as_deref().is_none_or(|f| walk(f, bound, free));
+                    bound.pop();
+                    ok
+                }
+                Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::Nothing
+                | Expr::Kind(_)
+                | Expr::Marker(_)
+                | Expr::Icon(_)
+                | Expr::FigureType(_)
+                | Expr::Direction(_)
+                | Expr::Card(_)
+                | Expr::Deck(_)
+                | Expr::Reason(_)
+                | Expr::Spot(_)
+                | Expr::GameVar(_) => true,
+            }
+        }
+        let mut free = Vec::new();
+        walk(self, &mut Vec::new(), &mut free).then(|| {
+            free.sort_unstable();
+            free
+        })
+    }
 }

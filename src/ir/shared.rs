@@ -158,3 +158,14 @@ pub enum Domain {
     /// decision's domain: no rule ranges over it).
     Options,
 }
+
+impl Domain {
+    /// Whether the domain ranges over the board (features, figures, tiles,
+    /// squares), so that going through it costs more the longer the game.
+    pub fn is_board(self) -> bool {
+        matches!(
+            self,
+            Domain::Figures(_) | Domain::Features(_) | Domain::Tiles | Domain::Squares
+        )
+    }
+}
