@@ -267,7 +267,7 @@ impl Game {
         let mut targets = match &a.domain {
             None => vec![Target::None],
             Some((domain, filter)) => ev
-                .domain_items(*domain, None, self.state.current(), &mut env)
+                .candidates(*domain, 0, filter.as_ref(), self.state.current(), &mut env)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|item| {

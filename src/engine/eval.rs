@@ -11,7 +11,7 @@ use super::rules::Rules;
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
-use crate::ir::program::{Domain, FnBody};
+use crate::ir::program::{Domain, FnBody, Program};
 use crate::ir::{BinOp, UnOp};
 use std::cell::Cell;
 
@@ -362,14 +362,15 @@ impl Evaluator<'_> {
                 self.charge(features.len())?;
                 // A filter that starts with `x.kind == K` passes no feature of
                 // another kind: those are not visited at all.
-                let kind = match filter.and_then(|f| kind_test(f, slot as u16)) {
-                    Some(k) => match (self.eval(k, env)?, kind) {
-                        (Value::Kind(k), None) => Some(k),
-                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
-                        _ => return Ok(0),
-                    },
-                    None => kind,
-                };
+                let kind =
+                    match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot as u16, Builtin::Kind)) {
+                        Some(k) => match (self.eval(k, env)?, kind) {
+                            (Value::Kind(k), None) => Some(k),
+                            (Value::Kind(k), Some(kind)) if k == kind => Some(k),
+                            _ => return Ok(0),
+                        },
+                        None => kind,
+                    };
                 let mut visited = 0usize;
                 for f in features.roots(kind) {
                     visited += 1;
@@ -379,17 +380,16 @@ impl Evaluator<'_> {
                 self.charge(visited.saturating_mul(2))?;
             }
             Domain::Figures(t) => {
-                let ids = || {
-                    self.state
-                        .figures()
-                        .iter()
-                        .filter(|m| t.is_none_or(|t| m.figure_type == t))
-                        .map(|m| m.id)
-                };
-                self.charge(ids().count().saturating_mul(2))?;
-                for id in ids() {
-                    judge(self, Value::Figure(id), env)?;
+                let owner = self.owner_wanted(filter, slot as u16, env)?;
+                let mut visited = 0usize;
+                for m in self.state.figures() {
+                    if t.is_none_or(|t| m.figure_type == t) && owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o)
+                    {
+                        visited += 1;
+                        judge(self, Value::Figure(m.id), env)?;
+                    }
                 }
+                self.charge(visited.saturating_mul(2))?;
             }
             Domain::Tiles => {
                 let tiles = self.state.board().placed.len();
@@ -541,6 +541,57 @@ impl Evaluator<'_> {
         Ok(items)
     }
 
+    /// The members of a whole domain that `filter` (each bound to `slot`)
+    /// may pass, in the domain's order: all of them, less the features of
+    /// another kind when the filter starts with `x.kind == K` and the
+    /// figures of another owner when it starts with `x.owner == P` (see
+    /// [`member_test`]). Charged as [`Evaluator::domain_items`] is.
+    pub(super) fn candidates(
+        &self,
+        domain: Domain,
+        slot: u16,
+        filter: Option<&Expr>,
+        player: usize,
+        env: &mut Env,
+    ) -> Result<Vec<Value>, EvalError> {
+        let items: Vec<Value> = match domain {
+            Domain::Features(kind) => {
+                let features = self.state.features();
+                self.charge(features.len())?;
+                let kind = match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Kind)) {
+                    Some(k) => match (self.eval(k, env)?, kind) {
+                        (Value::Kind(k), None) => Some(k),
+                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
+                        _ => return Ok(Vec::new()),
+                    },
+                    None => kind,
+                };
+                features.roots(kind).map(Value::Feature).collect()
+            }
+            Domain::Figures(t) => {
+                let owner = self.owner_wanted(filter, slot, env)?;
+                self.state
+                    .figures()
+                    .iter()
+                    .filter(|m| t.is_none_or(|t| m.figure_type == t))
+                    .filter(|m| owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o))
+                    .map(|m| Value::Figure(m.id))
+                    .collect()
+            }
+            _ => return self.domain_items(domain, None, player, env),
+        };
+        self.charge(items.len())?;
+        Ok(items)
+    }
+
+    /// The owner a figure must have to pass `filter` (see [`member_test`]).
+    fn owner_wanted(&self, filter: Option<&Expr>, slot: u16, env: &mut Env) -> Result<Option<Value>, EvalError> {
+        match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Owner)) {
+            Some(e) => Ok(Some(self.eval(e, env)?)),
+            None => Ok(None),
+        }
+    }
+
     /// A figure's type, wherever it is: on the board, at a spot, or gone.
     fn figure_type_of(&self, id: u32) -> Option<crate::ir::FigureTypeId> {
         self.state
@@ -583,26 +634,58 @@ impl Evaluator<'_> {
     }
 }
 
-/// The kind `K` of a filter that starts with `x.kind == K` (or `K ==
-/// x.kind`), `x` bound to `slot` and `K` a kind or another local variable:
-/// such a filter is false for every feature of another kind.
-fn kind_test(filter: &Expr, slot: u16) -> Option<&Expr> {
+/// The value `E` of a filter that starts with `x.B == E` (or `E == x.B`),
+/// `x` bound to `slot`, `B` the built-in `test` (a feature's kind, a figure's
+/// owner) and `E` a constant, another local variable or a global query
+/// without arguments (`current_player`): such a filter is false for every
+/// member whose `B` is not `E`'s value, and `E` reads nothing the members
+/// change. A filter that calls a value function with `x` and other such
+/// simple arguments is looked into: `may_swap(x, city)` whose body starts
+/// with `x.owner == current_player`.
+fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
+    let fixed = |e: &Expr| match e {
+        Expr::Kind(_) | Expr::Nothing | Expr::FigureType(_) => true,
+        Expr::Local(s) => *s != slot,
+        Expr::Query { of: None, args, .. } => args.is_empty(),
+        _ => false,
+    };
     match filter {
-        Expr::Binary(BinOp::And, first, _) => kind_test(first, slot),
+        Expr::Binary(BinOp::And, first, _) => member_test(program, first, slot, test),
         Expr::Binary(BinOp::Eq, a, b) => {
             let of_member = |e: &Expr| {
-                matches!(e, Expr::Query { builtin: Builtin::Kind, of: Some(of), args }
-                    if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
+                matches!(e, Expr::Query { builtin, of: Some(of), args }
+                    if *builtin == test && args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
             };
-            let kind = |e: &Expr| matches!(e, Expr::Kind(_)) || matches!(e, Expr::Local(s) if *s != slot);
-            if of_member(a) && kind(b) {
+            if of_member(a) && fixed(b) {
                 Some(b)
-            } else if of_member(b) && kind(a) {
+            } else if of_member(b) && fixed(a) {
                 Some(a)
             } else {
                 None
             }
         }
+        Expr::Call { func, args } => {
+            // Simple arguments only: evaluating them cannot fail, so a call
+            // not made for a member passed over fails no differently.
+            let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e);
+            if !args.iter().all(simple) {
+                return None;
+            }
+            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
+                return None;
+            };
+            let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
+            match member_test(program, body, param as u16, test)? {
+                // A parameter: the argument given for it.
+                Expr::Local(q) => args.get(*q as usize).filter(|a| fixed(a)),
+                other => Some(other),
+            }
+        }
         _ => None,
     }
+}
+
+/// The value `x.owner` has for a figure with this owner.
+fn owner_value(owner: Option<super::ids::Player>) -> Value {
+    owner.map_or(Value::None, |p| Value::Player(p.0))
 }

@@ -423,7 +423,12 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
-        let items = self.items_at(frame, *domain, list.as_ref(), player as usize)?;
+        let items = match list {
+            Some(l) => self.items_at(frame, *domain, Some(l), player as usize)?,
+            None => self.with_frame(frame, |ev, env| {
+                ev.candidates(*domain, *slot, filter.as_ref(), player as usize, env)
+            })?,
+        };
         // Every option is judged against the same state: counts over the
         // board that do not depend on the option are counted once.
         let memo = Memo::default();
