@@ -43,7 +43,7 @@ impl Game {
             });
         }
         *last = Some(stmt.span);
-        let stopped = self.exec(rules, frame, &stmt.stmt).map_err(|e| match e {
+        let stopped = self.exec(rules, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
             EvalError::Illegal(e) => e,
             e => self.located(e, stmt.span),
         })?;
@@ -54,16 +54,20 @@ impl Game {
     /// runs the body, then the loop goes on.
     pub(super) fn each(
         &mut self,
+        rules: &Rules,
         frame: u32,
         slot: u16,
         mut items: Vec<Value>,
-        filter: Option<Expr>,
+        at: (BlockId, u32),
         body: BlockId,
     ) -> Result<Step, GameError> {
-        while !items.is_empty() {
-            let item = items.remove(0);
+        let filter = match rules.pack.program.blocks[at.0 as usize].get(at.1 as usize).map(|s| &s.stmt) {
+            Some(Stmt::ForEach { filter, .. }) => filter.as_ref(),
+            _ => None,
+        };
+        while let Some(item) = items.pop() {
             self.frames[frame as usize].locals[slot as usize] = item;
-            let keep = match &filter {
+            let keep = match filter {
                 Some(f) => {
                     let origin = self.frames[frame as usize].origin;
                     self.eval_at(frame, f).map_err(|e| self.located(e, origin))? == Value::Bool(true)
@@ -75,7 +79,7 @@ impl Game {
                     frame,
                     slot,
                     items,
-                    filter,
+                    at,
                     body,
                 });
                 self.tasks.push(Task::Run {
@@ -133,7 +137,7 @@ impl Game {
     }
 
     /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
-    fn exec(&mut self, rules: &Rules, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
+    fn exec(&mut self, rules: &Rules, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, EvalError> {
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p), Value::Reason(r)) = (
@@ -230,15 +234,18 @@ impl Game {
                 slot,
                 domain,
                 list,
-                filter,
+                filter: _,
                 body,
             } => {
-                let items = self.items_at(frame, *domain, list.as_ref(), self.state.current())?;
+                let mut items = self.items_at(frame, *domain, list.as_ref(), self.state.current())?;
+                // Taken from the end, one at a time; `each` reads the filter
+                // from the statement.
+                items.reverse();
                 self.tasks.push(Task::Each {
                     frame,
                     slot: *slot,
                     items,
-                    filter: filter.clone(),
+                    at,
                     body: *body,
                 });
             }

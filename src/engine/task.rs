@@ -8,7 +8,6 @@ use super::features::FeatureId;
 use super::ids::PlacedId;
 use super::types::{Event, Target};
 use super::value::Value;
-use crate::ir::expr::Expr;
 use crate::ir::program::{Domain, EventKind};
 use crate::ir::BlockId;
 use crate::ir::{ReasonId, TileId};
@@ -75,12 +74,13 @@ pub(super) enum Task {
         block: BlockId,
         pc: u32,
     },
-    /// A `for each` loop: the items left, the slot, the filter and the body.
+    /// A `for each` loop: the items left (last first), the slot, the
+    /// statement (block and index) whose filter judges them, and the body.
     Each {
         frame: u32,
         slot: u16,
         items: Vec<Value>,
-        filter: Option<Expr>,
+        at: (BlockId, u32),
         body: BlockId,
     },
     /// Drop the top frame.

@@ -68,6 +68,18 @@ impl Game {
         }
     }
 
+    /// Queues an event with one argument, if it has handlers (the argument
+    /// list is made only then).
+    pub(super) fn fire_one(&mut self, event: EventKind, arg: Value, depth: u16) {
+        if !self.rules.handlers_of(event).is_empty() {
+            self.tasks.push(Task::Fire {
+                event,
+                args: vec![arg],
+                depth,
+            });
+        }
+    }
+
     /// How deeply the running rule is nested in handlers and calls.
     pub(super) fn depth(&self) -> u16 {
         self.frames.last().map_or(0, |f| f.depth)
@@ -77,8 +89,8 @@ impl Game {
     pub(super) fn after_place(&mut self, placed: PlacedId) {
         self.tasks.push(Task::AwaitDeploy(placed));
         let depth = self.depth();
-        self.fire(EventKind::DeployPhase, vec![Value::Tile(placed.0)], depth);
-        self.fire(EventKind::TilePlaced, vec![Value::Tile(placed.0)], depth);
+        self.fire_one(EventKind::DeployPhase, Value::Tile(placed.0), depth);
+        self.fire_one(EventKind::TilePlaced, Value::Tile(placed.0), depth);
     }
 
     /// After a deployment (or a pass): scoring, after the deployment's event.
@@ -86,9 +98,9 @@ impl Game {
         self.tasks.push(Task::Scoring(placed));
         if let Some(id) = figure {
             let depth = self.depth();
-            self.fire(EventKind::FigureDeployed, vec![Value::Figure(id)], depth);
+            self.fire_one(EventKind::FigureDeployed, Value::Figure(id), depth);
             // Fired last, so it runs first.
-            self.fire(EventKind::FigurePlaced, vec![Value::Figure(id)], depth);
+            self.fire_one(EventKind::FigurePlaced, Value::Figure(id), depth);
         }
     }
 
@@ -207,9 +219,9 @@ impl Game {
                     frame,
                     slot,
                     items,
-                    filter,
+                    at,
                     body,
-                } => self.each(frame, slot, items, filter, body)?,
+                } => self.each(&rules, frame, slot, items, at, body)?,
                 Task::PopFrame => {
                     self.frames.pop();
                     Step::Next
@@ -255,7 +267,7 @@ impl Game {
         self.taken.clear();
         self.tasks.push(Task::Draw);
         let player = self.state.current() as u8;
-        self.fire(EventKind::TurnStart, vec![Value::Player(player)], 0);
+        self.fire_one(EventKind::TurnStart, Value::Player(player), 0);
         Step::Next
     }
 
@@ -283,7 +295,7 @@ impl Game {
                 });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
-                    self.fire(EventKind::TileDrawn, vec![Value::Player(player as u8)], 0);
+                    self.fire_one(EventKind::TileDrawn, Value::Player(player as u8), 0);
                 } else {
                     self.state.discard_tile();
                     self.emit(Event::Discarded {
@@ -300,7 +312,7 @@ impl Game {
     fn end_turn(&mut self) -> Step {
         let player = self.state.current() as u8;
         self.then([Task::Trim(player), Task::NextTurn]);
-        self.fire(EventKind::TurnEnd, vec![Value::Player(player)], 0);
+        self.fire_one(EventKind::TurnEnd, Value::Player(player), 0);
         Step::Next
     }
 
