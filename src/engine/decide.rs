@@ -33,22 +33,8 @@ impl Game {
         out.clear();
         match &self.phase {
             Phase::Place(drawn) => {
-                let rules = &*self.rules;
-                let judged = rules.forbids_placement;
                 for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
-                    for slot in &self.state.board().frontier {
-                        for &rot in &rules.distinct_rotations[tile as usize] {
-                            if slot.accepts(rules.rotated[tile as usize][rot.index()].packed)
-                                && !(judged && self.placement_forbidden(tile, slot.pos, rot).is_some())
-                            {
-                                out.push(Choice::Place {
-                                    tile,
-                                    pos: slot.pos,
-                                    rot,
-                                });
-                            }
-                        }
-                    }
+                    self.placements(tile, out);
                 }
                 if let Some(square) = self.bound_square() {
                     out.retain(|c| matches!(c, Choice::Place { pos, .. } if *pos == square));
@@ -67,6 +53,46 @@ impl Game {
                 }
             }
             Phase::Over | Phase::Running => {}
+        }
+    }
+
+    /// Every legal placement of `tile`: frontier squares in order, each with
+    /// the tile's distinct rotations in order. The rotations' packed edges
+    /// are gathered once, so the loop over the frontier does no lookups.
+    fn placements(&self, tile: TileId, out: &mut Vec<Choice>) {
+        let rules = &*self.rules;
+        let mut turns = [(Rotation::default(), 0u64); 4];
+        let mut n = 0;
+        for (&rot, turn) in rules.distinct_rotations(tile).iter().zip(&mut turns) {
+            *turn = (rot, rules.rotated[tile as usize][rot.index()].packed);
+            n += 1;
+        }
+        let turns = &turns[..n];
+        let frontier = &self.state.board().frontier;
+        if rules.forbids_placement {
+            for slot in frontier {
+                for &(rot, packed) in turns {
+                    if slot.accepts(packed) && self.placement_forbidden(tile, slot.pos, rot).is_none() {
+                        out.push(Choice::Place {
+                            tile,
+                            pos: slot.pos,
+                            rot,
+                        });
+                    }
+                }
+            }
+            return;
+        }
+        for slot in frontier {
+            for &(rot, packed) in turns {
+                if slot.accepts(packed) {
+                    out.push(Choice::Place {
+                        tile,
+                        pos: slot.pos,
+                        rot,
+                    });
+                }
+            }
         }
     }
 
