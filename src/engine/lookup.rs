@@ -32,13 +32,16 @@ impl State {
         )
     }
 
-    /// Figures on a feature.
+    /// Figures on a feature, in the order they came to the board. The
+    /// feature's count of figures ends the look early (at once when none).
     #[inline]
     pub(super) fn figures_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
         let root = self.features().find(feature);
+        let count = self.features().figure_count(root) as usize;
         self.figures()
             .iter()
             .filter(move |m| self.feature_of(m.placed, m.seg) == root)
+            .take(count)
     }
 
     /// The players with the most figures on a feature, each counted by its
