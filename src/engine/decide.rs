@@ -14,7 +14,7 @@ use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
 use crate::ir::program::{ForbidWhat, Window};
 use crate::ir::ActionId;
-use crate::ir::{FigureTypeId, Ownership, TileId};
+use crate::ir::{FigureTypeId, KindId, Ownership, TileId};
 
 impl Game {
     /// The legal choices for the pending decision.
@@ -112,19 +112,23 @@ impl Game {
         }
     }
 
+    /// Every figure type the current player may deploy on each segment of
+    /// the placed tile: [`Game::deploy_check`]'s tests, with those about the
+    /// feature made once per segment rather than once per figure type.
     fn deploy_options(&self, placed: PlacedId, out: &mut Vec<Choice>) {
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
-        for seg in 0..tile.segments.len() as u8 {
-            // Checks shared by every follower first; a figure of weight 0
-            // may still join an occupied feature.
-            let open = self.deploy_check(placed, seg, None).is_ok();
+        for (seg, segment) in tile.segments.iter().enumerate() {
+            let seg = seg as u8;
+            let feature = self.feature_of(placed, seg);
+            let (complete, occupied) = self.holding(feature);
+            if complete {
+                continue;
+            }
             for (f, fig) in pack.figures.iter().enumerate() {
                 let f = f as FigureTypeId;
-                if (open || fig.weight == 0)
-                    && fig.ownership == Ownership::PerPlayer
-                    && self.deploy_check(placed, seg, Some(f)).is_ok()
-                {
+                // A figure of weight 0 may still join an occupied feature.
+                if !(occupied && fig.weight > 0) && self.figure_check(f, segment.kind, feature).is_ok() {
                     out.push(Choice::Deploy { figure_type: f, seg });
                 }
             }
@@ -225,26 +229,45 @@ impl Game {
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
         let feature = self.feature_of(placed, seg);
-        if self.state.features().is_done(feature) && self.figures_on(feature).next().is_some() {
+        let (complete, occupied) = self.holding(feature);
+        if complete {
             return Err(Refusal::Complete);
         }
-        // A figure of weight 0 is not a follower: it neither occupies a
-        // feature nor is kept off an occupied one.
-        let occupies = |t: FigureTypeId| pack.figures[t as usize].weight > 0;
         let joining = figure.and_then(|f| pack.figures.get(f as usize));
-        if joining.is_none_or(|fig| fig.weight > 0)
-            && self
-                .figures_on(feature)
-                .any(|m| m.owner.is_some() && occupies(m.figure_type))
-        {
+        if occupied && joining.is_none_or(|fig| fig.weight > 0) {
             return Err(Refusal::Occupied);
         }
-        let Some(f) = figure else { return Ok(()) };
-        let fig = pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
+        match figure {
+            Some(f) => self.figure_check(f, segment.kind, feature),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a feature is complete with figures still on it (no figure may
+    /// join it), and whether a player's figure that counts (of weight above
+    /// 0) occupies it; a figure of weight 0 is not a follower: it neither
+    /// occupies a feature nor is kept off an occupied one.
+    fn holding(&self, feature: u32) -> (bool, bool) {
+        if self.state.features().figure_count(feature) == 0 {
+            return (false, false);
+        }
+        let pack = &self.rules.pack;
+        let complete = self.state.features().is_done(feature);
+        let occupied = self
+            .figures_on(feature)
+            .any(|m| m.owner.is_some() && pack.figures[m.figure_type as usize].weight > 0);
+        (complete, occupied)
+    }
+
+    /// The tests of a deployment that depend on the figure type: a player's
+    /// figure, able to stand on the segment's kind, one left in the current
+    /// player's supply, and no `forbid deployment` rule against it.
+    fn figure_check(&self, f: FigureTypeId, kind: KindId, feature: u32) -> Result<(), Refusal> {
+        let fig = self.rules.pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
         if fig.ownership != Ownership::PerPlayer {
             return Err(Refusal::Neutral(f));
         }
-        if fig.posture_on(segment.kind).is_none() {
+        if fig.posture_on(kind).is_none() {
             return Err(Refusal::CannotStand(f));
         }
         if self.state.supply_of(self.state.current(), f) == 0 {
