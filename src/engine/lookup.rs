@@ -4,7 +4,7 @@
 //! read the state through its accessors only.
 
 use super::features::FeatureId;
-use super::ids::PlacedId;
+use super::ids::{PlacedId, MAX_PLAYERS};
 use super::rules::Rules;
 use super::state::State;
 use super::types::Figure;
@@ -47,8 +47,9 @@ impl State {
     /// The players with the most figures on a feature, each counted by its
     /// weight (all tied ones); empty if none.
     pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
-        let mut counts = vec![0i64; self.players()];
-        let mut present = vec![false; self.players()];
+        // At most MAX_PLAYERS players: counted on the stack.
+        let mut counts = [0i64; MAX_PLAYERS];
+        let mut present = [false; MAX_PLAYERS];
         for m in self.figures_on(f) {
             if let Some(owner) = m.owner {
                 let fig = &rules.pack.figures[m.figure_type as usize];
@@ -59,7 +60,7 @@ impl State {
             }
         }
         // Majority bonuses count only for players with a figure there.
-        for (p, count) in counts.iter_mut().enumerate() {
+        for (p, count) in counts.iter_mut().enumerate().take(self.players()) {
             if present[p] {
                 *count += self.features().strength(f, p);
             }
