@@ -58,7 +58,8 @@ impl Game {
 
     /// Every legal placement of `tile`: frontier squares in order, each with
     /// the tile's distinct rotations in order. The rotations' packed edges
-    /// are gathered once, so the loop over the frontier does no lookups.
+    /// are gathered once, and the loop over the frontier is compiled for
+    /// each number of distinct rotations, so it does no lookups.
     fn placements(&self, tile: TileId, out: &mut Vec<Choice>) {
         let rules = &*self.rules;
         let mut turns = [(Rotation::default(), 0u64); 4];
@@ -67,25 +68,38 @@ impl Game {
             *turn = (rot, rules.rotated[tile as usize][rot.index()].packed);
             n += 1;
         }
-        let turns = &turns[..n];
-        let frontier = &self.state.board().frontier;
-        if rules.forbids_placement {
-            for slot in frontier {
-                for &(rot, packed) in turns {
-                    if slot.accepts(packed) && self.placement_forbidden(tile, slot.pos, rot).is_none() {
-                        out.push(Choice::Place {
-                            tile,
-                            pos: slot.pos,
-                            rot,
-                        });
-                    }
-                }
-            }
-            return;
+        match n {
+            1 => self.place_turns::<1>(tile, &[turns[0]], out),
+            2 => self.place_turns::<2>(tile, &[turns[0], turns[1]], out),
+            4 => self.place_turns::<4>(tile, &turns, out),
+            _ => self.place_turns_any(tile, &turns[..n], out),
         }
-        for slot in frontier {
+    }
+
+    /// [`Game::placements`] for a tile of `N` distinct rotations.
+    fn place_turns<const N: usize>(&self, tile: TileId, turns: &[(Rotation, u64); N], out: &mut Vec<Choice>) {
+        if self.rules.forbids_placement {
+            return self.place_turns_any(tile, turns, out);
+        }
+        for slot in &self.state.board().frontier {
             for &(rot, packed) in turns {
                 if slot.accepts(packed) {
+                    out.push(Choice::Place {
+                        tile,
+                        pos: slot.pos,
+                        rot,
+                    });
+                }
+            }
+        }
+    }
+
+    /// [`Game::placements`] for any number of rotations, with `forbid placement` rules.
+    fn place_turns_any(&self, tile: TileId, turns: &[(Rotation, u64)], out: &mut Vec<Choice>) {
+        let judged = self.rules.forbids_placement;
+        for slot in &self.state.board().frontier {
+            for &(rot, packed) in turns {
+                if slot.accepts(packed) && !(judged && self.placement_forbidden(tile, slot.pos, rot).is_some()) {
                     out.push(Choice::Place {
                         tile,
                         pos: slot.pos,
