@@ -179,13 +179,18 @@ impl Board {
             // Outside the grid: nothing is there, and nothing is next to it.
             return Err(Misfit::Isolated);
         };
+        let mine = &rules.rotated[tile as usize][rot.index()];
         match self.cells[i] {
-            v if v & FRONTIER != 0 => {}
+            // The frontier's packed test first; the edges one by one only to name a mismatch.
+            v if v & FRONTIER != 0 => {
+                if self.frontier[usize::from(v & !FRONTIER)].accepts(mine.packed) {
+                    return Ok(());
+                }
+            }
             EMPTY if self.placed.is_empty() => return Ok(()),
             EMPTY => return Err(Misfit::Isolated),
             _ => return Err(Misfit::Occupied),
         }
-        let mine = &rules.rotated[tile as usize][rot.index()];
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             if let Some(n) = self.tile_at((pos.0 + dx, pos.1 + dy)) {
                 let theirs = rules.rotated[n.tile as usize][n.rot.index()].sig[opposite_edge(edge as u8) as usize];

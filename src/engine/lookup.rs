@@ -98,10 +98,9 @@ impl State {
     /// Whether the tile fits on some square in some rotation.
     pub(super) fn fits_anywhere(&self, rules: &Rules, tile: TileId) -> bool {
         let rotated = &rules.rotated[tile as usize];
-        self.board().frontier.iter().any(|slot| {
-            rules.distinct_rotations[tile as usize]
-                .iter()
-                .any(|&rot| slot.accepts(rotated[rot.index()].packed))
+        rules.distinct_rotations[tile as usize].iter().any(|&rot| {
+            let packed = rotated[rot.index()].packed;
+            self.board().frontier.iter().any(|slot| slot.accepts(packed))
         })
     }
 

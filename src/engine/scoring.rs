@@ -14,7 +14,7 @@ use super::task::{Adjustment, Log, Step, Task};
 use super::types::{Event, Figure};
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
-use crate::ir::{ReasonId, Topology};
+use crate::ir::ReasonId;
 
 impl Game {
     /// After the deploy decision: checks the features around the placed
@@ -309,11 +309,10 @@ fn completion_candidates(rules: &Rules, state: &State, placed: PlacedId, mut eac
             let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
                 continue;
             };
-            let tile = &pack.tiles[board.placed[other.index()].tile as usize];
-            for (seg, s) in tile.segments.iter().enumerate() {
-                if pack.kinds[s.kind as usize].topology == Topology::Area {
-                    each(state.feature_of(other, seg as u8));
-                }
+            let mut areas = state.area_segments(other);
+            while areas != 0 {
+                each(state.feature_of(other, areas.trailing_zeros() as u8));
+                areas &= areas - 1;
             }
         }
     }

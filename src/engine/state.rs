@@ -54,6 +54,10 @@ pub(super) struct State {
     players: usize,
     current: usize,
     board: Board,
+    /// For each placed tile, a bit for each of its segments of an area kind
+    /// (at most 64 segments a tile), so the squares around a placement are
+    /// searched for area features without looking their kinds up.
+    areas: Vec<u64>,
     features: Features,
     on_board: Vec<Figure>,
     /// Figures off the board, at spots, in the order they came.
@@ -115,6 +119,7 @@ impl State {
             players,
             current: 0,
             board: Board::new(),
+            areas: Vec::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::new(),
             at_spots: Vec::new(),
@@ -162,6 +167,13 @@ impl State {
     #[inline]
     pub(super) fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The segments of area kinds of a placed tile, a bit each (segment
+    /// `i` is bit `i`).
+    #[inline]
+    pub(super) fn area_segments(&self, placed: PlacedId) -> u64 {
+        self.areas[placed.index()]
     }
 
     /// The feature graph.
@@ -311,15 +323,20 @@ impl State {
                 first_node,
             },
         );
+        let mut areas = 0u64;
         for (i, seg) in pack.tiles[tile as usize].segments.iter().enumerate() {
             let open = match pack.kinds[seg.kind as usize].topology {
                 Topology::Edges => rotated.seg_edges[i].len(),
                 Topology::HalfEdges => rotated.seg_halves[i].len(),
-                Topology::Area => 0,
+                Topology::Area => {
+                    areas |= 1 << i;
+                    0
+                }
             };
             self.features
                 .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
+        self.areas.push(areas);
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
                 continue;
