@@ -42,7 +42,11 @@ pub enum Misfit {
 }
 
 const EMPTY: u16 = 0;
-const FRONTIER: u16 = u16::MAX;
+/// Marks a cell on the frontier; the low bits hold its slot's index in
+/// `Board::frontier`. A tile set holds at most 10 000 tiles, so placed
+/// indices stay below this bit and the frontier (at most two squares more
+/// than twice the tiles) fits in the bits under it.
+const FRONTIER: u16 = 0x8000;
 
 /// An empty square next to the board, with what its neighbours require.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +78,8 @@ pub struct Board {
     y0: i64,
     width: i64,
     height: i64,
-    /// 0: empty; `FRONTIER`: empty next to a tile; else index + 1 into `placed`.
+    /// 0: empty; `FRONTIER | k`: empty next to a tile, its slot `frontier[k]`;
+    /// else index + 1 into `placed`.
     cells: Vec<u16>,
     pub(crate) placed: Vec<PlacedTile>,
     /// Empty squares next to at least one tile.
@@ -144,8 +149,8 @@ impl Board {
     /// The id of the tile at `pos`, if one is there.
     pub fn at(&self, pos: Pos) -> Option<PlacedId> {
         match self.index(pos).map(|i| self.cells[i]) {
-            Some(EMPTY) | Some(FRONTIER) | None => None,
-            Some(v) => Some(PlacedId(v - 1)),
+            Some(v) if v != EMPTY && v & FRONTIER == 0 => Some(PlacedId(v - 1)),
+            _ => None,
         }
     }
 
@@ -174,13 +179,18 @@ impl Board {
             // Outside the grid: nothing is there, and nothing is next to it.
             return Err(Misfit::Isolated);
         };
+        let mine = &rules.rotated[tile as usize][rot.index()];
         match self.cells[i] {
-            FRONTIER => {}
+            // The frontier's packed test first; the edges one by one only to name a mismatch.
+            v if v & FRONTIER != 0 => {
+                if self.frontier[usize::from(v & !FRONTIER)].accepts(mine.packed) {
+                    return Ok(());
+                }
+            }
             EMPTY if self.placed.is_empty() => return Ok(()),
             EMPTY => return Err(Misfit::Isolated),
             _ => return Err(Misfit::Occupied),
         }
-        let mine = &rules.rotated[tile as usize][rot.index()];
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             if let Some(n) = self.tile_at((pos.0 + dx, pos.1 + dy)) {
                 let theirs = rules.rotated[n.tile as usize][n.rot.index()].sig[opposite_edge(edge as u8) as usize];
@@ -197,35 +207,45 @@ impl Board {
     }
 
     /// Puts a tile on the board (its fit already checked) and returns its id.
+    /// Frontier squares are found through their cells, never by a search;
+    /// the frontier keeps the order it always had (a slot leaves by
+    /// `swap_remove`, new ones are pushed), which fixes the order of options.
     pub(crate) fn put(&mut self, rules: &Rules, tile: PlacedTile) -> PlacedId {
         self.make_room(tile.pos);
         let index = self.placed.len() as u16;
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");
+        let was = self.cells[cell];
         self.cells[cell] = index + 1;
         self.placed.push(tile);
-        if let Some(k) = self.frontier.iter().position(|s| s.pos == tile.pos) {
+        if was & FRONTIER != 0 {
+            let k = usize::from(was & !FRONTIER);
             self.frontier.swap_remove(k);
+            if let Some(moved) = self.frontier.get(k).map(|s| s.pos) {
+                let i = self.index(moved).expect("frontier squares lie in the grid");
+                self.cells[i] = FRONTIER | k as u16;
+            }
         }
         let sig = rules.rotated[tile.tile as usize][tile.rot.index()].sig;
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             let p = (tile.pos.0 + dx, tile.pos.1 + dy);
             let Some(i) = self.index(p) else { continue };
             if self.cells[i] == EMPTY {
-                self.cells[i] = FRONTIER;
+                debug_assert!(
+                    self.frontier.len() < usize::from(FRONTIER),
+                    "the frontier fits under the marker bit"
+                );
+                self.cells[i] = FRONTIER | self.frontier.len() as u16;
                 self.frontier.push(Slot {
                     pos: p,
                     need: 0,
                     mask: 0,
                 });
             }
-            if self.cells[i] == FRONTIER {
+            let v = self.cells[i];
+            if v & FRONTIER != 0 {
                 // The neighbour's side facing this tile must show what this edge shows.
                 let lane = 16 * opposite_edge(edge as u8) as u64;
-                let slot = self
-                    .frontier
-                    .iter_mut()
-                    .find(|s| s.pos == p)
-                    .expect("frontier squares have a slot");
+                let slot = &mut self.frontier[usize::from(v & !FRONTIER)];
                 slot.need |= u64::from(sig[edge]) << lane;
                 slot.mask |= 0xFFFF << lane;
             }
@@ -297,5 +317,10 @@ mod tests {
         );
         // Both sides of the line and both ends are open: 2 * 101 + 2.
         assert_eq!(board.frontier.len(), 204);
+        // Each frontier cell names its slot.
+        for (k, slot) in board.frontier.iter().enumerate() {
+            let cell = board.cells[board.index(slot.pos).unwrap()];
+            assert_eq!(cell, FRONTIER | k as u16, "slot {k} at {:?}", slot.pos);
+        }
     }
 }

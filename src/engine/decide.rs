@@ -14,7 +14,7 @@ use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
 use crate::ir::program::{ForbidWhat, Window};
 use crate::ir::ActionId;
-use crate::ir::{FigureTypeId, Ownership, TileId};
+use crate::ir::{FigureTypeId, KindId, Ownership, TileId};
 
 impl Game {
     /// The legal choices for the pending decision.
@@ -33,22 +33,8 @@ impl Game {
         out.clear();
         match &self.phase {
             Phase::Place(drawn) => {
-                let rules = &*self.rules;
-                let judged = rules.forbids_placement;
                 for tile in std::iter::once(*drawn).chain(self.state.extras().iter().map(|(t, _)| *t)) {
-                    for slot in &self.state.board().frontier {
-                        for &rot in &rules.distinct_rotations[tile as usize] {
-                            if slot.accepts(rules.rotated[tile as usize][rot.index()].packed)
-                                && !(judged && self.placement_forbidden(tile, slot.pos, rot).is_some())
-                            {
-                                out.push(Choice::Place {
-                                    tile,
-                                    pos: slot.pos,
-                                    rot,
-                                });
-                            }
-                        }
-                    }
+                    self.placements(tile, out);
                 }
                 if let Some(square) = self.bound_square() {
                     out.retain(|c| matches!(c, Choice::Place { pos, .. } if *pos == square));
@@ -70,6 +56,60 @@ impl Game {
         }
     }
 
+    /// Every legal placement of `tile`: frontier squares in order, each with
+    /// the tile's distinct rotations in order. The rotations' packed edges
+    /// are gathered once, and the loop over the frontier is compiled for
+    /// each number of distinct rotations, so it does no lookups.
+    fn placements(&self, tile: TileId, out: &mut Vec<Choice>) {
+        let rules = &*self.rules;
+        let mut turns = [(Rotation::default(), 0u64); 4];
+        let mut n = 0;
+        for (&rot, turn) in rules.distinct_rotations(tile).iter().zip(&mut turns) {
+            *turn = (rot, rules.rotated[tile as usize][rot.index()].packed);
+            n += 1;
+        }
+        match n {
+            1 => self.place_turns::<1>(tile, &[turns[0]], out),
+            2 => self.place_turns::<2>(tile, &[turns[0], turns[1]], out),
+            4 => self.place_turns::<4>(tile, &turns, out),
+            _ => self.place_turns_any(tile, &turns[..n], out),
+        }
+    }
+
+    /// [`Game::placements`] for a tile of `N` distinct rotations.
+    fn place_turns<const N: usize>(&self, tile: TileId, turns: &[(Rotation, u64); N], out: &mut Vec<Choice>) {
+        if self.rules.forbids_placement {
+            return self.place_turns_any(tile, turns, out);
+        }
+        for slot in &self.state.board().frontier {
+            for &(rot, packed) in turns {
+                if slot.accepts(packed) {
+                    out.push(Choice::Place {
+                        tile,
+                        pos: slot.pos,
+                        rot,
+                    });
+                }
+            }
+        }
+    }
+
+    /// [`Game::placements`] for any number of rotations, with `forbid placement` rules.
+    fn place_turns_any(&self, tile: TileId, turns: &[(Rotation, u64)], out: &mut Vec<Choice>) {
+        let judged = self.rules.forbids_placement;
+        for slot in &self.state.board().frontier {
+            for &(rot, packed) in turns {
+                if slot.accepts(packed) && !(judged && self.placement_forbidden(tile, slot.pos, rot).is_some()) {
+                    out.push(Choice::Place {
+                        tile,
+                        pos: slot.pos,
+                        rot,
+                    });
+                }
+            }
+        }
+    }
+
     fn action_options(&self, window: Window, out: &mut Vec<Choice>) {
         if !self.rules.has_actions(window) {
             return;
@@ -86,19 +126,23 @@ impl Game {
         }
     }
 
+    /// Every figure type the current player may deploy on each segment of
+    /// the placed tile: [`Game::deploy_check`]'s tests, with those about the
+    /// feature made once per segment rather than once per figure type.
     fn deploy_options(&self, placed: PlacedId, out: &mut Vec<Choice>) {
         let pack = &self.rules.pack;
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
-        for seg in 0..tile.segments.len() as u8 {
-            // Checks shared by every follower first; a figure of weight 0
-            // may still join an occupied feature.
-            let open = self.deploy_check(placed, seg, None).is_ok();
+        for (seg, segment) in tile.segments.iter().enumerate() {
+            let seg = seg as u8;
+            let feature = self.feature_of(placed, seg);
+            let (complete, occupied) = self.holding(feature);
+            if complete {
+                continue;
+            }
             for (f, fig) in pack.figures.iter().enumerate() {
                 let f = f as FigureTypeId;
-                if (open || fig.weight == 0)
-                    && fig.ownership == Ownership::PerPlayer
-                    && self.deploy_check(placed, seg, Some(f)).is_ok()
-                {
+                // A figure of weight 0 may still join an occupied feature.
+                if !(occupied && fig.weight > 0) && self.figure_check(f, segment.kind, feature).is_ok() {
                     out.push(Choice::Deploy { figure_type: f, seg });
                 }
             }
@@ -199,26 +243,45 @@ impl Game {
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         let segment = tile.segments.get(seg as usize).ok_or(Refusal::NoSegment)?;
         let feature = self.feature_of(placed, seg);
-        if self.state.features().is_done(feature) && self.figures_on(feature).next().is_some() {
+        let (complete, occupied) = self.holding(feature);
+        if complete {
             return Err(Refusal::Complete);
         }
-        // A figure of weight 0 is not a follower: it neither occupies a
-        // feature nor is kept off an occupied one.
-        let occupies = |t: FigureTypeId| pack.figures[t as usize].weight > 0;
         let joining = figure.and_then(|f| pack.figures.get(f as usize));
-        if joining.is_none_or(|fig| fig.weight > 0)
-            && self
-                .figures_on(feature)
-                .any(|m| m.owner.is_some() && occupies(m.figure_type))
-        {
+        if occupied && joining.is_none_or(|fig| fig.weight > 0) {
             return Err(Refusal::Occupied);
         }
-        let Some(f) = figure else { return Ok(()) };
-        let fig = pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
+        match figure {
+            Some(f) => self.figure_check(f, segment.kind, feature),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a feature is complete with figures still on it (no figure may
+    /// join it), and whether a player's figure that counts (of weight above
+    /// 0) occupies it; a figure of weight 0 is not a follower: it neither
+    /// occupies a feature nor is kept off an occupied one.
+    fn holding(&self, feature: u32) -> (bool, bool) {
+        if self.state.features().figure_count(feature) == 0 {
+            return (false, false);
+        }
+        let pack = &self.rules.pack;
+        let complete = self.state.features().is_done(feature);
+        let occupied = self
+            .figures_on(feature)
+            .any(|m| m.owner.is_some() && pack.figures[m.figure_type as usize].weight > 0);
+        (complete, occupied)
+    }
+
+    /// The tests of a deployment that depend on the figure type: a player's
+    /// figure, able to stand on the segment's kind, one left in the current
+    /// player's supply, and no `forbid deployment` rule against it.
+    fn figure_check(&self, f: FigureTypeId, kind: KindId, feature: u32) -> Result<(), Refusal> {
+        let fig = self.rules.pack.figures.get(f as usize).ok_or(Refusal::NoFigure(f))?;
         if fig.ownership != Ownership::PerPlayer {
             return Err(Refusal::Neutral(f));
         }
-        if fig.posture_on(segment.kind).is_none() {
+        if fig.posture_on(kind).is_none() {
             return Err(Refusal::CannotStand(f));
         }
         if self.state.supply_of(self.state.current(), f) == 0 {

@@ -1,7 +1,7 @@
 //! The feature graph: every segment of every placed tile is a node; nodes of
 //! one feature are joined by union-find. Each root carries what completion
-//! checks need without a walk (open edges); the members of a feature form a
-//! circular list, so scoring can visit them.
+//! checks need without a walk (open edges, the number of figures on it); the
+//! members of a feature form a circular list, so scoring can visit them.
 
 use super::ids::PlacedId;
 use crate::ir::program::Merge;
@@ -25,6 +25,8 @@ struct Node {
     open: u16,
     /// At roots: completed and scored.
     done: bool,
+    /// At roots: figures on the board standing on the feature.
+    figures: u32,
     kind: KindId,
     /// The next node of the same kind (`u32::MAX` for none): the nodes of a
     /// kind form a list in ascending order.
@@ -77,7 +79,7 @@ impl Features {
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
     pub fn add(&mut self, placed: PlacedId, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
         self.vars.extend_from_slice(&init[..self.stride]);
-        self.strength.extend(std::iter::repeat_n(0, self.players));
+        self.strength.resize(self.strength.len() + self.players, 0);
         let id = self.nodes.len() as u32;
         if self.kind_ends.len() <= kind as usize {
             self.kind_ends.resize(kind as usize + 1, (u32::MAX, u32::MAX));
@@ -97,6 +99,7 @@ impl Features {
             rank: 0,
             open,
             done: false,
+            figures: 0,
             kind,
             next_of_kind: u32::MAX,
         });
@@ -167,6 +170,7 @@ impl Features {
         }
         let open = (self.nodes[ra as usize].open + self.nodes[rb as usize].open).saturating_sub(2);
         let done = self.nodes[ra as usize].done || self.nodes[rb as usize].done;
+        let figures = self.nodes[ra as usize].figures + self.nodes[rb as usize].figures;
         let (root, child) = if self.nodes[ra as usize].rank >= self.nodes[rb as usize].rank {
             (ra, rb)
         } else {
@@ -183,6 +187,7 @@ impl Features {
         let r = &mut self.nodes[root as usize];
         r.open = open;
         r.done = done;
+        r.figures = figures;
         for p in 0..self.players {
             let (r, c) = (root as usize * self.players + p, child as usize * self.players + p);
             self.strength[r] = self.strength[r].saturating_add(self.strength[c]);
@@ -210,6 +215,29 @@ impl Features {
     /// The feature's kind.
     pub fn kind(&self, f: FeatureId) -> KindId {
         self.nodes[f as usize].kind
+    }
+
+    /// How many figures on the board stand on the feature of `node`, kept
+    /// up to date by the state's figure mutators, so a feature without
+    /// figures is known as such without a look at the figures.
+    pub(crate) fn figure_count(&self, node: u32) -> u32 {
+        self.nodes[self.find(node) as usize].figures
+    }
+
+    /// A figure came to stand on the segment `node`.
+    pub(crate) fn add_figure(&mut self, node: u32) {
+        let root = self.find(node) as usize;
+        self.nodes[root].figures += 1;
+    }
+
+    /// A figure left the segment `node`.
+    pub(crate) fn remove_figure(&mut self, node: u32) {
+        let root = self.find(node) as usize;
+        debug_assert!(
+            self.nodes[root].figures > 0,
+            "a figure leaves only a feature it stands on"
+        );
+        self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
     }
 
     /// Whether the feature was completed and scored.

@@ -27,8 +27,7 @@ use crate::ir::{FigureTypeId, ReasonId, TileId};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// Most players a game may have.
-pub const MAX_PLAYERS: usize = 6;
+pub use super::ids::MAX_PLAYERS;
 
 /// Most decisions one turn may ask for. Every turn places a tile from a
 /// finite stack, so a game is bounded too.

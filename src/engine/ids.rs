@@ -3,6 +3,9 @@
 //! own type, so a player is never confused with a tile index and a rotation
 //! is never read in degrees where quarter turns are meant.
 
+/// Most players a game may have.
+pub const MAX_PLAYERS: usize = 6;
+
 /// A seat at the table: 0 for the first player, in turn order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Player(pub u8);

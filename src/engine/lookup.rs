@@ -4,7 +4,7 @@
 //! read the state through its accessors only.
 
 use super::features::FeatureId;
-use super::ids::PlacedId;
+use super::ids::{PlacedId, MAX_PLAYERS};
 use super::rules::Rules;
 use super::state::State;
 use super::types::Figure;
@@ -32,20 +32,24 @@ impl State {
         )
     }
 
-    /// Figures on a feature.
+    /// Figures on a feature, in the order they came to the board. The
+    /// feature's count of figures ends the look early (at once when none).
     #[inline]
     pub(super) fn figures_on(&self, feature: FeatureId) -> impl Iterator<Item = &Figure> + '_ {
         let root = self.features().find(feature);
+        let count = self.features().figure_count(root) as usize;
         self.figures()
             .iter()
             .filter(move |m| self.feature_of(m.placed, m.seg) == root)
+            .take(count)
     }
 
     /// The players with the most figures on a feature, each counted by its
     /// weight (all tied ones); empty if none.
     pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
-        let mut counts = vec![0i64; self.players()];
-        let mut present = vec![false; self.players()];
+        // At most MAX_PLAYERS players: counted on the stack.
+        let mut counts = [0i64; MAX_PLAYERS];
+        let mut present = [false; MAX_PLAYERS];
         for m in self.figures_on(f) {
             if let Some(owner) = m.owner {
                 let fig = &rules.pack.figures[m.figure_type as usize];
@@ -56,7 +60,7 @@ impl State {
             }
         }
         // Majority bonuses count only for players with a figure there.
-        for (p, count) in counts.iter_mut().enumerate() {
+        for (p, count) in counts.iter_mut().enumerate().take(self.players()) {
             if present[p] {
                 *count += self.features().strength(f, p);
             }
@@ -94,10 +98,9 @@ impl State {
     /// Whether the tile fits on some square in some rotation.
     pub(super) fn fits_anywhere(&self, rules: &Rules, tile: TileId) -> bool {
         let rotated = &rules.rotated[tile as usize];
-        self.board().frontier.iter().any(|slot| {
-            rules.distinct_rotations[tile as usize]
-                .iter()
-                .any(|&rot| slot.accepts(rotated[rot.index()].packed))
+        rules.distinct_rotations[tile as usize].iter().any(|&rot| {
+            let packed = rotated[rot.index()].packed;
+            self.board().frontier.iter().any(|slot| slot.accepts(packed))
         })
     }
 

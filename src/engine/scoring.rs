@@ -14,15 +14,22 @@ use super::task::{Adjustment, Log, Step, Task};
 use super::types::{Event, Figure};
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
-use crate::ir::{ReasonId, Topology};
+use crate::ir::ReasonId;
 
 impl Game {
     /// After the deploy decision: checks the features around the placed
     /// tile for completion, then ends the turn.
     pub(super) fn scoring(&mut self, placed: PlacedId) -> Step {
-        let candidates = self.completion_candidates(placed);
         self.tasks.push(Task::EndTurn);
-        self.then(candidates.into_iter().map(Task::Complete));
+        // The candidates go straight onto the task stack, first on top.
+        let at = self.tasks.len();
+        completion_candidates(&self.rules, &self.state, placed, |f| {
+            let queued = &mut self.tasks[at..];
+            if !queued.iter().any(|t| matches!(t, Task::Complete(g) if *g == f)) {
+                self.tasks.push(Task::Complete(f));
+            }
+        });
+        self.tasks[at..].reverse();
         Step::Next
     }
 
@@ -176,37 +183,6 @@ impl Game {
         Ok(())
     }
 
-    /// Features the placement may have completed: the tile's own, and area
-    /// features on the 3×3 around it.
-    pub(super) fn completion_candidates(&self, placed: PlacedId) -> Vec<FeatureId> {
-        let pack = &self.rules.pack;
-        let board = self.state.board();
-        let p = board.placed[placed.index()];
-        let mut candidates: Vec<FeatureId> = Vec::new();
-        let mut push = |f: FeatureId| {
-            if !candidates.contains(&f) {
-                candidates.push(f);
-            }
-        };
-        for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
-            push(self.feature_of(placed, seg));
-        }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
-                    continue;
-                };
-                let tile = &pack.tiles[board.placed[other.index()].tile as usize];
-                for (seg, s) in tile.segments.iter().enumerate() {
-                    if pack.kinds[s.kind as usize].topology == Topology::Area {
-                        push(self.feature_of(other, seg as u8));
-                    }
-                }
-            }
-        }
-        candidates
-    }
-
     /// Pays a feature's value to the majority of its figures.
     pub(super) fn score_feature(&mut self, f: FeatureId, completed: bool) -> Result<(), GameError> {
         let rules = &*self.rules;
@@ -316,6 +292,30 @@ fn points_event(rules: &Rules, player: usize, points: i64, reason: ReasonId, dep
         args: vec![Value::Player(player as u8), Value::Int(points), Value::Reason(reason)],
         depth,
     })
+}
+
+/// Features the placement may have completed, each handed to `each` (it
+/// may come more than once): the tile's own, and area features on the 3×3
+/// around it.
+fn completion_candidates(rules: &Rules, state: &State, placed: PlacedId, mut each: impl FnMut(FeatureId)) {
+    let pack = &rules.pack;
+    let board = state.board();
+    let p = board.placed[placed.index()];
+    for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
+        each(state.feature_of(placed, seg));
+    }
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
+                continue;
+            };
+            let mut areas = state.area_segments(other);
+            while areas != 0 {
+                each(state.feature_of(other, areas.trailing_zeros() as u8));
+                areas &= areas - 1;
+            }
+        }
+    }
 }
 
 /// Pays points into the state and logs the payment: [`Game::award`] for

@@ -15,6 +15,8 @@
 //!   Figure ids are never reused.
 //! - **the feature graph matches the board**: [`State::put_tile`] adds the
 //!   tile's segments as nodes and joins them to their neighbours' at once.
+//!   Each feature counts the figures standing on it; the figure mutators
+//!   above keep the count (through `stand` and `unstand`).
 //! - **scores add up**: [`State::award`] is the one way points are paid, so
 //!   a player's score is always the sum of their points by reason; a payment
 //!   that would overflow changes neither.
@@ -52,6 +54,10 @@ pub(super) struct State {
     players: usize,
     current: usize,
     board: Board,
+    /// For each placed tile, a bit for each of its segments of an area kind
+    /// (at most 64 segments a tile), so the squares around a placement are
+    /// searched for area features without looking their kinds up.
+    areas: Vec<u64>,
     features: Features,
     on_board: Vec<Figure>,
     /// Figures off the board, at spots, in the order they came.
@@ -113,6 +119,7 @@ impl State {
             players,
             current: 0,
             board: Board::new(),
+            areas: Vec::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::new(),
             at_spots: Vec::new(),
@@ -160,6 +167,13 @@ impl State {
     #[inline]
     pub(super) fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The segments of area kinds of a placed tile, a bit each (segment
+    /// `i` is bit `i`).
+    #[inline]
+    pub(super) fn area_segments(&self, placed: PlacedId) -> u64 {
+        self.areas[placed.index()]
     }
 
     /// The feature graph.
@@ -309,15 +323,20 @@ impl State {
                 first_node,
             },
         );
+        let mut areas = 0u64;
         for (i, seg) in pack.tiles[tile as usize].segments.iter().enumerate() {
             let open = match pack.kinds[seg.kind as usize].topology {
                 Topology::Edges => rotated.seg_edges[i].len(),
                 Topology::HalfEdges => rotated.seg_halves[i].len(),
-                Topology::Area => 0,
+                Topology::Area => {
+                    areas |= 1 << i;
+                    0
+                }
             };
             self.features
                 .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
+        self.areas.push(areas);
         for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
             let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
                 continue;
@@ -382,8 +401,23 @@ impl State {
             placed,
             seg,
         };
-        self.on_board.push(figure);
+        self.stand(&figure);
         figure
+    }
+
+    /// Puts a figure on the board and counts it on its feature.
+    fn stand(&mut self, figure: &Figure) {
+        let node = self.node_of(figure.placed, figure.seg);
+        self.features.add_figure(node);
+        self.on_board.push(*figure);
+    }
+
+    /// Takes the figure at `i` off the board and uncounts it from its feature.
+    fn unstand(&mut self, i: usize) -> Figure {
+        let m = self.on_board.remove(i);
+        let node = self.node_of(m.placed, m.seg);
+        self.features.remove_figure(node);
+        m
     }
 
     /// Takes one figure of a type from its supply (the owner's, or the
@@ -425,7 +459,7 @@ impl State {
     pub(super) fn move_to_spot(&mut self, id: u32, spot: u16, area: Option<Player>) -> Option<SpotFigure> {
         let (figure_type, owner) = match self.on_board.iter().position(|m| m.id == id) {
             Some(i) => {
-                let m = self.on_board.remove(i);
+                let m = self.unstand(i);
                 (m.figure_type, m.owner)
             }
             None => {
@@ -457,7 +491,7 @@ impl State {
             placed,
             seg,
         };
-        self.on_board.push(figure);
+        self.stand(&figure);
         Some(figure)
     }
 
@@ -476,7 +510,7 @@ impl State {
     /// neutral one) and records it as gone; `None` if it is not on the board.
     pub(super) fn return_figure(&mut self, id: u32) -> Option<Figure> {
         let i = self.on_board.iter().position(|m| m.id == id)?;
-        let m = self.on_board.remove(i);
+        let m = self.unstand(i);
         match m.owner {
             Some(owner) => self.supply[owner.index() * self.figure_types + m.figure_type as usize] += 1,
             None => self.neutral[m.figure_type as usize] += 1,
@@ -488,7 +522,14 @@ impl State {
     /// Moves a figure on the board to another segment; returns it as moved,
     /// or `None` if it is not on the board. Supplies do not change.
     pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Figure> {
-        let m = self.on_board.iter_mut().find(|m| m.id == id)?;
+        let i = self.on_board.iter().position(|m| m.id == id)?;
+        let (from, to) = (
+            self.node_of(self.on_board[i].placed, self.on_board[i].seg),
+            self.node_of(placed, seg),
+        );
+        self.features.remove_figure(from);
+        self.features.add_figure(to);
+        let m = &mut self.on_board[i];
         (m.placed, m.seg) = (placed, seg);
         Some(*m)
     }
@@ -808,6 +849,20 @@ mod tests {
                 }
                 Ownership::Neutral => assert_eq!(neutral + on_board(None), count, "neutral figure {}", fig.name),
             }
+        }
+        // Each feature counts the figures standing on it.
+        for m in state.figures() {
+            let f = state.feature_of(m.placed, m.seg);
+            let standing = state
+                .figures()
+                .iter()
+                .filter(|x| state.feature_of(x.placed, x.seg) == f)
+                .count();
+            assert_eq!(
+                state.features().figure_count(f) as usize,
+                standing,
+                "figures counted on feature {f}"
+            );
         }
         for p in 0..state.players() {
             let sum: i128 = (0..pack.reasons.len())
