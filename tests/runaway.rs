@@ -115,12 +115,35 @@ fn calls_inside_comprehensions_are_charged() {
 /// Comprehensions nested four deep over every feature of the board.
 #[test]
 fn nested_comprehensions_are_charged() {
+    // Each count is compared with a number it never reaches, so every
+    // member of every level is judged: features^4 work per tile.
     let err = run("pack runaway\nrequires base\n\n\
          on tile_placed(t) when count(a in features where count(b in features where \
-         count(c in features where count(d in features where d == a) > 0) > 0) > 0) > 0 {\n\
+         count(c in features where count(d in features where d == a) > 9) > 9) > 9) > 9 {\n\
          \x20 score 1 to current_player reason \"x\"\n}\n");
     assert_eq!(err.kind(), ErrorKind::Runaway, "{err}");
     assert!(err.to_string().contains("runaway.rules:4"), "{err}");
+}
+
+#[test]
+fn an_existence_test_stops_at_the_first_member() {
+    // The same nesting asking only whether some member passes (`> 0`) judges
+    // one member per level: the game ends normally.
+    let pack = load(&[PackRef::Text {
+        name: "exists.rules".into(),
+        text: "pack exists\nrequires base\n\n\
+         on tile_placed(t) when count(a in features where count(b in features where \
+         count(c in features where count(d in features where d == a) > 0) > 0) > 0) > 0 {\n\
+         \x20 score 1 to current_player reason \"x\"\n}\n"
+            .into(),
+    }])
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1)).expect("sets up");
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
+    play(&mut game, &mut agents).expect("an existence test is cheap");
+    // One point per placed tile (the start tile is not placed in a turn).
+    let points: i64 = game.scores().iter().sum::<i64>();
+    assert!(points >= game.board().tiles().len() as i64 - 1, "{points}");
 }
 
 /// Always takes an action when one is offered.

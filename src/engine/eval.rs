@@ -242,13 +242,28 @@ impl Evaluator<'_> {
                 env.locals[slot] = v;
                 self.eval(body, env)?
             }
-            Expr::Count {
-                slot,
-                domain: Some(domain),
-                list: None,
-                filter,
-                memo,
-            } => {
+            Expr::Count { .. } => Value::Int(self.count(expr, env, i64::MAX)?),
+        })
+    }
+
+    /// The value of a count expression, or `limit` when it reaches it: the
+    /// members past that are not judged (`count(...) > 0` stops at the
+    /// first member that passes).
+    fn count(&self, expr: &Expr, env: &mut Env, limit: i64) -> Result<i64, EvalError> {
+        let Expr::Count {
+            slot,
+            domain,
+            list,
+            filter,
+            memo,
+        } = expr
+        else {
+            return Ok(0);
+        };
+        match (domain, list) {
+            (Some(domain), None) => {
+                // The node is always counted with the same limit (its parent
+                // expression decides it), so what is remembered is that count.
                 let key: Option<Vec<Value>> = match (self.memo, memo, self.candidate) {
                     (Some(_), Some(slots), None) => Some(
                         slots
@@ -260,30 +275,21 @@ impl Evaluator<'_> {
                 };
                 if let (Some(m), Some(k)) = (self.memo, &key) {
                     if let Some(n) = m.get(expr, k) {
-                        return Ok(Value::Int(n));
+                        return Ok(n);
                     }
                 }
-                let n = self.count_domain(*domain, *slot, filter.as_deref(), env)?;
+                let n = self.count_domain(*domain, *slot, filter.as_deref(), env, limit)?;
                 if let (Some(m), Some(k)) = (self.memo, key) {
                     m.put(expr, k, n);
                 }
-                Value::Int(n)
+                Ok(n)
             }
-            Expr::Count {
-                slot,
-                domain,
-                list,
-                filter,
-                ..
-            } => {
-                let items = match (domain, list) {
-                    (Some(d), _) => self.domain_items(*d, list.as_deref(), self.state.current(), env)?,
-                    (None, Some(l)) => {
-                        let list = self.eval(l, env)?;
-                        return Ok(Value::Int(self.count_list(&list, *slot, filter.as_deref(), env)?));
-                    }
-                    (None, None) => Vec::new(),
-                };
+            (None, Some(l)) => {
+                let list = self.eval(l, env)?;
+                self.count_list(&list, *slot, filter.as_deref(), env, limit)
+            }
+            (Some(d), Some(_)) => {
+                let items = self.domain_items(*d, list.as_deref(), self.state.current(), env)?;
                 self.charge(items.len())?;
                 let slot = *slot as usize;
                 if env.locals.len() <= slot {
@@ -291,6 +297,9 @@ impl Evaluator<'_> {
                 }
                 let mut n = 0;
                 for item in items {
+                    if n >= limit {
+                        break;
+                    }
                     env.locals[slot] = item;
                     let keep = match filter {
                         Some(cond) => self.eval(cond, env)?.truthy(),
@@ -298,64 +307,81 @@ impl Evaluator<'_> {
                     };
                     n += i64::from(keep);
                 }
-                Value::Int(n)
+                Ok(n)
             }
-        })
+            (None, None) => Ok(0),
+        }
     }
 
     /// How many members of a list value pass `filter`, each bound to
     /// `slot` (as [`Value::items`] lists them, without collecting them).
-    fn count_list(&self, list: &Value, slot: u16, filter: Option<&Expr>, env: &mut Env) -> Result<i64, EvalError> {
+    fn count_list(
+        &self,
+        list: &Value,
+        slot: u16,
+        filter: Option<&Expr>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<i64, EvalError> {
         fn count<T: Copy>(
             this: &Evaluator,
             members: &[T],
             item: impl Fn(T) -> Value,
             slot: usize,
-            filter: Option<&Expr>,
+            (filter, limit): (Option<&Expr>, i64),
             env: &mut Env,
         ) -> Result<i64, EvalError> {
             this.charge(members.len())?;
             let Some(cond) = filter else {
-                return Ok(members.len() as i64);
+                return Ok((members.len() as i64).min(limit));
             };
             if env.locals.len() <= slot {
                 env.locals.resize(slot + 1, Value::None);
             }
             let mut n = 0;
             for m in members {
+                if n >= limit {
+                    break;
+                }
                 env.locals[slot] = item(*m);
                 n += i64::from(this.eval(cond, env)?.truthy());
             }
             Ok(n)
         }
         let slot = slot as usize;
+        let judge = (filter, limit);
         match list {
-            Value::Features(v) => count(self, v, Value::Feature, slot, filter, env),
-            Value::Players(v) => count(self, v, Value::Player, slot, filter, env),
-            Value::Figures(v) => count(self, v, Value::Figure, slot, filter, env),
-            Value::Directions(v) => count(self, v, Value::Direction, slot, filter, env),
-            _ => count::<u8>(self, &[], Value::Player, slot, filter, env),
+            Value::Features(v) => count(self, v, Value::Feature, slot, judge, env),
+            Value::Players(v) => count(self, v, Value::Player, slot, judge, env),
+            Value::Figures(v) => count(self, v, Value::Figure, slot, judge, env),
+            Value::Directions(v) => count(self, v, Value::Direction, slot, judge, env),
+            _ => count::<u8>(self, &[], Value::Player, slot, judge, env),
         }
     }
 
     /// How many members of a whole domain pass `filter`, each bound to
     /// `slot`: the members of [`Evaluator::domain_values`], in its order, with
     /// the same charges, visited without collecting them.
-    fn count_domain(&self, domain: Domain, slot: u16, filter: Option<&Expr>, env: &mut Env) -> Result<i64, EvalError> {
+    fn count_domain(
+        &self,
+        domain: Domain,
+        slot: u16,
+        filter: Option<&Expr>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<i64, EvalError> {
         let slot = slot as usize;
         if env.locals.len() <= slot {
             env.locals.resize(slot + 1, Value::None);
         }
-        let mut n = 0;
-        let mut judge = |this: &Self, item: Value, env: &mut Env| -> Result<(), EvalError> {
+        let judge = |this: &Self, item: Value, env: &mut Env| -> Result<i64, EvalError> {
             env.locals[slot] = item;
-            let keep = match filter {
-                Some(cond) => this.eval(cond, env)?.truthy(),
-                None => true,
-            };
-            n += i64::from(keep);
-            Ok(())
+            Ok(match filter {
+                Some(cond) => i64::from(this.eval(cond, env)?.truthy()),
+                None => 1,
+            })
         };
+        let mut n = 0;
         let features = self.state.features();
         match domain {
             Domain::Features(kind) => {
@@ -373,8 +399,11 @@ impl Evaluator<'_> {
                     };
                 let mut visited = 0usize;
                 for f in features.roots(kind) {
+                    if n >= limit {
+                        break;
+                    }
                     visited += 1;
-                    judge(self, Value::Feature(f), env)?;
+                    n += judge(self, Value::Feature(f), env)?;
                 }
                 // Charged twice, as a listed domain is (once listed, once counted).
                 self.charge(visited.saturating_mul(2))?;
@@ -383,10 +412,13 @@ impl Evaluator<'_> {
                 let owner = self.owner_wanted(filter, slot as u16, env)?;
                 let mut visited = 0usize;
                 for m in self.state.figures() {
+                    if n >= limit {
+                        break;
+                    }
                     if t.is_none_or(|t| m.figure_type == t) && owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o)
                     {
                         visited += 1;
-                        judge(self, Value::Figure(m.id), env)?;
+                        n += judge(self, Value::Figure(m.id), env)?;
                     }
                 }
                 self.charge(visited.saturating_mul(2))?;
@@ -395,14 +427,20 @@ impl Evaluator<'_> {
                 let tiles = self.state.board().placed.len();
                 self.charge(tiles.saturating_mul(2))?;
                 for t in 0..tiles as u16 {
-                    judge(self, Value::Tile(t), env)?;
+                    if n >= limit {
+                        break;
+                    }
+                    n += judge(self, Value::Tile(t), env)?;
                 }
             }
             _ => {
                 let items = self.domain_items(domain, None, self.state.current(), env)?;
                 self.charge(items.len())?;
                 for item in items {
-                    judge(self, item, env)?;
+                    if n >= limit {
+                        break;
+                    }
+                    n += judge(self, item, env)?;
                 }
             }
         }
@@ -439,6 +477,12 @@ impl Evaluator<'_> {
                 return Ok(Value::Bool(left));
             }
             return Ok(Value::Bool(self.eval(r, env)?.truthy()));
+        }
+        // `count(...) > 0` and the like need to know only whether one
+        // member passes: the count stops at the first.
+        if let Some((count, holds_if_some)) = existence_test(op, l, r) {
+            let some = self.count(count, env, 1)? > 0;
+            return Ok(Value::Bool(some == holds_if_some));
         }
         let a = self.normal(self.eval(l, env)?);
         let b = self.normal(self.eval(r, env)?);
@@ -688,4 +732,28 @@ fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Buil
 /// The value `x.owner` has for a figure with this owner.
 fn owner_value(owner: Option<super::ids::Player>) -> Value {
     owner.map_or(Value::None, |p| Value::Player(p.0))
+}
+
+/// A comparison of a count with 0 or 1 that only asks whether some member
+/// passes (`count(...) > 0`, `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either
+/// way round): the count, and whether the comparison holds when one does.
+fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
+    let flip = |op| match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    };
+    let (count, op, n) = match (l, r) {
+        (Expr::Count { .. }, Expr::Int(n)) => (l, op, *n),
+        (Expr::Int(n), Expr::Count { .. }) => (r, flip(op), *n),
+        _ => return None,
+    };
+    let holds_if_some = match (op, n) {
+        (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1) => true,
+        (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => false,
+        _ => return None,
+    };
+    Some((count, holds_if_some))
 }

@@ -61,7 +61,10 @@ impl Game {
         at: (BlockId, u32),
         body: BlockId,
     ) -> Result<Step, GameError> {
-        let filter = match rules.pack.program.blocks[at.0 as usize].get(at.1 as usize).map(|s| &s.stmt) {
+        let filter = match rules.pack.program.blocks[at.0 as usize]
+            .get(at.1 as usize)
+            .map(|s| &s.stmt)
+        {
             Some(Stmt::ForEach { filter, .. }) => filter.as_ref(),
             _ => None,
         };
