@@ -174,7 +174,9 @@ impl Evaluator<'_> {
                 };
                 // No built-in takes more than three arguments (a longer
                 // list would still be answered, from the heap).
-                if args.len() <= 3 {
+                if args.is_empty() {
+                    self.query(*builtin, receiver, &[], env.depth)?
+                } else if args.len() <= 3 {
                     let mut values = [Value::None, Value::None, Value::None];
                     for (v, a) in values.iter_mut().zip(args) {
                         *v = self.eval(a, env)?;
