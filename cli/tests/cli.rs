@@ -274,3 +274,46 @@ fn the_command_takes_a_packs_folder() {
     let out = run(&["--packs-dir", packs.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `sim --json` figures of games played by the engine as it was before the
+/// speed work of issue 13 (commit 8c373b3), in `tests/data/sim_golden/`:
+/// however the engine evaluates rules, the same seeds give the same games.
+#[test]
+fn simulations_match_the_figures_recorded_before_the_speed_work() {
+    let all = "winter,gingerbread_man,abbot,wind_roses,wind_roses_spielbox,the_gifts,christmas_present";
+    let runs = [
+        ("base", "base", "2", "100", "5"),
+        ("seed_packs", all, "3", "40", "6"),
+        ("big_boxes", "river,inns_cathedrals,traders_builders", "4", "40", "7"),
+    ];
+    let golden_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sim_golden");
+    for (name, rules, players, games, seed) in runs {
+        let out = meeple(&[
+            "sim",
+            "--rules",
+            rules,
+            "--players",
+            players,
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--agents",
+            "random,greedy",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let now: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("sim --json prints JSON");
+        let path = golden_dir.join(format!("{name}.json"));
+        let golden: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the golden file exists")).expect("JSON");
+        for field in ["games", "players", "rules", "seats", "discarded_tiles_per_game"] {
+            assert_eq!(
+                now[field],
+                golden[field],
+                "{name}: `{field}` differs from {}",
+                path.display()
+            );
+        }
+    }
+}
