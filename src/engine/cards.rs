@@ -28,9 +28,9 @@ impl Game {
         }
         if self.replay && self.forced_cards.is_empty() {
             let deck_name = &program.decks[d].name;
-            return Err(EvalError::Illegal(ErrorKind::CardsMismatch.error(format!(
+            return Err(EvalError::Illegal(Box::new(ErrorKind::CardsMismatch.error(format!(
                 "a card is drawn from {deck_name} here, but the record names no more cards; add it to this turn's `cards`"
-            ))));
+            )))));
         }
         let i = match self.forced_cards.pop_front() {
             Some(card) => pile.iter().position(|c| *c == card).ok_or_else(|| {
@@ -43,7 +43,7 @@ impl Game {
                     ),
                     _ => format!("card {name} is not in the draw pile of deck {here}"),
                 };
-                EvalError::Illegal(ErrorKind::CardNotInPile.error(message))
+                EvalError::Illegal(Box::new(ErrorKind::CardNotInPile.error(message)))
             })?,
             None => self.rng.below(pile.len()),
         };

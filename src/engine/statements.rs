@@ -44,7 +44,7 @@ impl Game {
         }
         *last = Some(stmt.span);
         let stopped = self.exec(rules, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
-            EvalError::Illegal(e) => e,
+            EvalError::Illegal(e) => *e,
             e => self.located(e, stmt.span),
         })?;
         Ok(if stopped { Step::Stop } else { Step::Next })
@@ -173,7 +173,7 @@ impl Game {
                 }
             }
             Stmt::ExtraTile { keep, from } => {
-                if let Some(tile) = self.draw(*from).map_err(EvalError::Illegal)? {
+                if let Some(tile) = self.draw(*from).map_err(|e| EvalError::Illegal(Box::new(e)))? {
                     self.state.add_extra(tile, *keep);
                     let player = self.state.current();
                     self.emit(Event::DrewExtra {

@@ -74,8 +74,9 @@ pub enum EvalError {
     Runaway,
     /// More evaluation work in the whole game than its tile set allows.
     GameRunaway,
-    /// A replay forced something the game cannot do (a card not in its pile).
-    Illegal(GameError),
+    /// A replay forced something the game cannot do (a card not in its pile);
+    /// boxed, so that every evaluation's result stays small.
+    Illegal(Box<GameError>),
 }
 
 impl EvalError {
