@@ -160,16 +160,37 @@ impl Board {
     }
 
     /// Tiles on the 8 squares around `pos`.
-    pub fn neighbours(&self, (x, y): Pos) -> usize {
+    pub fn neighbours(&self, pos: Pos) -> usize {
         let mut n = 0;
+        self.around(pos, |_, p| n += usize::from(p != pos));
+        n
+    }
+
+    /// The tiles on the 3×3 squares centred on `pos` (itself included),
+    /// row by row from the north-west, each with its square. Around a placed
+    /// tile the grid always holds the whole 3×3 (see `make_room`), so its
+    /// cells are read directly; elsewhere square by square.
+    pub(crate) fn around(&self, (x, y): Pos, mut each: impl FnMut(PlacedId, Pos)) {
+        let (cx, cy) = (i64::from(x) - self.x0, i64::from(y) - self.y0);
+        if cx >= 1 && cy >= 1 && cx + 1 < self.width && cy + 1 < self.height {
+            let w = self.width as usize;
+            let first = ((cy - 1) * self.width + cx - 1) as usize;
+            for (dy, row) in (-1..=1).zip([first, first + w, first + 2 * w]) {
+                for (dx, cell) in (-1..=1).zip(&self.cells[row..row + 3]) {
+                    if *cell != EMPTY && *cell & FRONTIER == 0 {
+                        each(PlacedId(*cell - 1), (x + dx, y + dy));
+                    }
+                }
+            }
+            return;
+        }
         for dy in -1..=1 {
             for dx in -1..=1 {
-                if (dx, dy) != (0, 0) && self.at((x + dx, y + dy)).is_some() {
-                    n += 1;
+                if let Some(p) = self.at((x + dx, y + dy)) {
+                    each(p, (x + dx, y + dy));
                 }
             }
         }
-        n
     }
 
     /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
@@ -317,6 +338,11 @@ mod tests {
         );
         // Both sides of the line and both ends are open: 2 * 101 + 2.
         assert_eq!(board.frontier.len(), 204);
+        // Squares around: inside the line, beside it, at its end, far away.
+        assert_eq!(board.neighbours((50, 0)), 2);
+        assert_eq!(board.neighbours((50, 1)), 3);
+        assert_eq!(board.neighbours((101, 1)), 1);
+        assert_eq!(board.neighbours((500, 0)), 0);
         // Each frontier cell names its slot.
         for (k, slot) in board.frontier.iter().enumerate() {
             let cell = board.cells[board.index(slot.pos).unwrap()];

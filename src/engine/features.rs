@@ -53,6 +53,14 @@ impl Features {
         }
     }
 
+    /// Makes room for `nodes` more segments at once, so a game that
+    /// knows its tile set does not grow the tables a step at a time.
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve(nodes);
+        self.vars.reserve(nodes * self.stride);
+        self.strength.reserve(nodes * self.players);
+    }
+
     /// A player's majority bonus on a feature.
     pub fn strength(&self, f: FeatureId, player: usize) -> i64 {
         i64::from(

@@ -304,18 +304,13 @@ fn completion_candidates(rules: &Rules, state: &State, placed: PlacedId, mut eac
     for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
         each(state.feature_of(placed, seg));
     }
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
-                continue;
-            };
-            let mut areas = state.area_segments(other);
-            while areas != 0 {
-                each(state.feature_of(other, areas.trailing_zeros() as u8));
-                areas &= areas - 1;
-            }
+    board.around(p.pos, |other, _| {
+        let mut areas = state.area_segments(other);
+        while areas != 0 {
+            each(state.feature_of(other, areas.trailing_zeros() as u8));
+            areas &= areas - 1;
         }
-    }
+    });
 }
 
 /// Pays points into the state and logs the payment: [`Game::award`] for

@@ -37,6 +37,9 @@ use crate::ir::geometry::{facing_half_edge, opposite_edge, EDGE_OFFSETS};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
 
+/// Most feature-graph nodes a new game makes room for at once.
+const MAX_RESERVED_SEGMENTS: usize = 4096;
+
 /// Every tile of the set except one copy of the start tile.
 pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
     let pack = &rules.pack;
@@ -145,6 +148,11 @@ impl State {
             piles,
             hands: vec![Vec::new(); players],
         };
+        // Room for the segments of the whole tile set (up to a bound, so a
+        // huge set grows as it is played instead).
+        let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
+        state.features.reserve(segments.min(MAX_RESERVED_SEGMENTS));
+        state.areas.reserve(state.stack.len().min(MAX_RESERVED_SEGMENTS) + 1);
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
