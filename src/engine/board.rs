@@ -166,6 +166,24 @@ impl Board {
         n
     }
 
+    /// The tiles next to `pos` across each edge (north, east, south, west,
+    /// as [`EDGE_OFFSETS`]). Around a placed tile the grid always holds the
+    /// four squares (see `make_room`), so their cells are read directly.
+    pub(crate) fn beside(&self, (x, y): Pos) -> [Option<&PlacedTile>; 4] {
+        let (cx, cy) = (i64::from(x) - self.x0, i64::from(y) - self.y0);
+        if cx >= 1 && cy >= 1 && cx + 1 < self.width && cy + 1 < self.height {
+            let (c, w) = ((cy * self.width + cx) as usize, self.width as usize);
+            let tile = |cell: u16| (cell != EMPTY && cell & FRONTIER == 0).then(|| &self.placed[usize::from(cell - 1)]);
+            return [
+                tile(self.cells[c - w]),
+                tile(self.cells[c + 1]),
+                tile(self.cells[c + w]),
+                tile(self.cells[c - 1]),
+            ];
+        }
+        EDGE_OFFSETS.map(|(dx, dy)| self.tile_at((x + dx, y + dy)))
+    }
+
     /// The tiles on the 3×3 squares centred on `pos` (itself included),
     /// row by row from the north-west, each with its square. Around a placed
     /// tile the grid always holds the whole 3×3 (see `make_room`), so its

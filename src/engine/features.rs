@@ -81,7 +81,9 @@ impl Features {
 
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
     pub fn add(&mut self, placed: PlacedId, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
-        self.vars.extend_from_slice(&init[..self.stride]);
+        if self.stride > 0 {
+            self.vars.extend_from_slice(&init[..self.stride]);
+        }
         self.strength.resize(self.strength.len() + self.players, 0);
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {

@@ -33,7 +33,7 @@ use super::rng::Rng;
 use super::rules::{Rules, NONE};
 use super::types::{Figure, SpotFigure};
 use super::value::{EvalError, Value};
-use crate::ir::geometry::{facing_half_edge, opposite_edge, EDGE_OFFSETS};
+use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
 
@@ -345,8 +345,8 @@ impl State {
                 .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
         self.areas.push(areas);
-        for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
-            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
+        for (edge, n) in self.board.beside(pos).into_iter().enumerate() {
+            let Some(n) = n.copied() else {
                 continue;
             };
             let theirs = &rules.rotated[n.tile as usize][n.rot.index()];
