@@ -20,6 +20,10 @@ pub struct PlacedTile {
     pub rot: Rotation,
     /// Feature-graph node of its first segment; segment `i` is `first_node + i`.
     pub(crate) first_node: u32,
+    /// A bit for each of its segments of an area kind (at most 64 segments a
+    /// tile), so the squares around a placement are searched for area
+    /// features without looking their kinds up.
+    pub(crate) areas: u64,
 }
 
 /// Why a tile cannot go somewhere.
@@ -292,6 +296,14 @@ impl Board {
         PlacedId(index)
     }
 
+    /// Records which segments of a placed tile are of an area kind (the
+    /// board knows no kinds; the state tells it once the tile is down).
+    pub(crate) fn set_areas(&mut self, placed: PlacedId, areas: u64) {
+        if let Some(p) = self.placed.get_mut(placed.index()) {
+            p.areas = areas;
+        }
+    }
+
     /// Smallest and largest x and y of placed tiles.
     pub fn bounds(&self) -> (Pos, Pos) {
         let xs = self.placed.iter().map(|p| p.pos.0);
@@ -320,6 +332,7 @@ mod tests {
                 pos: (0, 0),
                 rot: Rotation::default(),
                 first_node: 0,
+                areas: 0,
             },
         );
         for x in 1..=100 {
@@ -339,6 +352,7 @@ mod tests {
                     pos: (x, 0),
                     rot: Rotation::default(),
                     first_node: 0,
+                    areas: 0,
                 },
             );
         }

@@ -57,10 +57,6 @@ pub(super) struct State {
     players: usize,
     current: usize,
     board: Board,
-    /// For each placed tile, a bit for each of its segments of an area kind
-    /// (at most 64 segments a tile), so the squares around a placement are
-    /// searched for area features without looking their kinds up.
-    areas: Vec<u64>,
     features: Features,
     on_board: Vec<Figure>,
     /// Figures off the board, at spots, in the order they came.
@@ -122,7 +118,6 @@ impl State {
             players,
             current: 0,
             board: Board::new(),
-            areas: Vec::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::new(),
             at_spots: Vec::new(),
@@ -152,7 +147,6 @@ impl State {
         // huge set grows as it is played instead).
         let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
         state.features.reserve(segments.min(MAX_RESERVED_SEGMENTS));
-        state.areas.reserve(state.stack.len().min(MAX_RESERVED_SEGMENTS) + 1);
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
@@ -181,7 +175,7 @@ impl State {
     /// `i` is bit `i`).
     #[inline]
     pub(super) fn area_segments(&self, placed: PlacedId) -> u64 {
-        self.areas[placed.index()]
+        self.board.placed[placed.index()].areas
     }
 
     /// The feature graph.
@@ -329,6 +323,7 @@ impl State {
                 pos,
                 rot,
                 first_node,
+                areas: 0,
             },
         );
         let mut areas = 0u64;
@@ -344,7 +339,7 @@ impl State {
             self.features
                 .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
-        self.areas.push(areas);
+        self.board.set_areas(placed, areas);
         for (edge, n) in self.board.beside(pos).into_iter().enumerate() {
             let Some(n) = n.copied() else {
                 continue;
