@@ -20,6 +20,10 @@ pub struct PlacedTile {
     pub rot: Rotation,
     /// Feature-graph node of its first segment; segment `i` is `first_node + i`.
     pub(crate) first_node: u32,
+    /// A bit for each of its segments of an area kind (at most 64 segments a
+    /// tile), so the squares around a placement are searched for area
+    /// features without looking their kinds up.
+    pub(crate) areas: u64,
 }
 
 /// Why a tile cannot go somewhere.
@@ -160,16 +164,55 @@ impl Board {
     }
 
     /// Tiles on the 8 squares around `pos`.
-    pub fn neighbours(&self, (x, y): Pos) -> usize {
+    pub fn neighbours(&self, pos: Pos) -> usize {
         let mut n = 0;
+        self.around(pos, |_, p| n += usize::from(p != pos));
+        n
+    }
+
+    /// The tiles next to `pos` across each edge (north, east, south, west,
+    /// as [`EDGE_OFFSETS`]). Around a placed tile the grid always holds the
+    /// four squares (see `make_room`), so their cells are read directly.
+    pub(crate) fn beside(&self, (x, y): Pos) -> [Option<&PlacedTile>; 4] {
+        let (cx, cy) = (i64::from(x) - self.x0, i64::from(y) - self.y0);
+        if cx >= 1 && cy >= 1 && cx + 1 < self.width && cy + 1 < self.height {
+            let (c, w) = ((cy * self.width + cx) as usize, self.width as usize);
+            let tile = |cell: u16| (cell != EMPTY && cell & FRONTIER == 0).then(|| &self.placed[usize::from(cell - 1)]);
+            return [
+                tile(self.cells[c - w]),
+                tile(self.cells[c + 1]),
+                tile(self.cells[c + w]),
+                tile(self.cells[c - 1]),
+            ];
+        }
+        EDGE_OFFSETS.map(|(dx, dy)| self.tile_at((x + dx, y + dy)))
+    }
+
+    /// The tiles on the 3×3 squares centred on `pos` (itself included),
+    /// row by row from the north-west, each with its square. Around a placed
+    /// tile the grid always holds the whole 3×3 (see `make_room`), so its
+    /// cells are read directly; elsewhere square by square.
+    pub(crate) fn around(&self, (x, y): Pos, mut each: impl FnMut(PlacedId, Pos)) {
+        let (cx, cy) = (i64::from(x) - self.x0, i64::from(y) - self.y0);
+        if cx >= 1 && cy >= 1 && cx + 1 < self.width && cy + 1 < self.height {
+            let w = self.width as usize;
+            let first = ((cy - 1) * self.width + cx - 1) as usize;
+            for (dy, row) in (-1..=1).zip([first, first + w, first + 2 * w]) {
+                for (dx, cell) in (-1..=1).zip(&self.cells[row..row + 3]) {
+                    if *cell != EMPTY && *cell & FRONTIER == 0 {
+                        each(PlacedId(*cell - 1), (x + dx, y + dy));
+                    }
+                }
+            }
+            return;
+        }
         for dy in -1..=1 {
             for dx in -1..=1 {
-                if (dx, dy) != (0, 0) && self.at((x + dx, y + dy)).is_some() {
-                    n += 1;
+                if let Some(p) = self.at((x + dx, y + dy)) {
+                    each(p, (x + dx, y + dy));
                 }
             }
         }
-        n
     }
 
     /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
@@ -253,6 +296,14 @@ impl Board {
         PlacedId(index)
     }
 
+    /// Records which segments of a placed tile are of an area kind (the
+    /// board knows no kinds; the state tells it once the tile is down).
+    pub(crate) fn set_areas(&mut self, placed: PlacedId, areas: u64) {
+        if let Some(p) = self.placed.get_mut(placed.index()) {
+            p.areas = areas;
+        }
+    }
+
     /// Smallest and largest x and y of placed tiles.
     pub fn bounds(&self) -> (Pos, Pos) {
         let xs = self.placed.iter().map(|p| p.pos.0);
@@ -281,6 +332,7 @@ mod tests {
                 pos: (0, 0),
                 rot: Rotation::default(),
                 first_node: 0,
+                areas: 0,
             },
         );
         for x in 1..=100 {
@@ -300,6 +352,7 @@ mod tests {
                     pos: (x, 0),
                     rot: Rotation::default(),
                     first_node: 0,
+                    areas: 0,
                 },
             );
         }
@@ -317,6 +370,11 @@ mod tests {
         );
         // Both sides of the line and both ends are open: 2 * 101 + 2.
         assert_eq!(board.frontier.len(), 204);
+        // Squares around: inside the line, beside it, at its end, far away.
+        assert_eq!(board.neighbours((50, 0)), 2);
+        assert_eq!(board.neighbours((50, 1)), 3);
+        assert_eq!(board.neighbours((101, 1)), 1);
+        assert_eq!(board.neighbours((500, 0)), 0);
         // Each frontier cell names its slot.
         for (k, slot) in board.frontier.iter().enumerate() {
             let cell = board.cells[board.index(slot.pos).unwrap()];

@@ -197,6 +197,7 @@ impl Game {
                 pos,
                 rot,
                 first_node: u32::MAX,
+                areas: 0,
             }),
             ..self.evaluator()
         };

@@ -58,6 +58,14 @@ impl Features {
         }
     }
 
+    /// Makes room for `nodes` more segments at once, so a game that
+    /// knows its tile set does not grow the tables a step at a time.
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve(nodes);
+        self.vars.reserve(nodes * self.stride);
+        self.strength.reserve(nodes * self.players);
+    }
+
     /// A player's majority bonus on a feature.
     pub fn strength(&self, f: FeatureId, player: usize) -> i64 {
         i64::from(
@@ -78,7 +86,9 @@ impl Features {
 
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
     pub fn add(&mut self, placed: PlacedId, seg: u8, kind: KindId, open: u16, init: &[i64]) -> u32 {
-        self.vars.extend_from_slice(&init[..self.stride]);
+        if self.stride > 0 {
+            self.vars.extend_from_slice(&init[..self.stride]);
+        }
         self.strength.resize(self.strength.len() + self.players, 0);
         let id = self.nodes.len() as u32;
         if self.kind_ends.len() <= kind as usize {

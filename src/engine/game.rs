@@ -358,11 +358,6 @@ impl Game {
         self.state.figures_on(feature)
     }
 
-    /// The players with the most figures on a feature (all tied ones); empty if none.
-    pub(crate) fn majority(&self, f: FeatureId) -> Vec<usize> {
-        self.state.majority(&self.rules, f)
-    }
-
     /// Whether the feature satisfies its kind's `complete when`.
     pub(crate) fn completed(&self, f: FeatureId) -> Result<bool, EvalError> {
         self.evaluator().completed(f)

@@ -47,6 +47,13 @@ impl State {
     /// The players with the most figures on a feature, each counted by its
     /// weight (all tied ones); empty if none.
     pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
+        let mask = self.majority_mask(rules, f);
+        (0..self.players()).filter(|p| mask & (1 << p) != 0).collect()
+    }
+
+    /// [`State::majority`] as a set of players, bit `p` for player `p`
+    /// (at most [`MAX_PLAYERS`]), without allocating.
+    pub(super) fn majority_mask(&self, rules: &Rules, f: FeatureId) -> u32 {
         // At most MAX_PLAYERS players: counted on the stack.
         let mut counts = [0i64; MAX_PLAYERS];
         let mut present = [false; MAX_PLAYERS];
@@ -72,12 +79,9 @@ impl State {
             .map(|(c, _)| *c)
             .max()
             .unwrap_or(0);
-        if !present.iter().any(|h| *h) {
-            return Vec::new();
-        }
         (0..self.players())
             .filter(|p| present[*p] && counts[*p] == best)
-            .collect()
+            .fold(0, |mask, p| mask | 1 << p)
     }
 
     /// The features named by the `touches` lists of this feature's segments, each once.

@@ -11,7 +11,7 @@ use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
 use super::task::{Adjustment, Log, Step, Task};
-use super::types::{Event, Figure};
+use super::types::Event;
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
 use crate::ir::ReasonId;
@@ -39,29 +39,18 @@ impl Game {
         let f = self.state.features().find(f);
         if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
             self.state.set_done(f);
-            let arg = || vec![Value::Feature(f)];
-            self.then([
-                Task::Fire {
-                    event: EventKind::FeatureCompleted,
-                    args: arg(),
-                    depth: 0,
-                },
-                Task::Score {
+            let event = |event| feature_event(&self.rules, event, f);
+            let tasks = [
+                event(EventKind::FeatureCompleted),
+                Some(Task::Score {
                     feature: f,
                     completed: true,
-                },
-                Task::Fire {
-                    event: EventKind::FeatureScored,
-                    args: arg(),
-                    depth: 0,
-                },
-                Task::ReturnAll(f),
-                Task::Fire {
-                    event: EventKind::FeatureDone,
-                    args: arg(),
-                    depth: 0,
-                },
-            ]);
+                }),
+                event(EventKind::FeatureScored),
+                Some(Task::ReturnAll(f)),
+                event(EventKind::FeatureDone),
+            ];
+            self.then(tasks.into_iter().flatten());
         }
         Ok(Step::Next)
     }
@@ -72,8 +61,8 @@ impl Game {
         if self.delayed.contains(&self.state.features().find(f)) {
             return Step::Next;
         }
-        let players: Vec<Figure> = self.figures_on(f).filter(|m| m.owner.is_some()).copied().collect();
-        for m in players.into_iter().rev() {
+        // The players' figures go back last first; returning one moves no other.
+        while let Some(m) = self.figures_on(f).filter(|m| m.owner.is_some()).last() {
             self.return_to_supply(m.id);
         }
         Step::Next
@@ -112,17 +101,14 @@ impl Game {
             .into_iter()
             .flat_map(|f| {
                 [
-                    Task::Score {
+                    Some(Task::Score {
                         feature: f,
                         completed: false,
-                    },
-                    Task::Fire {
-                        event: EventKind::FeatureScored,
-                        args: vec![Value::Feature(f)],
-                        depth: 0,
-                    },
+                    }),
+                    feature_event(&self.rules, EventKind::FeatureScored, f),
                 ]
             })
+            .flatten()
             .collect();
         self.then(scoring);
         // What was owed was paid first, so its events come first.
@@ -199,8 +185,8 @@ impl Game {
             .iter()
             .position(|a| a.feature == root)
             .map(|i| self.adjustments.remove(i));
-        let owners = self.majority(f);
-        if owners.is_empty() {
+        let owners = self.state.majority_mask(&self.rules, f);
+        if owners == 0 {
             return Ok(());
         }
         // The kind's own value; not needed when a reasonless adjustment replaces it.
@@ -243,7 +229,7 @@ impl Game {
         let extra = extra.filter(|&(points, _)| points != 0);
         let later = completed && self.delayed.contains(&root);
         let mut paid = Vec::new();
-        for player in owners {
+        for player in (0..self.state.players()).filter(|p| owners & (1 << p) != 0) {
             for (points, reason) in std::iter::once((own, kind_id)).chain(extra) {
                 if later {
                     self.owed.push((player, points, reason));
@@ -284,6 +270,16 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
     }
 }
 
+/// The event `event` about feature `f`, when a rule listens to it (an
+/// event no rule hears would run nothing).
+fn feature_event(rules: &Rules, event: EventKind, f: FeatureId) -> Option<Task> {
+    (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
+        event,
+        args: vec![Value::Feature(f)],
+        depth: 0,
+    })
+}
+
 /// The `points_scored` event of a payment, when a rule listens to it.
 fn points_event(rules: &Rules, player: usize, points: i64, reason: ReasonId, depth: u16) -> Option<Task> {
     let event = EventKind::PointsScored;
@@ -304,18 +300,13 @@ fn completion_candidates(rules: &Rules, state: &State, placed: PlacedId, mut eac
     for seg in 0..pack.tiles[p.tile as usize].segments.len() as u8 {
         each(state.feature_of(placed, seg));
     }
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            let Some(other) = board.at((p.pos.0 + dx, p.pos.1 + dy)) else {
-                continue;
-            };
-            let mut areas = state.area_segments(other);
-            while areas != 0 {
-                each(state.feature_of(other, areas.trailing_zeros() as u8));
-                areas &= areas - 1;
-            }
+    board.around(p.pos, |other, _| {
+        let mut areas = state.area_segments(other);
+        while areas != 0 {
+            each(state.feature_of(other, areas.trailing_zeros() as u8));
+            areas &= areas - 1;
         }
-    }
+    });
 }
 
 /// Pays points into the state and logs the payment: [`Game::award`] for

@@ -33,9 +33,12 @@ use super::rng::Rng;
 use super::rules::{Rules, NONE};
 use super::types::{Figure, SpotFigure};
 use super::value::{EvalError, Value};
-use crate::ir::geometry::{facing_half_edge, opposite_edge, EDGE_OFFSETS};
+use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
+
+/// Most feature-graph nodes a new game makes room for at once.
+const MAX_RESERVED_SEGMENTS: usize = 4096;
 
 /// Every tile of the set except one copy of the start tile.
 pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
@@ -54,10 +57,6 @@ pub(super) struct State {
     players: usize,
     current: usize,
     board: Board,
-    /// For each placed tile, a bit for each of its segments of an area kind
-    /// (at most 64 segments a tile), so the squares around a placement are
-    /// searched for area features without looking their kinds up.
-    areas: Vec<u64>,
     features: Features,
     on_board: Vec<Figure>,
     /// Figures off the board, at spots, in the order they came.
@@ -119,7 +118,6 @@ impl State {
             players,
             current: 0,
             board: Board::new(),
-            areas: Vec::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::new(),
             at_spots: Vec::new(),
@@ -145,6 +143,10 @@ impl State {
             piles,
             hands: vec![Vec::new(); players],
         };
+        // Room for the segments of the whole tile set (up to a bound, so a
+        // huge set grows as it is played instead).
+        let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
+        state.features.reserve(segments.min(MAX_RESERVED_SEGMENTS));
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
@@ -173,7 +175,7 @@ impl State {
     /// `i` is bit `i`).
     #[inline]
     pub(super) fn area_segments(&self, placed: PlacedId) -> u64 {
-        self.areas[placed.index()]
+        self.board.placed[placed.index()].areas
     }
 
     /// The feature graph.
@@ -321,6 +323,7 @@ impl State {
                 pos,
                 rot,
                 first_node,
+                areas: 0,
             },
         );
         let mut areas = 0u64;
@@ -336,9 +339,9 @@ impl State {
             self.features
                 .add(placed, i as u8, seg.kind, open as u16, &rules.feature_var_init);
         }
-        self.areas.push(areas);
-        for (edge, (dx, dy)) in EDGE_OFFSETS.iter().enumerate() {
-            let Some(n) = self.board.tile_at((pos.0 + dx, pos.1 + dy)).copied() else {
+        self.board.set_areas(placed, areas);
+        for (edge, n) in self.board.beside(pos).into_iter().enumerate() {
+            let Some(n) = n.copied() else {
                 continue;
             };
             let theirs = &rules.rotated[n.tile as usize][n.rot.index()];

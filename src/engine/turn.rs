@@ -63,18 +63,16 @@ impl Game {
 
     /// Queues an event's handlers, if it has any.
     pub(super) fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
-        if !self.rules.handlers_of(event).is_empty() {
-            self.tasks.push(Task::Fire { event, args, depth });
-        }
+        self.fire_with(event, depth, || args);
     }
 
-    /// Queues an event with one argument, if it has handlers (the argument
-    /// list is made only then).
-    pub(super) fn fire_one(&mut self, event: EventKind, arg: Value, depth: u16) {
+    /// [`Game::fire`] with arguments built only when some rule listens, so an
+    /// event nobody hears allocates nothing (the turn's own events).
+    pub(super) fn fire_with(&mut self, event: EventKind, depth: u16, args: impl FnOnce() -> Vec<Value>) {
         if !self.rules.handlers_of(event).is_empty() {
             self.tasks.push(Task::Fire {
                 event,
-                args: vec![arg],
+                args: args(),
                 depth,
             });
         }
@@ -89,8 +87,8 @@ impl Game {
     pub(super) fn after_place(&mut self, placed: PlacedId) {
         self.tasks.push(Task::AwaitDeploy(placed));
         let depth = self.depth();
-        self.fire_one(EventKind::DeployPhase, Value::Tile(placed.0), depth);
-        self.fire_one(EventKind::TilePlaced, Value::Tile(placed.0), depth);
+        self.fire_with(EventKind::DeployPhase, depth, || vec![Value::Tile(placed.0)]);
+        self.fire_with(EventKind::TilePlaced, depth, || vec![Value::Tile(placed.0)]);
     }
 
     /// After a deployment (or a pass): scoring, after the deployment's event.
@@ -98,9 +96,9 @@ impl Game {
         self.tasks.push(Task::Scoring(placed));
         if let Some(id) = figure {
             let depth = self.depth();
-            self.fire_one(EventKind::FigureDeployed, Value::Figure(id), depth);
+            self.fire_with(EventKind::FigureDeployed, depth, || vec![Value::Figure(id)]);
             // Fired last, so it runs first.
-            self.fire_one(EventKind::FigurePlaced, Value::Figure(id), depth);
+            self.fire_with(EventKind::FigurePlaced, depth, || vec![Value::Figure(id)]);
         }
     }
 
@@ -267,7 +265,7 @@ impl Game {
         self.taken.clear();
         self.tasks.push(Task::Draw);
         let player = self.state.current() as u8;
-        self.fire_one(EventKind::TurnStart, Value::Player(player), 0);
+        self.fire_with(EventKind::TurnStart, 0, || vec![Value::Player(player)]);
         Step::Next
     }
 
@@ -295,7 +293,7 @@ impl Game {
                 });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
-                    self.fire_one(EventKind::TileDrawn, Value::Player(player as u8), 0);
+                    self.fire_with(EventKind::TileDrawn, 0, || vec![Value::Player(player as u8)]);
                 } else {
                     self.state.discard_tile();
                     self.emit(Event::Discarded {
@@ -312,7 +310,7 @@ impl Game {
     fn end_turn(&mut self) -> Step {
         let player = self.state.current() as u8;
         self.then([Task::Trim(player), Task::NextTurn]);
-        self.fire_one(EventKind::TurnEnd, Value::Player(player), 0);
+        self.fire_with(EventKind::TurnEnd, 0, || vec![Value::Player(player)]);
         Step::Next
     }
 
