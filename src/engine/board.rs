@@ -75,7 +75,7 @@ const START_SIDE: i64 = 25;
 /// The grid of placed tiles. It covers the board's bounding box plus a
 /// margin and grows along each axis separately, so its size follows the
 /// board, not the tile set.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     /// Coordinates of the grid's first cell.
     x0: i64,
@@ -88,6 +88,19 @@ pub struct Board {
     pub(crate) placed: Vec<PlacedTile>,
     /// Empty squares next to at least one tile.
     pub(crate) frontier: Vec<Slot>,
+}
+
+impl Clone for Board {
+    /// A copy with room for a few more tiles and frontier squares, so a
+    /// look-ahead copy that places a tile does not grow (and copy) them again.
+    fn clone(&self) -> Board {
+        Board {
+            cells: self.cells.clone(),
+            placed: super::features::copy_with_room(&self.placed, 2),
+            frontier: super::features::copy_with_room(&self.frontier, 8),
+            ..*self
+        }
+    }
 }
 
 impl Board {

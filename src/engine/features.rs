@@ -34,7 +34,7 @@ struct Node {
 }
 
 /// All features on the board.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
     /// Feature variables: `vars[node * stride + k]`, meaningful at roots.
@@ -45,6 +45,31 @@ pub struct Features {
     players: usize,
     /// For each kind: its first and last node (`u32::MAX` for none).
     kind_ends: Vec<(u32, u32)>,
+}
+
+/// Segments a copy has room for beyond the original's without growing: a
+/// look-ahead copy places a tile or two (a tile has at most a dozen
+/// segments), and growing a table copies all of it again.
+const COPY_ROOM: usize = 24;
+
+/// A copy of `v` with room for `extra` more elements.
+pub(crate) fn copy_with_room<T: Clone>(v: &[T], extra: usize) -> Vec<T> {
+    let mut copy = Vec::with_capacity(v.len() + extra);
+    copy.extend_from_slice(v);
+    copy
+}
+
+impl Clone for Features {
+    fn clone(&self) -> Features {
+        Features {
+            nodes: copy_with_room(&self.nodes, COPY_ROOM),
+            vars: copy_with_room(&self.vars, COPY_ROOM * self.stride),
+            stride: self.stride,
+            strength: copy_with_room(&self.strength, COPY_ROOM * self.players),
+            players: self.players,
+            kind_ends: self.kind_ends.clone(),
+        }
+    }
 }
 
 impl Features {
