@@ -87,6 +87,10 @@ enum Command {
         /// temporary file), and the message says how to reproduce it.
         #[arg(long, value_name = "DIR")]
         record_dir: Option<PathBuf>,
+        /// Games played at once, 1 or more (default: one per core). The
+        /// results are the same for any number.
+        #[arg(long, value_name = "N", value_parser = threads_arg)]
+        threads: Option<usize>,
     },
     /// Print the language reference's tables (events, windows, built-ins) as Markdown.
     Reference,
@@ -122,7 +126,28 @@ pub fn main() -> ExitCode {
             agents,
             json,
             record_dir,
-        } => simulate(rules, players, games, seed, &agents, json, record_dir),
+            threads,
+        } => simulate(
+            rules,
+            players,
+            games,
+            seed,
+            &agents,
+            json,
+            record_dir,
+            threads.unwrap_or_else(crate::sim::default_threads),
+        ),
+    }
+}
+
+/// Reads `--threads`: a whole number, 1 or more.
+fn threads_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("0 threads play nothing; give 1 or more (the default is one per core)".into()),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of threads; give a whole number, 1 or more (the default is one per core)"
+        )),
     }
 }
 
@@ -337,6 +362,7 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
     ExitCode::SUCCESS
 }
 
+#[allow(clippy::too_many_arguments)]
 fn simulate(
     packs: Vec<String>,
     players: usize,
@@ -345,6 +371,7 @@ fn simulate(
     agents: &str,
     json: bool,
     record_dir: Option<PathBuf>,
+    threads: usize,
 ) -> ExitCode {
     if players == 0 || players > MAX_PLAYERS {
         eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
@@ -394,6 +421,7 @@ fn simulate(
         agents,
         json,
         record_dir,
+        threads,
     };
     match sim::run(rules, &opts) {
         Ok(report) => {
