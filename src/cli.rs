@@ -1,5 +1,6 @@
 //! The `meeple` command line. Everything that prints lives here, outside the core.
 
+mod bench;
 mod draw;
 mod sim;
 
@@ -92,6 +93,27 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = threads_arg)]
         threads: Option<usize>,
     },
+    /// Measure the engine's speed: games per second for each row of the
+    /// benchmark suite (benches/suite.txt), each the median of several rounds
+    /// on one thread and compared with random base 2-player games; search
+    /// clones per second at mid-game; and sim on 1 thread against every core.
+    Bench {
+        /// A smoke run of a few seconds (3 short rounds; rough figures).
+        #[arg(long)]
+        quick: bool,
+        /// Timed rounds per figure (default 5, or 3 with --quick).
+        #[arg(long, value_name = "N", value_parser = count_arg)]
+        rounds: Option<usize>,
+        /// Seconds per round (default 1, or 0.03 with --quick).
+        #[arg(long, value_name = "S")]
+        seconds: Option<f64>,
+        /// Threads sim is measured on against one thread (default: one per core).
+        #[arg(long, value_name = "N", value_parser = threads_arg)]
+        threads: Option<usize>,
+        /// Print the figures as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the language reference's tables (events, windows, built-ins) as Markdown.
     Reference,
     /// Explain a diagnostic code such as E0011, or list all codes.
@@ -108,6 +130,23 @@ pub fn main() -> ExitCode {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs } => tiles(&packs),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Bench {
+            quick,
+            rounds,
+            seconds,
+            threads,
+            json,
+        } => {
+            let mut settings = if quick {
+                crate::bench::Settings::quick()
+            } else {
+                crate::bench::Settings::full()
+            };
+            settings.rounds = rounds.unwrap_or(settings.rounds);
+            settings.round_seconds = seconds.unwrap_or(settings.round_seconds);
+            settings.threads = threads.unwrap_or(settings.threads);
+            bench::bench(&settings, json)
+        }
         Command::Reference => {
             emit(&crate::ir::reference::tables());
             ExitCode::SUCCESS
@@ -148,6 +187,14 @@ fn threads_arg(text: &str) -> Result<usize, String> {
         Err(_) => Err(format!(
             "`{text}` is not a number of threads; give a whole number, 1 or more (the default is one per core)"
         )),
+    }
+}
+
+/// Reads `--rounds`: a whole number, 1 or more.
+fn count_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{text}` is not a count; give a whole number, 1 or more")),
     }
 }
 

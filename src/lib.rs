@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod agents;
+pub mod bench;
 pub mod bundled;
 pub mod check;
 #[cfg(feature = "cli")]
