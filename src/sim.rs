@@ -28,6 +28,11 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How long a worker of [`play_games_each`] keeps finished games before it
+/// hands them on.
+const BATCH_TIME: Duration = Duration::from_millis(5);
 
 /// A run of games: how many, with how many players, from which seed, on how
 /// many threads, and whether the games keep their event log (records need
@@ -174,26 +179,39 @@ where
     // Workers take game indices in increasing order from `next`, so the
     // games held back for the ones before them stay few; none takes a game
     // past `last`, the first failed game (or the last one taken when the
-    // caller stopped).
+    // caller stopped). A worker sends its games in batches, every
+    // `BATCH_TIME` at most, so the calling thread is not woken for every
+    // short game (waking it per game cost a tenth of the CPU time).
     let next = AtomicUsize::new(0);
     let last = AtomicUsize::new(usize::MAX);
-    let (sender, receiver) = mpsc::channel::<(usize, bool, T)>();
+    let (sender, receiver) = mpsc::channel::<Vec<(usize, bool, T)>>();
     rayon::in_place_scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
             let (next, last, keep) = (&next, &last, &keep);
-            scope.spawn(move |_| loop {
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= run.games || g > last.load(Ordering::Relaxed) {
-                    break;
+            scope.spawn(move |_| {
+                let mut batch = Vec::new();
+                let mut since = Instant::now();
+                loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= run.games || g > last.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let played = play_game(rules, run, agents, g);
+                    let failed = played.is_err();
+                    if failed {
+                        last.fetch_min(g, Ordering::Relaxed);
+                    }
+                    batch.push((g, failed, keep(g, played)));
+                    if failed || since.elapsed() >= BATCH_TIME {
+                        if sender.send(std::mem::take(&mut batch)).is_err() {
+                            return;
+                        }
+                        since = Instant::now();
+                    }
                 }
-                let played = play_game(rules, run, agents, g);
-                let failed = played.is_err();
-                if failed {
-                    last.fetch_min(g, Ordering::Relaxed);
-                }
-                if sender.send((g, failed, keep(g, played))).is_err() {
-                    break;
+                if !batch.is_empty() {
+                    let _ = sender.send(batch);
                 }
             });
         }
@@ -201,7 +219,7 @@ where
         // Values wait here until every game before theirs has been taken.
         let mut waiting: BTreeMap<usize, (bool, T)> = BTreeMap::new();
         let mut due = 0;
-        for (g, failed, value) in receiver {
+        for (g, failed, value) in receiver.into_iter().flatten() {
             waiting.insert(g, (failed, value));
             while let Some((failed, value)) = waiting.remove(&due) {
                 let stop = take(due, value).is_break() || failed;
