@@ -106,7 +106,7 @@ pub fn replay_seed(seed: u64, g: usize) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Stopped {
     /// The game as it stopped, or `None` when [`Game::new`] refused the setup.
-    pub game: Option<Game>,
+    pub game: Option<Box<Game>>,
     /// Why it stopped.
     pub error: GameError,
 }
@@ -127,7 +127,7 @@ where
     match play(&mut game, &mut seats) {
         Ok(()) => Ok(game),
         Err(error) => Err(Stopped {
-            game: Some(game),
+            game: Some(Box::new(game)),
             error,
         }),
     }

@@ -111,7 +111,7 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
         g,
     ) {
         Ok(game) => Some(game),
-        Err(stopped) => stopped.game,
+        Err(stopped) => stopped.game.map(|game| *game),
     };
     {
         // A game that failed while being set up has a record with no turns,
