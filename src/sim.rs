@@ -140,10 +140,6 @@ where
 /// The run stops at the first game, by index, that stops with an error: its
 /// value is the last one returned, and no game after it is handed to `keep`
 /// (games after it may have been played meanwhile, and are dropped).
-///
-/// On more than one thread, each thread plays from its own copy of `rules`
-/// (made by [`Rules::new`] from the same pack), so the games handed to
-/// `keep` hold an equal copy, not `rules` itself.
 pub fn play_games<T, F, K>(rules: &Arc<Rules>, run: &Run, agents: &F, keep: K) -> Vec<T>
 where
     T: Send,
@@ -194,11 +190,6 @@ where
             let sender = sender.clone();
             let (next, last, keep) = (&next, &last, &keep);
             scope.spawn(move |_| {
-                // Each worker plays from its own copy of the rules: games
-                // clone and drop their `Arc<Rules>` often (a search clone, a
-                // run of the turn machine), and threads counting on one
-                // shared count wait on each other's cache line.
-                let rules = &Arc::new(Rules::new(rules.pack().clone()));
                 let mut batch = Vec::new();
                 let mut since = Instant::now();
                 loop {
