@@ -1,74 +1,38 @@
 //! Engine throughput: `cargo bench --bench engine`.
-//! Complete random 2-player base games per second on one thread, and game
-//! state clones per second (mid-game, as a search would clone). Each figure
-//! is the median of several rounds.
+//! The benchmark suite (`benches/suite.txt`, measured by `meeple::bench` as
+//! `meeple bench` measures it): games per second on one thread for each row
+//! and its ratio to random 2-player base games, search clones per second at
+//! mid-game, and sim on one thread against every core. Then two figures only
+//! this bench shows: base games with the event log on, and `Game::clone`
+//! against `Game::search_clone`. Each figure is the median of several rounds.
 
-use meeple::agents::{play, Agent, RandomAgent};
-use meeple::engine::{Choice, Game, Rules, Setup};
-use meeple::{load, PackRef};
-use std::hint::black_box;
-use std::sync::Arc;
-use std::time::Instant;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
-fn random_game(rules: &Arc<Rules>, seed: u64, logging: bool) -> Game {
-    let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).expect("base sets up");
-    game.set_logging(logging);
-    let mut agents: Vec<Box<dyn Agent>> = vec![
-        Box::new(RandomAgent::new(seed ^ 1)),
-        Box::new(RandomAgent::new(seed ^ 2)),
-    ];
-    play(&mut game, &mut agents).expect("random games finish");
-    game
-}
+use meeple::bench::{
+    clones_per_second, games_per_second, median, mid_game, parse_suite, rules_of, run, table_header, table_line,
+    Settings, MID_GAME_TILES, SUITE,
+};
 
 fn main() {
-    let rules = Arc::new(Rules::new(
-        load(&[PackRef::Bundled("base".into())]).expect("base loads"),
-    ));
-    let rounds = 7;
-    let games_per_round = 2000;
+    let settings = Settings::full();
+    let cases = parse_suite(SUITE).expect("the suite reads");
+    print!("{}", table_header());
+    run(&cases, &settings, |row| print!("{}", table_line(row))).expect("the suite runs");
+
+    let base = rules_of(&["base".into()]).expect("base loads");
     for logging in [false, true] {
-        let rates: Vec<f64> = (0..rounds)
-            .map(|r| {
-                let start = Instant::now();
-                for g in 0..games_per_round {
-                    black_box(random_game(&rules, (r * games_per_round + g) as u64, logging));
-                }
-                games_per_round as f64 / start.elapsed().as_secs_f64()
-            })
-            .collect();
+        let rates = games_per_second(&base, 2, "random", logging, &settings).expect("random games finish");
         let label = if logging { "with event log" } else { "without log" };
         println!(
-            "random 2-player base games/s ({label}): median {:.0} over {rounds} rounds of {games_per_round}",
-            median(rates)
+            "random 2-player base games/s ({label}): median {:.0} over {} rounds",
+            median(&rates),
+            settings.rounds
         );
     }
-
-    // A mid-game state: play 35 turns of a random game.
-    let mut game = Game::new(rules.clone(), Setup::new(2).seed(7)).expect("base sets up");
-    let mut agent = RandomAgent::new(3);
-    let mut options: Vec<Choice> = Vec::new();
-    while game.board().tiles().len() < 36 {
-        game.options_into(&mut options);
-        let choice = agent.choose(&game, &options).expect("random agents always choose");
-        game.apply(choice).expect("options are legal");
-    }
-    let clones = 100_000;
+    let game = mid_game(&base, 2, MID_GAME_TILES).expect("base sets up");
     for (label, search) in [("Game::clone", false), ("Game::search_clone", true)] {
-        let rates: Vec<f64> = (0..rounds)
-            .map(|_| {
-                let start = Instant::now();
-                for _ in 0..clones {
-                    black_box(if search { game.search_clone() } else { game.clone() });
-                }
-                clones as f64 / start.elapsed().as_secs_f64()
-            })
-            .collect();
-        println!("{label} per second at 36 tiles: median {:.0}", median(rates));
+        let rates = clones_per_second(&game, search, &settings);
+        println!(
+            "{label} per second at {MID_GAME_TILES} tiles: median {:.0}",
+            median(&rates)
+        );
     }
 }

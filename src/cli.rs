@@ -1,5 +1,6 @@
 //! The `meeple` command line. Everything that prints lives here, outside the core.
 
+mod bench;
 mod draw;
 mod sim;
 
@@ -87,6 +88,31 @@ enum Command {
         /// temporary file), and the message says how to reproduce it.
         #[arg(long, value_name = "DIR")]
         record_dir: Option<PathBuf>,
+        /// Games played at once, 1 or more (default: one per core). The
+        /// results are the same for any number.
+        #[arg(long, value_name = "N", value_parser = threads_arg)]
+        threads: Option<usize>,
+    },
+    /// Measure the engine's speed: games per second for each row of the
+    /// benchmark suite (benches/suite.txt), each the median of several rounds
+    /// on one thread and compared with random base 2-player games; search
+    /// clones per second at mid-game; and sim on 1 thread against every core.
+    Bench {
+        /// A smoke run of a few seconds (3 short rounds; rough figures).
+        #[arg(long)]
+        quick: bool,
+        /// Timed rounds per figure (default 5, or 3 with --quick).
+        #[arg(long, value_name = "N", value_parser = count_arg)]
+        rounds: Option<usize>,
+        /// Seconds per round (default 1, or 0.03 with --quick).
+        #[arg(long, value_name = "S")]
+        seconds: Option<f64>,
+        /// Threads sim is measured on against one thread (default: one per core).
+        #[arg(long, value_name = "N", value_parser = threads_arg)]
+        threads: Option<usize>,
+        /// Print the figures as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the language reference's tables (events, windows, built-ins) as Markdown.
     Reference,
@@ -104,6 +130,23 @@ pub fn main() -> ExitCode {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs } => tiles(&packs),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Bench {
+            quick,
+            rounds,
+            seconds,
+            threads,
+            json,
+        } => {
+            let mut settings = if quick {
+                crate::bench::Settings::quick()
+            } else {
+                crate::bench::Settings::full()
+            };
+            settings.rounds = rounds.unwrap_or(settings.rounds);
+            settings.round_seconds = seconds.unwrap_or(settings.round_seconds);
+            settings.threads = threads.unwrap_or(settings.threads);
+            bench::bench(&settings, json)
+        }
         Command::Reference => {
             emit(&crate::ir::reference::tables());
             ExitCode::SUCCESS
@@ -122,7 +165,36 @@ pub fn main() -> ExitCode {
             agents,
             json,
             record_dir,
-        } => simulate(rules, players, games, seed, &agents, json, record_dir),
+            threads,
+        } => simulate(
+            rules,
+            players,
+            games,
+            seed,
+            &agents,
+            json,
+            record_dir,
+            threads.unwrap_or_else(crate::sim::default_threads),
+        ),
+    }
+}
+
+/// Reads `--threads`: a whole number, 1 or more.
+fn threads_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("0 threads play nothing; give 1 or more (the default is one per core)".into()),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of threads; give a whole number, 1 or more (the default is one per core)"
+        )),
+    }
+}
+
+/// Reads `--rounds`: a whole number, 1 or more.
+fn count_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{text}` is not a count; give a whole number, 1 or more")),
     }
 }
 
@@ -337,6 +409,7 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
     ExitCode::SUCCESS
 }
 
+#[allow(clippy::too_many_arguments)]
 fn simulate(
     packs: Vec<String>,
     players: usize,
@@ -345,6 +418,7 @@ fn simulate(
     agents: &str,
     json: bool,
     record_dir: Option<PathBuf>,
+    threads: usize,
 ) -> ExitCode {
     if players == 0 || players > MAX_PLAYERS {
         eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
@@ -394,6 +468,7 @@ fn simulate(
         agents,
         json,
         record_dir,
+        threads,
     };
     match sim::run(rules, &opts) {
         Ok(report) => {

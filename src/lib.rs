@@ -10,7 +10,8 @@
 //! The crate root is the API for programs: load packs, prepare [`Rules`],
 //! start a [`Game`] from a [`Setup`], answer its [`Decision`]s with
 //! [`Choice`]s (or let [`Agent`]s play), give an agent a player's [`View`],
-//! and write or replay a [`Record`].
+//! and write or replay a [`Record`]. [`sim::play_games`] plays many games
+//! on several threads, with the same results for any number of threads.
 //!
 //! ```
 //! use meeple::{load, play, Agent, Decision, Game, PackRef, RandomAgent, Record, Rules, Setup};
@@ -36,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod agents;
+pub mod bench;
 pub mod bundled;
 pub mod check;
 #[cfg(feature = "cli")]
@@ -44,6 +46,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod ir;
 pub mod record;
+pub mod sim;
 pub mod source;
 pub(crate) mod syntax;
 

@@ -275,6 +275,132 @@ fn the_command_takes_a_packs_folder() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// `sim --json` without its timing field.
+fn sim_json(args: &[&str]) -> serde_json::Value {
+    let out = meeple(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report.as_object_mut().unwrap().remove("seconds");
+    report
+}
+
+#[test]
+fn sim_gives_the_same_statistics_on_any_number_of_threads() {
+    for (packs, players, games) in [
+        ("base", "2", "40"),
+        ("winter,gingerbread_man,abbot,the_gifts,christmas_present", "3", "30"),
+    ] {
+        let args = [
+            "sim",
+            "--rules",
+            packs,
+            "--players",
+            players,
+            "--games",
+            games,
+            "--agents",
+            "random,greedy",
+            "--json",
+        ];
+        let one = sim_json(&[&args[..], &["--threads", "1"]].concat());
+        let four = sim_json(&[&args[..], &["--threads", "4"]].concat());
+        assert_eq!(one, four, "{packs}");
+    }
+}
+
+#[test]
+fn bad_thread_counts_are_refused() {
+    for (value, message) in [
+        ("0", "0 threads play nothing; give 1 or more"),
+        (
+            "two",
+            "`two` is not a number of threads; give a whole number, 1 or more",
+        ),
+        ("-1", "give a whole number, 1 or more"),
+    ] {
+        let out = meeple(&["sim", "--games", "1", &format!("--threads={value}")]);
+        assert!(!out.status.success(), "--threads {value}");
+        assert!(stderr(&out).contains(message), "--threads {value}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_stopped_game_is_the_same_on_any_number_of_threads() {
+    // Fails in the games where someone passes 20 points before the end.
+    let dir = scratch("stopped-threads");
+    let pack = dir.join("flaky.rules");
+    std::fs::write(&pack, FLAKY.replace("p.score > 5", "p.score > 20")).unwrap();
+    let run = |threads: &str| {
+        let records = dir.join(format!("threads-{threads}"));
+        let out = meeple(&[
+            "sim",
+            "--rules",
+            &text(&pack),
+            "--games",
+            "60",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--record-dir",
+            &text(&records),
+        ]);
+        assert!(!out.status.success());
+        let mut written: Vec<String> = std::fs::read_dir(&records)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        written.sort();
+        let message = stderr(&out).replace(&text(&records), "RECORDS");
+        (message, written)
+    };
+    let (message, written) = run("1");
+    let game: usize = after(&message, "error: game ")
+        .split_once(' ')
+        .unwrap()
+        .0
+        .parse()
+        .unwrap();
+    assert!(game > 0, "a later game fails first: {message}");
+    // The games before the failed one and the failed one, none after it.
+    let expected: Vec<String> = (0..=game).map(|g| format!("game-{g:05}.ron")).collect();
+    assert_eq!(written, expected);
+    assert_eq!(run("4"), (message, written));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bench_quick_runs_every_row() {
+    let out = meeple(&[
+        "bench",
+        "--quick",
+        "--rounds",
+        "1",
+        "--seconds",
+        "0.01",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    for row in [
+        "random ",
+        "greedy ",
+        "search_clone at 36 tiles",
+        "sim, 1 thread",
+        "sim, 2 threads",
+    ] {
+        assert!(table.contains(row), "no `{row}` row in:\n{table}");
+    }
+    let out = meeple(&["bench", "--quick", "--rounds", "1", "--seconds", "0.01", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["rows"][0]["ratio"], serde_json::json!(1.0));
+    let out = meeple(&["bench", "--seconds", "0"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--seconds must be"), "{}", stderr(&out));
+}
+
 /// `sim --json` figures of games played by the engine as it was before the
 /// speed work of issue 13 (commit 8c373b3), in `tests/data/sim_golden/`:
 /// however the engine evaluates rules, the same seeds give the same games.

@@ -1,10 +1,12 @@
 //! `meeple sim`: many games, with statistics per seat.
 
-use crate::agents::{agent_by_name, play, Agent};
-use crate::engine::{Game, GameError, Player, Rules, Setup};
+use crate::agents::{agent_by_name, Agent};
+use crate::engine::{Game, GameError, Player, Rules};
 use crate::record::Record;
+use crate::sim::{play_game, play_games_each, replay_seed, Run};
 use serde_json::json;
 use std::io::{IsTerminal, Write as _};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,6 +20,23 @@ pub struct SimOptions {
     pub agents: Vec<String>,
     pub json: bool,
     pub record_dir: Option<PathBuf>,
+    /// Games played at once (1 or more).
+    pub threads: usize,
+}
+
+impl SimOptions {
+    /// The library's run for these options.
+    fn run(&self) -> Run {
+        Run::new(self.players, self.games)
+            .seed(self.seed)
+            .threads(self.threads)
+            .logging(self.record_dir.is_some())
+    }
+
+    /// Seat `seat`'s agent, with its seed.
+    fn agent(&self, seat: usize, seed: u64) -> Box<dyn Agent> {
+        agent_by_name(&self.agents[seat % self.agents.len()], seed).expect("agent names checked")
+    }
 }
 
 /// Per-seat totals.
@@ -30,35 +49,34 @@ struct Seat {
     reasons: Vec<i128>,
 }
 
-/// The seed of game `g` and of each seat's agent in it. It depends on
-/// `seed + g` alone, so game `g` of a run is game 0 of the run with seed
-/// `seed + g` (see [`replay_seed`]).
-fn game_seed(seed: u64, g: usize) -> u64 {
-    replay_seed(seed, g).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+/// What a worker keeps of a finished game: its scores, each seat's points
+/// by reason, its discarded tiles, and its record's text when records are
+/// written (made on the worker's thread, written in game order).
+struct Finished {
+    scores: Vec<i64>,
+    points: Vec<Vec<i64>>,
+    discarded: usize,
+    record: Option<Result<String, String>>,
 }
 
-/// The `--seed` whose first game is game `g` of the run with `seed`.
-pub fn replay_seed(seed: u64, g: usize) -> u64 {
-    seed.wrapping_add(g as u64)
-}
-
-/// Plays game `g` of the run; the game stands as it stopped, with the error
-/// if a rule failed.
-fn play_one(rules: &Arc<Rules>, opts: &SimOptions, g: usize, logging: bool) -> (Option<Game>, Option<GameError>) {
-    let seed = game_seed(opts.seed, g);
-    let mut game = match Game::new(rules.clone(), Setup::new(opts.players).seed(seed)) {
-        Ok(game) => game,
-        Err(e) => return (None, Some(e)),
-    };
-    game.set_logging(logging);
-    let mut agents: Vec<Box<dyn Agent>> = (0..opts.players)
-        .map(|p| {
-            let name = &opts.agents[p % opts.agents.len()];
-            agent_by_name(name, seed ^ (p as u64 + 1)).expect("agent names checked")
-        })
-        .collect();
-    let error = play(&mut game, &mut agents).err();
-    (Some(game), error)
+/// What a worker keeps of game `g`.
+fn finish(opts: &SimOptions, g: usize, game: &Game) -> Finished {
+    let reasons = game.rules().pack.reasons.len();
+    Finished {
+        scores: game.scores().to_vec(),
+        points: (0..opts.players)
+            .map(|p| {
+                (0..reasons)
+                    .map(|r| game.points(Player(p as u8), r as u16).unwrap_or(0))
+                    .collect()
+            })
+            .collect(),
+        discarded: game.discarded() as usize,
+        record: opts
+            .record_dir
+            .as_deref()
+            .map(|dir| record_of(game, opts, g, Some(dir)).map(|r| r.to_ron())),
+    }
 }
 
 /// The record of game `g` of the run.
@@ -73,10 +91,10 @@ fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Re
     .map_err(|e| e.to_string())
 }
 
-/// Writes game `g`'s record into `dir`; returns its path.
-fn write_record(record: &Record, dir: &Path, g: usize) -> Result<PathBuf, String> {
+/// Writes game `g`'s record (its text) into `dir`; returns its path.
+fn write_record(record: &str, dir: &Path, g: usize) -> Result<PathBuf, String> {
     let path = dir.join(format!("game-{g:05}.ron"));
-    std::fs::write(&path, record.to_ron()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, record).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }
 
@@ -86,7 +104,15 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
     let mut out = format!("game {g} stopped: {error}");
     // Games run without their log unless records are written: play the
     // game again (the same seeds make the same game) with the log on.
-    let (game, _) = play_one(rules, opts, g, true);
+    let game = match play_game(
+        rules,
+        &opts.run().logging(true),
+        &|seat, seed| opts.agent(seat, seed),
+        g,
+    ) {
+        Ok(game) => Some(game),
+        Err(stopped) => stopped.game.map(|game| *game),
+    };
     {
         // A game that failed while being set up has a record with no turns,
         // which replays to the same failure.
@@ -105,7 +131,7 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
         let temporary = std::env::temp_dir();
         let folder = opts.record_dir.as_deref().unwrap_or(&temporary);
         let written = match &opts.record_dir {
-            Some(dir) => record(Some(dir)).and_then(|r| write_record(&r, dir, g)),
+            Some(dir) => record(Some(dir)).and_then(|r| write_record(&r.to_ron(), dir, g)),
             None => {
                 let path = temporary.join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
                 record(Some(&temporary)).and_then(|record| {
@@ -183,31 +209,40 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
     let progress = !opts.json && std::io::stderr().is_terminal() && opts.games > 1;
     let started = Instant::now();
     let mut discarded = 0usize;
-    for g in 0..opts.games {
-        let game = match play_one(&rules, opts, g, opts.record_dir.is_some()) {
-            (Some(game), None) => game,
-            (_, Some(e)) => {
-                if progress {
-                    eprintln!();
-                }
-                return Err(stopped(&rules, opts, g, &e));
+    let mut failure: Option<Result<(usize, GameError), String>> = None;
+    let run = opts.run();
+    let agents = |seat: usize, seed: u64| opts.agent(seat, seed);
+    let keep = |g: usize, played: Result<Game, crate::sim::Stopped>| match played {
+        Ok(game) => Ok(finish(opts, g, &game)),
+        Err(stopped) => Err(stopped.error),
+    };
+    // Games are summed in game order, whatever the number of threads, so
+    // the statistics (floating-point sums included) are the same for any.
+    play_games_each(&rules, &run, &agents, keep, |g, finished| {
+        let finished = match finished {
+            Ok(finished) => finished,
+            Err(e) => {
+                failure = Some(Ok((g, e)));
+                return ControlFlow::Break(());
             }
-            (None, None) => unreachable!("a game that was not made has an error"),
         };
-        let best = game.scores().iter().copied().max().unwrap_or(0);
-        let winners = game.scores().iter().filter(|s| **s == best).count() as f64;
+        let best = finished.scores.iter().copied().max().unwrap_or(0);
+        let winners = finished.scores.iter().filter(|s| **s == best).count() as f64;
         for (p, seat) in seats.iter_mut().enumerate() {
-            seat.scores.push(game.scores()[p]);
-            if game.scores()[p] == best {
+            seat.scores.push(finished.scores[p]);
+            if finished.scores[p] == best {
                 seat.wins += 1.0 / winners;
             }
-            for (r, total) in seat.reasons.iter_mut().enumerate() {
-                *total += i128::from(game.points(Player(p as u8), r as u16).unwrap_or(0));
+            for (total, points) in seat.reasons.iter_mut().zip(&finished.points[p]) {
+                *total += i128::from(*points);
             }
         }
-        discarded += game.discarded() as usize;
-        if let Some(dir) = &opts.record_dir {
-            write_record(&record_of(&game, opts, g, Some(dir))?, dir, g)?;
+        discarded += finished.discarded;
+        if let (Some(dir), Some(record)) = (&opts.record_dir, finished.record) {
+            if let Err(e) = record.and_then(|r| write_record(&r, dir, g)) {
+                failure = Some(Err(e));
+                return ControlFlow::Break(());
+            }
         }
         if progress && (g % 10 == 9 || g + 1 == opts.games) {
             let done = (g + 1) * 30 / opts.games;
@@ -220,6 +255,17 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
             );
             let _ = std::io::stderr().flush();
         }
+        ControlFlow::Continue(())
+    });
+    match failure {
+        None => {}
+        Some(Ok((g, e))) => {
+            if progress {
+                eprintln!();
+            }
+            return Err(stopped(&rules, opts, g, &e));
+        }
+        Some(Err(e)) => return Err(e),
     }
     if progress {
         eprintln!();
