@@ -28,9 +28,6 @@ struct Node {
     /// At roots: figures on the board standing on the feature.
     figures: u32,
     kind: KindId,
-    /// The next node of the same kind (`u32::MAX` for none): the nodes of a
-    /// kind form a list in ascending order.
-    next_of_kind: u32,
 }
 
 /// All features on the board.
@@ -43,8 +40,6 @@ pub struct Features {
     /// Majority bonuses: `strength[node * players + p]`, meaningful at roots.
     strength: Vec<i16>,
     players: usize,
-    /// For each kind: its first and last node (`u32::MAX` for none).
-    kind_ends: Vec<(u32, u32)>,
 }
 
 /// Segments a copy has room for beyond the original's without growing: a
@@ -67,7 +62,6 @@ impl Clone for Features {
             stride: self.stride,
             strength: copy_with_room(&self.strength, COPY_ROOM * self.players),
             players: self.players,
-            kind_ends: self.kind_ends.clone(),
         }
     }
 }
@@ -116,16 +110,6 @@ impl Features {
         }
         self.strength.resize(self.strength.len() + self.players, 0);
         let id = self.nodes.len() as u32;
-        if self.kind_ends.len() <= kind as usize {
-            self.kind_ends.resize(kind as usize + 1, (u32::MAX, u32::MAX));
-        }
-        match self.kind_ends[kind as usize] {
-            (u32::MAX, _) => self.kind_ends[kind as usize] = (id, id),
-            (first, last) => {
-                self.nodes[last as usize].next_of_kind = id;
-                self.kind_ends[kind as usize] = (first, id);
-            }
-        }
         self.nodes.push(Node {
             parent: id,
             next: id,
@@ -136,7 +120,6 @@ impl Features {
             done: false,
             figures: 0,
             kind,
-            next_of_kind: u32::MAX,
         });
         id
     }
@@ -147,20 +130,13 @@ impl Features {
     }
 
     /// Every feature (of `kind`, when given), by its root, in ascending
-    /// order; a kind's features are found without visiting other kinds'.
+    /// order: a scan of the nodes that judges nothing else.
     pub fn roots(&self, kind: Option<KindId>) -> impl Iterator<Item = FeatureId> + Clone + '_ {
-        let (mut next, all) = match kind {
-            Some(k) => (self.kind_ends.get(k as usize).map_or(u32::MAX, |e| e.0), false),
-            None => (0, true),
-        };
-        std::iter::from_fn(move || loop {
-            let n = self.nodes.get(next as usize)?;
-            let id = next;
-            next = if all { next + 1 } else { n.next_of_kind };
-            if n.parent == id {
-                return Some(id);
-            }
-        })
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(move |(i, n)| n.parent == *i as u32 && kind.is_none_or(|k| n.kind == k))
+            .map(|(i, _)| i as FeatureId)
     }
 
     /// The feature a node belongs to.
