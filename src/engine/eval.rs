@@ -293,23 +293,7 @@ impl Evaluator<'_> {
             (Some(d), Some(_)) => {
                 let items = self.domain_items(*d, list.as_deref(), self.state.current(), env)?;
                 self.charge(items.len())?;
-                let slot = *slot as usize;
-                if env.locals.len() <= slot {
-                    env.locals.resize(slot + 1, Value::None);
-                }
-                let mut n = 0;
-                for item in items {
-                    if n >= limit {
-                        break;
-                    }
-                    env.locals[slot] = item;
-                    let keep = match filter {
-                        Some(cond) => self.eval(cond, env)?.truthy(),
-                        None => true,
-                    };
-                    n += i64::from(keep);
-                }
-                Ok(n)
+                Ok(self.judge(items.into_iter(), *slot, filter.as_deref(), env, limit)?.0)
             }
             (None, None) => Ok(0),
         }
@@ -325,40 +309,55 @@ impl Evaluator<'_> {
         env: &mut Env,
         limit: i64,
     ) -> Result<i64, EvalError> {
-        fn count<T: Copy>(
-            this: &Evaluator,
-            members: &[T],
-            item: impl Fn(T) -> Value,
-            slot: usize,
-            (filter, limit): (Option<&Expr>, i64),
-            env: &mut Env,
-        ) -> Result<i64, EvalError> {
-            this.charge(members.len())?;
-            let Some(cond) = filter else {
-                return Ok((members.len() as i64).min(limit));
-            };
-            if env.locals.len() <= slot {
-                env.locals.resize(slot + 1, Value::None);
-            }
-            let mut n = 0;
-            for m in members {
-                if n >= limit {
-                    break;
-                }
-                env.locals[slot] = item(*m);
-                n += i64::from(this.eval(cond, env)?.truthy());
-            }
-            Ok(n)
+        let members = match list {
+            Value::Features(v) => v.len(),
+            Value::Players(v) => v.len(),
+            Value::Figures(v) => v.len(),
+            Value::Directions(v) => v.len(),
+            _ => 0,
+        };
+        self.charge(members)?;
+        if filter.is_none() {
+            return Ok((members as i64).min(limit));
         }
+        let judged = match list {
+            Value::Features(v) => self.judge(v.iter().map(|f| Value::Feature(*f)), slot, filter, env, limit),
+            Value::Players(v) => self.judge(v.iter().map(|p| Value::Player(*p)), slot, filter, env, limit),
+            Value::Figures(v) => self.judge(v.iter().map(|f| Value::Figure(*f)), slot, filter, env, limit),
+            Value::Directions(v) => self.judge(v.iter().map(|d| Value::Direction(*d)), slot, filter, env, limit),
+            _ => Ok((0, 0)),
+        };
+        Ok(judged?.0)
+    }
+
+    /// Judges members one by one, each bound to `slot`, until `limit` of
+    /// them passed `filter` (every member passes without one): how many
+    /// passed, and how many were judged.
+    fn judge(
+        &self,
+        members: impl Iterator<Item = Value>,
+        slot: u16,
+        filter: Option<&Expr>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<(i64, usize), EvalError> {
         let slot = slot as usize;
-        let judge = (filter, limit);
-        match list {
-            Value::Features(v) => count(self, v, Value::Feature, slot, judge, env),
-            Value::Players(v) => count(self, v, Value::Player, slot, judge, env),
-            Value::Figures(v) => count(self, v, Value::Figure, slot, judge, env),
-            Value::Directions(v) => count(self, v, Value::Direction, slot, judge, env),
-            _ => count::<u8>(self, &[], Value::Player, slot, judge, env),
+        if env.locals.len() <= slot {
+            env.locals.resize(slot + 1, Value::None);
         }
+        let (mut passed, mut judged) = (0, 0);
+        for member in members {
+            if passed >= limit {
+                break;
+            }
+            judged += 1;
+            env.locals[slot] = member;
+            passed += match filter {
+                Some(cond) => i64::from(self.eval(cond, env)?.truthy()),
+                None => 1,
+            };
+        }
+        Ok((passed, judged))
     }
 
     /// How many members of a whole domain pass `filter`, each bound to
@@ -372,80 +371,46 @@ impl Evaluator<'_> {
         env: &mut Env,
         limit: i64,
     ) -> Result<i64, EvalError> {
-        let slot = slot as usize;
-        if env.locals.len() <= slot {
-            env.locals.resize(slot + 1, Value::None);
-        }
-        let judge = |this: &Self, item: Value, env: &mut Env| -> Result<i64, EvalError> {
-            env.locals[slot] = item;
-            Ok(match filter {
-                Some(cond) => i64::from(this.eval(cond, env)?.truthy()),
-                None => 1,
-            })
-        };
-        let mut n = 0;
         let features = self.state.features();
-        match domain {
+        let (n, judged) = match domain {
             Domain::Features(kind) => {
                 self.charge(features.len())?;
                 // A filter that starts with `x.kind == K` passes no feature of
-                // another kind: those are not visited at all.
-                let kind =
-                    match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot as u16, Builtin::Kind)) {
-                        Some(k) => match (self.eval(k, env)?, kind) {
-                            (Value::Kind(k), None) => Some(k),
-                            (Value::Kind(k), Some(kind)) if k == kind => Some(k),
-                            _ => return Ok(0),
-                        },
-                        None => kind,
-                    };
-                let mut visited = 0usize;
-                for f in features.roots(kind) {
-                    if n >= limit {
-                        break;
-                    }
-                    visited += 1;
-                    n += judge(self, Value::Feature(f), env)?;
-                }
-                // Charged twice, as a listed domain is (once listed, once counted).
-                self.charge(visited.saturating_mul(2))?;
+                // another kind: those are not judged at all.
+                let kind = match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Kind)) {
+                    Some(k) => match (self.eval(k, env)?, kind) {
+                        (Value::Kind(k), None) => Some(k),
+                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
+                        _ => return Ok(0),
+                    },
+                    None => kind,
+                };
+                self.judge(features.roots(kind).map(Value::Feature), slot, filter, env, limit)?
             }
             Domain::Figures(t) => {
-                let owner = self.owner_wanted(filter, slot as u16, env)?;
-                let mut visited = 0usize;
-                for m in self.state.figures() {
-                    if n >= limit {
-                        break;
-                    }
-                    if t.is_none_or(|t| m.figure_type == t) && owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o)
-                    {
-                        visited += 1;
-                        n += judge(self, Value::Figure(m.id), env)?;
-                    }
-                }
-                self.charge(visited.saturating_mul(2))?;
+                let owner = self.owner_wanted(filter, slot, env)?;
+                let figures = self
+                    .state
+                    .figures()
+                    .iter()
+                    .filter(|m| t.is_none_or(|t| m.figure_type == t))
+                    .filter(|m| owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o))
+                    .map(|m| Value::Figure(m.id));
+                self.judge(figures, slot, filter, env, limit)?
             }
             Domain::Tiles => {
-                let tiles = self.state.board().placed.len();
-                self.charge(tiles.saturating_mul(2))?;
-                for t in 0..tiles as u16 {
-                    if n >= limit {
-                        break;
-                    }
-                    n += judge(self, Value::Tile(t), env)?;
-                }
+                let tiles = self.state.board().placed.len() as u16;
+                self.judge((0..tiles).map(Value::Tile), slot, filter, env, limit)?
             }
             _ => {
                 let items = self.domain_items(domain, None, self.state.current(), env)?;
                 self.charge(items.len())?;
-                for item in items {
-                    if n >= limit {
-                        break;
-                    }
-                    n += judge(self, item, env)?;
-                }
+                let (n, _) = self.judge(items.into_iter(), slot, filter, env, limit)?;
+                return Ok(n);
             }
-        }
+        };
+        // Charged twice, as a listed domain is (once listed, once counted).
+        self.charge(judged.saturating_mul(2))?;
         Ok(n)
     }
 
