@@ -233,3 +233,22 @@ fn a_game_that_works_hard_every_turn_is_stopped() {
         "{err}"
     );
 }
+
+#[test]
+fn a_count_over_the_features_list_is_charged_as_a_list() {
+    // Near the game's budget: each member of `x in features` is charged
+    // once, as the list always was (the engine reads it as the features
+    // domain, which charges a member twice), so this game ends normally.
+    let pack = load(&[PackRef::Text {
+        name: "listed.rules".into(),
+        text: "pack listed\nrequires base\n\nvar game n: int = 0\n\n\
+               on turn_end(p) {\n  set n = n + 1\n}\n\
+               on tile_placed(t) when n < 60 and count(a in features where count(b in features where a == b) > 999) > 999 {\n\
+               \x20 score 1 to current_player reason \"never\"\n}\n"
+            .into(),
+    }])
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1)).expect("sets up");
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
+    play(&mut game, &mut agents).expect("within the game's budget");
+}

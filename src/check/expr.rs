@@ -287,12 +287,13 @@ impl Cx<'_, '_, '_> {
                 // narrowed to the list, or ranges in full.
                 let mut domain = if d.is_some() { b.domain } else { None };
                 let mut list = b.list;
+                let mut listed = false;
                 // `x in features` is the whole domain of features (the same
-                // members, in the same order).
+                // members, in the same order; charged as the list was).
                 if domain.is_none()
                     && matches!(&list, Some(Expr::Query { builtin: Builtin::AllFeatures, of: None, args }) if args.is_empty())
                 {
-                    (domain, list) = (Some(Domain::Features(None)), None);
+                    (domain, list, listed) = (Some(Domain::Features(None)), None, true);
                 }
                 let mut count = Expr::Count {
                     slot: b.slot,
@@ -300,6 +301,7 @@ impl Cx<'_, '_, '_> {
                     list: list.map(Box::new),
                     filter: b.filter.map(Box::new),
                     memo: None,
+                    listed,
                 };
                 let whole_board = match (&count, domain) {
                     (Expr::Count { list: Some(_), .. }, _) => false,

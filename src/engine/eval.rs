@@ -258,6 +258,7 @@ impl Evaluator<'_> {
             list,
             filter,
             memo,
+            listed,
         } = expr
         else {
             return Ok(0);
@@ -280,7 +281,7 @@ impl Evaluator<'_> {
                         return Ok(n);
                     }
                 }
-                let n = self.count_domain(*domain, *slot, filter.as_deref(), env, limit)?;
+                let n = self.count_domain(*domain, *slot, filter.as_deref(), env, limit, *listed)?;
                 if let (Some(m), Some(k)) = (self.memo, key) {
                     m.put(expr, k, n);
                 }
@@ -370,6 +371,7 @@ impl Evaluator<'_> {
         filter: Option<&Expr>,
         env: &mut Env,
         limit: i64,
+        listed: bool,
     ) -> Result<i64, EvalError> {
         let features = self.state.features();
         let (n, judged) = match domain {
@@ -409,8 +411,9 @@ impl Evaluator<'_> {
                 return Ok(n);
             }
         };
-        // Charged twice, as a listed domain is (once listed, once counted).
-        self.charge(judged.saturating_mul(2))?;
+        // Charged twice, as a listed domain is (once listed, once counted);
+        // `x in features` once, as its list was.
+        self.charge(judged.saturating_mul(if listed { 1 } else { 2 }))?;
         Ok(n)
     }
 

@@ -66,7 +66,10 @@ impl Game {
             .map(|s| &s.stmt)
         {
             Some(Stmt::ForEach { filter, .. }) => filter.as_ref(),
-            _ => None,
+            _ => {
+                debug_assert!(false, "a for-each task names its own statement");
+                None
+            }
         };
         while let Some(item) = items.pop() {
             self.frames[frame as usize].locals[slot as usize] = item;

@@ -555,6 +555,9 @@ pub enum Expr {
         /// result is remembered while the game state cannot change (see
         /// `engine::eval::Memo`); `None` for any other count.
         memo: Option<Box<[u16]>>,
+        /// `x in features` read as the features domain: each member is
+        /// charged once, as the listed form was (a domain twice).
+        listed: bool,
     },
 }
 
