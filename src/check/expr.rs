@@ -295,6 +295,7 @@ impl Cx<'_, '_, '_> {
                 {
                     (domain, list, listed) = (Some(Domain::Features(None)), None, true);
                 }
+                let whole_board = list.is_none() && domain.is_some_and(Domain::is_board);
                 let mut count = Expr::Count {
                     slot: b.slot,
                     domain,
@@ -303,11 +304,7 @@ impl Cx<'_, '_, '_> {
                     memo: None,
                     listed,
                 };
-                let whole_board = match (&count, domain) {
-                    (Expr::Count { list: Some(_), .. }, _) => false,
-                    (_, Some(d)) => d.is_board(),
-                    _ => false,
-                };
+                // Remembered by the locals it reads (see `Expr::Count::memo`).
                 if whole_board {
                     let free = count.free_slots();
                     if let Expr::Count { memo, .. } = &mut count {
