@@ -6,18 +6,23 @@ use meeple::engine::{ErrorKind, Game, GameError, Player, Rules, Setup};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
-fn run(text: &str) -> GameError {
+/// A 2-player random game of the pack `text` (named runaway.rules), played
+/// to its end or to the error that stopped it.
+fn played(text: &str) -> Result<Game, GameError> {
     let pack = load(&[PackRef::Text {
         name: "runaway.rules".into(),
         text: text.into(),
     }])
     .unwrap_or_else(|e| panic!("{}", e.render()));
     let rules = Arc::new(Rules::new(pack));
-    let result = Game::new(rules, Setup::new(2).seed(1)).and_then(|mut game| {
+    Game::new(rules, Setup::new(2).seed(1)).and_then(|mut game| {
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
-        play(&mut game, &mut agents)
-    });
-    result.expect_err("the rules run away")
+        play(&mut game, &mut agents).map(|()| game)
+    })
+}
+
+fn run(text: &str) -> GameError {
+    played(text).expect_err("the rules run away")
 }
 
 #[test]
@@ -129,18 +134,13 @@ fn nested_comprehensions_are_charged() {
 fn an_existence_test_stops_at_the_first_member() {
     // The same nesting asking only whether some member passes (`> 0`) judges
     // one member per level: the game ends normally.
-    let pack = load(&[PackRef::Text {
-        name: "exists.rules".into(),
-        text: "pack exists\nrequires base\n\n\
+    let game = played(
+        "pack exists\nrequires base\n\n\
          on tile_placed(t) when count(a in features where count(b in features where \
          count(c in features where count(d in features where d == a) > 0) > 0) > 0) > 0 {\n\
-         \x20 score 1 to current_player reason \"x\"\n}\n"
-            .into(),
-    }])
-    .unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1)).expect("sets up");
-    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
-    play(&mut game, &mut agents).expect("an existence test is cheap");
+         \x20 score 1 to current_player reason \"x\"\n}\n",
+    )
+    .expect("an existence test is cheap");
     // One point per placed tile (the start tile is not placed in a turn).
     let points: i64 = game.scores().iter().sum::<i64>();
     assert!(points >= game.board().tiles().len() as i64 - 1, "{points}");
@@ -239,16 +239,11 @@ fn a_count_over_the_features_list_is_charged_as_a_list() {
     // Near the game's budget: each member of `x in features` is charged
     // once, as the list always was (the engine reads it as the features
     // domain, which charges a member twice), so this game ends normally.
-    let pack = load(&[PackRef::Text {
-        name: "listed.rules".into(),
-        text: "pack listed\nrequires base\n\nvar game n: int = 0\n\n\
-               on turn_end(p) {\n  set n = n + 1\n}\n\
-               on tile_placed(t) when n < 60 and count(a in features where count(b in features where a == b) > 999) > 999 {\n\
-               \x20 score 1 to current_player reason \"never\"\n}\n"
-            .into(),
-    }])
-    .unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut game = Game::new(Arc::new(Rules::new(pack)), Setup::new(2).seed(1)).expect("sets up");
-    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(1)), Box::new(RandomAgent::new(2))];
-    play(&mut game, &mut agents).expect("within the game's budget");
+    played(
+        "pack listed\nrequires base\n\nvar game n: int = 0\n\n\
+         on turn_end(p) {\n  set n = n + 1\n}\n\
+         on tile_placed(t) when n < 60 and count(a in features where count(b in features where a == b) > 999) > 999 {\n\
+         \x20 score 1 to current_player reason \"never\"\n}\n",
+    )
+    .expect("within the game's budget");
 }
