@@ -1,7 +1,9 @@
 //! The `meeple` command line. Everything that prints lives here, outside the core.
 
 mod bench;
+mod compare;
 mod draw;
+mod plot;
 mod sim;
 
 use crate::check::{load, LoadError, PackRef};
@@ -92,6 +94,44 @@ enum Command {
         /// results are the same for any number.
         #[arg(long, value_name = "N", value_parser = threads_arg)]
         threads: Option<usize>,
+        #[command(flatten)]
+        workbench: Workbench,
+        /// Write one line per game and seat (seed, seat, agent, score, win,
+        /// turns, points by reason) to FILE: JSON Lines, or CSV when FILE
+        /// ends in .csv.
+        #[arg(long, value_name = "FILE")]
+        games_out: Option<PathBuf>,
+    },
+    /// Compare two variants on the same games, paired: game G is played
+    /// under A and under B from the same seeds, and each statistic's
+    /// difference B − A is given with its 95% interval and a paired t-test.
+    ///
+    /// A and B are pack lists, comma-separated (e.g. `base` and
+    /// `base,my_variant.rules`).
+    Compare {
+        #[arg(value_name = "A")]
+        a: String,
+        #[arg(value_name = "B")]
+        b: String,
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// How many paired games to play (1 or more).
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// The run's seed, as for sim.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Agents by lineup slot, comma-separated, repeated as needed.
+        #[arg(long, default_value = "greedy")]
+        agents: String,
+        /// Print the comparison as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Games played at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = threads_arg)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        workbench: Workbench,
     },
     /// Measure the engine's speed: games per second for each row of the
     /// benchmark suite (benches/suite.txt), each the median of several rounds
@@ -121,6 +161,22 @@ enum Command {
         #[arg(value_name = "CODE")]
         code: Option<String>,
     },
+}
+
+/// Options `sim` and `compare` share.
+#[derive(clap::Args, Debug, Clone)]
+struct Workbench {
+    /// Rotate the agents through the seats from game to game, so each
+    /// plays every seat equally often (statistics per agent and per seat).
+    #[arg(long)]
+    rotate_seats: bool,
+    /// A game that fails is reported (with its record) and left out, and
+    /// the run goes on; the exit status is 1 if any failed.
+    #[arg(long)]
+    keep_going: bool,
+    /// Write SVG charts into DIR (score distributions, points by reason).
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -166,15 +222,49 @@ pub fn main() -> ExitCode {
             json,
             record_dir,
             threads,
-        } => simulate(
-            rules,
+            workbench,
+            games_out,
+        } => simulate(sim::SimOptions {
+            packs: rules,
             players,
             games,
             seed,
-            &agents,
+            agents: vec![agents],
             json,
             record_dir,
-            threads.unwrap_or_else(crate::sim::default_threads),
+            threads: threads.unwrap_or_else(crate::sim::default_threads),
+            rotate_seats: workbench.rotate_seats,
+            keep_going: workbench.keep_going,
+            games_out,
+            plot: workbench.plot,
+        }),
+        Command::Compare {
+            a,
+            b,
+            players,
+            games,
+            seed,
+            agents,
+            json,
+            threads,
+            workbench,
+        } => compare(
+            &a,
+            &b,
+            sim::SimOptions {
+                packs: Vec::new(),
+                players,
+                games,
+                seed,
+                agents: vec![agents],
+                json,
+                record_dir: None,
+                threads: threads.unwrap_or_else(crate::sim::default_threads),
+                rotate_seats: workbench.rotate_seats,
+                keep_going: workbench.keep_going,
+                games_out: None,
+                plot: workbench.plot,
+            },
         ),
     }
 }
@@ -409,71 +499,116 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
     ExitCode::SUCCESS
 }
 
-#[allow(clippy::too_many_arguments)]
-fn simulate(
-    packs: Vec<String>,
-    players: usize,
-    games: usize,
-    seed: u64,
-    agents: &str,
-    json: bool,
-    record_dir: Option<PathBuf>,
-    threads: usize,
-) -> ExitCode {
-    if players == 0 || players > MAX_PLAYERS {
-        eprintln!("error: --players must be 1 to {MAX_PLAYERS}");
-        return ExitCode::FAILURE;
+/// Checks what `sim` and `compare` share: players, games, agents; returns
+/// the options with the agent list read (`agents` holds the raw text).
+fn checked(mut opts: sim::SimOptions) -> Result<sim::SimOptions, String> {
+    if opts.players == 0 || opts.players > MAX_PLAYERS {
+        return Err(format!(
+            "--players {}: a game needs 1 to {MAX_PLAYERS} players",
+            opts.players
+        ));
     }
-    if games == 0 {
-        eprintln!("error: --games 0 plays nothing; give 1 or more");
-        return ExitCode::FAILURE;
+    if opts.games == 0 {
+        return Err("--games 0 plays nothing; give 1 or more".into());
     }
-    // `--rules "base, mine"`: the spaces around the commas are not part of the names.
-    let packs: Vec<String> = packs
+    if let Some(dir) = opts.record_dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        return Err(format!(
+            "--record-dir {} is a file, not a folder; name a folder (it is made if missing)",
+            dir.display()
+        ));
+    }
+    if let Some(dir) = opts.plot.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        return Err(format!(
+            "--plot {} is a file, not a folder; name a folder (it is made if missing)",
+            dir.display()
+        ));
+    }
+    opts.agents = sim::parse_agents(&opts.agents.concat())?;
+    Ok(opts)
+}
+
+/// `--rules "base, mine"`: the spaces around the commas are not part of the names.
+fn pack_list(packs: &[String]) -> Vec<String> {
+    packs
         .iter()
+        .flat_map(|p| p.split(','))
         .map(|p| p.trim().to_string())
         .filter(|p| !p.is_empty())
-        .collect();
-    if packs.is_empty() {
-        eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
-        return ExitCode::FAILURE;
+        .collect()
+}
+
+/// The exit status of a run: 1 if any game failed, 130 after Ctrl-C.
+fn run_status(failed: usize, interrupted: bool) -> ExitCode {
+    if interrupted {
+        ExitCode::from(130)
+    } else if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
-    if let Some(dir) = record_dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
-        eprintln!(
-            "error: --record-dir {} is a file, not a folder; name a folder (it is made if missing)",
-            dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    let agents = match sim::parse_agents(agents) {
-        Ok(a) => a,
+}
+
+fn simulate(opts: sim::SimOptions) -> ExitCode {
+    let mut opts = match checked(opts) {
+        Ok(opts) => opts,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let Some(pack) = load_or_report(&packs) else {
+    opts.packs = pack_list(&opts.packs);
+    if opts.packs.is_empty() {
+        eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
+        return ExitCode::FAILURE;
+    }
+    let Some(pack) = load_or_report(&opts.packs) else {
         return ExitCode::FAILURE;
     };
     let rules = Arc::new(Rules::new(pack));
-    if players == 0 || players > MAX_PLAYERS {
-        eprintln!("error: --players {players}: a game needs 1 to {MAX_PLAYERS} players");
-        return ExitCode::FAILURE;
-    }
-    let opts = sim::SimOptions {
-        packs,
-        players,
-        games,
-        seed,
-        agents,
-        json,
-        record_dir,
-        threads,
-    };
     match sim::run(rules, &opts) {
         Ok(report) => {
-            emit(&report);
-            ExitCode::SUCCESS
+            emit(&report.text);
+            run_status(report.failed, report.interrupted)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
+    let opts = match checked(opts) {
+        Ok(opts) => opts,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut variants = Vec::new();
+    for (name, text) in [("A", a), ("B", b)] {
+        let packs = pack_list(&[text.to_string()]);
+        if packs.is_empty() {
+            eprintln!("error: variant {name} names no pack; give bundled names or paths, comma-separated");
+            return ExitCode::FAILURE;
+        }
+        let Some(pack) = load_or_report(&packs) else {
+            return ExitCode::FAILURE;
+        };
+        variants.push(compare::Variant {
+            packs,
+            rules: Arc::new(Rules::new(pack)),
+        });
+    }
+    let plot = opts.plot.clone();
+    let opts = sim::SimOptions {
+        packs: variants[0].packs.clone(),
+        ..opts
+    };
+    match compare::run(&variants[0], &variants[1], &opts, plot) {
+        Ok(compared) => {
+            emit(&compared.text);
+            run_status(compared.failed, compared.interrupted)
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -48,6 +48,7 @@ pub mod ir;
 pub mod record;
 pub mod sim;
 pub mod source;
+pub mod stats;
 pub(crate) mod syntax;
 
 pub use agents::{play, Agent, GreedyAgent, RandomAgent};

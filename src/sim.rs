@@ -53,6 +53,13 @@ pub struct Run {
     /// Whether games keep their event log ([`Game::set_logging`]), which a
     /// [`Record`](crate::Record) of the game needs.
     pub logging: bool,
+    /// Whether the run goes on past a game that stops with an error (its
+    /// value is handed on like any other); otherwise it ends there.
+    pub keep_going: bool,
+    /// Whether the agents change seats from game to game, so that each
+    /// plays every seat equally often: in game `g`, seat `s` is played by
+    /// the agent in lineup slot `(s + g) % players` (see [`Run::slot`]).
+    pub rotate_seats: bool,
 }
 
 impl Run {
@@ -65,6 +72,28 @@ impl Run {
             seed: 1,
             threads: default_threads(),
             logging: false,
+            keep_going: false,
+            rotate_seats: false,
+        }
+    }
+
+    /// The same run, going on past failed games or not.
+    pub fn keep_going(self, keep_going: bool) -> Run {
+        Run { keep_going, ..self }
+    }
+
+    /// The same run, with seats rotating between games or not.
+    pub fn rotate_seats(self, rotate_seats: bool) -> Run {
+        Run { rotate_seats, ..self }
+    }
+
+    /// The lineup slot whose agent plays seat `seat` in game `g`: the seat
+    /// itself, or `(seat + g) % players` when seats rotate.
+    pub fn slot(&self, g: usize, seat: usize) -> usize {
+        if self.rotate_seats && self.players > 0 {
+            (seat + g) % self.players
+        } else {
+            seat
         }
     }
 
@@ -111,8 +140,9 @@ pub struct Stopped {
     pub error: GameError,
 }
 
-/// Plays game `g` of `run` to its end. `agents(seat, seed)` makes each
-/// seat's agent with its seed (`game_seed(run.seed, g) ^ (seat + 1)`).
+/// Plays game `g` of `run` to its end. `agents(slot, seed)` makes the agent
+/// of each lineup slot (the seat's own, unless seats rotate: [`Run::slot`])
+/// with the seat's seed (`game_seed(run.seed, g) ^ (seat + 1)`).
 pub fn play_game<F>(rules: &Arc<Rules>, run: &Run, agents: &F, g: usize) -> Result<Game, Stopped>
 where
     F: Fn(usize, u64) -> Box<dyn Agent> + ?Sized,
@@ -122,7 +152,7 @@ where
         Game::new(rules.clone(), Setup::new(run.players).seed(seed)).map_err(|error| Stopped { game: None, error })?;
     game.set_logging(run.logging);
     let mut seats: Vec<Box<dyn Agent>> = (0..run.players)
-        .map(|seat| agents(seat, seed ^ (seat as u64 + 1)))
+        .map(|seat| agents(run.slot(g, seat), seed ^ (seat as u64 + 1)))
         .collect();
     match play(&mut game, &mut seats) {
         Ok(()) => Ok(game),
@@ -137,9 +167,10 @@ where
 /// game `g`, in game order. `keep` runs on the thread that played the game,
 /// so the work it does (a summary, a record) is shared out too.
 ///
-/// The run stops at the first game, by index, that stops with an error: its
-/// value is the last one returned, and no game after it is handed to `keep`
-/// (games after it may have been played meanwhile, and are dropped).
+/// Unless [`Run::keep_going`], the run stops at the first game, by index,
+/// that stops with an error: its value is the last one returned, and no game
+/// after it is handed to `keep` (games after it may have been played
+/// meanwhile, and are dropped).
 pub fn play_games<T, F, K>(rules: &Arc<Rules>, run: &Run, agents: &F, keep: K) -> Vec<T>
 where
     T: Send,
@@ -169,7 +200,7 @@ where
     if workers == 1 {
         for g in 0..run.games {
             let played = play_game(rules, run, agents, g);
-            let failed = played.is_err();
+            let failed = played.is_err() && !run.keep_going;
             if take(g, keep(g, played)).is_break() || failed {
                 return;
             }
@@ -198,7 +229,7 @@ where
                         break;
                     }
                     let played = play_game(rules, run, agents, g);
-                    let failed = played.is_err();
+                    let failed = played.is_err() && !run.keep_going;
                     if failed {
                         last.fetch_min(g, Ordering::Relaxed);
                     }
@@ -231,4 +262,134 @@ where
             }
         }
     });
+}
+
+/// What statistics keep of one finished game: every seat's score and points
+/// by reason, its length in turns, and the tiles it discarded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// Final score per seat.
+    pub scores: Vec<i64>,
+    /// Points per seat and reason (indices into the pack's reasons).
+    pub points: Vec<Vec<i64>>,
+    /// Turns played.
+    pub turns: u32,
+    /// Tiles discarded because they fitted nowhere.
+    pub discarded: u32,
+}
+
+impl GameResult {
+    /// The result of `game` as it stands (normally over).
+    pub fn of(game: &Game) -> GameResult {
+        let reasons = game.rules().pack.reasons.len();
+        GameResult {
+            scores: game.scores().to_vec(),
+            points: (0..game.players())
+                .map(|p| {
+                    (0..reasons)
+                        .map(|r| game.points(crate::Player(p as u8), r as u16).unwrap_or(0))
+                        .collect()
+                })
+                .collect(),
+            turns: game.turn(),
+            discarded: game.discarded(),
+        }
+    }
+
+    /// Seat 0's score minus the mean of the other seats' scores (`None`
+    /// with fewer than two seats).
+    pub fn first_margin(&self) -> Option<f64> {
+        let (first, others) = self.scores.split_first()?;
+        (!others.is_empty())
+            .then(|| *first as f64 - others.iter().map(|s| *s as f64).sum::<f64>() / others.len() as f64)
+    }
+
+    /// Each seat's share of the victory: 1 for a sole winner, 1/k for each
+    /// of k tied leaders, 0 for the others.
+    pub fn win_shares(&self) -> Vec<f64> {
+        let best = self.scores.iter().copied().max().unwrap_or(0);
+        let winners = self.scores.iter().filter(|s| **s == best).count().max(1) as f64;
+        self.scores
+            .iter()
+            .map(|s| if *s == best { 1.0 / winners } else { 0.0 })
+            .collect()
+    }
+}
+
+/// Statistics of one group of seats over a run: a seat, or a lineup slot
+/// (one agent, whichever seat it played).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Final scores.
+    pub score: crate::stats::Summary,
+    /// Final scores, for quantiles and plots.
+    pub scores: crate::stats::Histogram,
+    /// Share of victories.
+    pub wins: crate::stats::Proportion,
+    /// Points per reason (indices into the pack's reasons).
+    pub reasons: Vec<crate::stats::Summary>,
+}
+
+impl Tally {
+    fn add(&mut self, result: &GameResult, seat: usize, shares: &[f64]) {
+        self.score.add(result.scores[seat] as f64);
+        self.scores.add(result.scores[seat]);
+        self.wins.add(shares[seat]);
+        if self.reasons.len() < result.points[seat].len() {
+            self.reasons
+                .resize(result.points[seat].len(), crate::stats::Summary::new());
+        }
+        for (summary, points) in self.reasons.iter_mut().zip(&result.points[seat]) {
+            summary.add(*points as f64);
+        }
+    }
+}
+
+/// The statistics of a run, accumulated game by game in game order: per
+/// seat, per lineup slot (differs from per seat only when seats rotate),
+/// game length, discarded tiles, and the first player's advantage.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// One tally per seat.
+    pub seats: Vec<Tally>,
+    /// One tally per lineup slot (the agent in slot `i` of the lineup).
+    pub slots: Vec<Tally>,
+    /// Turns per game.
+    pub turns: crate::stats::Summary,
+    /// Turns per game, for quantiles.
+    pub turn_counts: crate::stats::Histogram,
+    /// Discarded tiles per game.
+    pub discarded: crate::stats::Summary,
+    /// Seat 0's score minus the mean of the other seats' scores, per game.
+    pub first_margin: crate::stats::Summary,
+    /// Games counted.
+    pub games: u64,
+}
+
+impl Totals {
+    /// Empty totals for `players` seats.
+    pub fn new(players: usize) -> Totals {
+        Totals {
+            seats: vec![Tally::default(); players],
+            slots: vec![Tally::default(); players],
+            ..Totals::default()
+        }
+    }
+
+    /// Counts game `g` of `run`.
+    pub fn add(&mut self, run: &Run, g: usize, result: &GameResult) {
+        let shares = result.win_shares();
+        let players = result.scores.len().min(self.seats.len());
+        for seat in 0..players {
+            self.seats[seat].add(result, seat, &shares);
+            self.slots[run.slot(g, seat)].add(result, seat, &shares);
+        }
+        self.turns.add(f64::from(result.turns));
+        self.turn_counts.add(i64::from(result.turns));
+        self.discarded.add(f64::from(result.discarded));
+        if let Some(margin) = result.first_margin() {
+            self.first_margin.add(margin);
+        }
+        self.games += 1;
+    }
 }

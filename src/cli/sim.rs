@@ -1,14 +1,17 @@
 //! `meeple sim`: many games, with statistics per seat.
 
 use crate::agents::{agent_by_name, Agent};
-use crate::engine::{Game, GameError, Player, Rules};
+use crate::engine::{Game, GameError, Rules};
 use crate::record::Record;
-use crate::sim::{play_game, play_games_each, replay_seed, Run};
+use crate::sim::{play_game, play_games_each, replay_seed, GameResult, Run, Stopped, Tally, Totals};
+use crate::stats::Interval;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::io::{IsTerminal, Write as _};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::Instant;
 
 /// What to simulate.
@@ -22,56 +25,50 @@ pub struct SimOptions {
     pub record_dir: Option<PathBuf>,
     /// Games played at once (1 or more).
     pub threads: usize,
+    /// Agents change seats from game to game.
+    pub rotate_seats: bool,
+    /// A failed game is reported and the run goes on.
+    pub keep_going: bool,
+    /// Where one line per game and seat is written (JSON Lines, or CSV for a `.csv` name).
+    pub games_out: Option<PathBuf>,
+    /// Where plots are written.
+    pub plot: Option<PathBuf>,
 }
 
 impl SimOptions {
     /// The library's run for these options.
-    fn run(&self) -> Run {
+    pub(super) fn run(&self) -> Run {
         Run::new(self.players, self.games)
             .seed(self.seed)
             .threads(self.threads)
             .logging(self.record_dir.is_some())
+            .keep_going(self.keep_going)
+            .rotate_seats(self.rotate_seats)
     }
 
-    /// Seat `seat`'s agent, with its seed.
-    fn agent(&self, seat: usize, seed: u64) -> Box<dyn Agent> {
-        agent_by_name(&self.agents[seat % self.agents.len()], seed).expect("agent names checked")
+    /// The agent of lineup slot `slot`, with its seed.
+    pub(super) fn agent(&self, slot: usize, seed: u64) -> Box<dyn Agent> {
+        agent_by_name(&self.agents[slot % self.agents.len()], seed).expect("agent names checked")
+    }
+
+    /// The agent's name in lineup slot `slot`.
+    pub(super) fn agent_name(&self, slot: usize) -> &str {
+        &self.agents[slot % self.agents.len()]
     }
 }
 
-/// Per-seat totals.
-struct Seat {
-    agent: String,
-    scores: Vec<i64>,
-    wins: f64,
-    /// Points by reason summed over the games: in `i128`, so the sum of any
-    /// number of `i64` scores cannot wrap.
-    reasons: Vec<i128>,
-}
-
-/// What a worker keeps of a finished game: its scores, each seat's points
-/// by reason, its discarded tiles, and its record's text when records are
-/// written (made on the worker's thread, written in game order).
-struct Finished {
-    scores: Vec<i64>,
-    points: Vec<Vec<i64>>,
-    discarded: usize,
+/// What a worker keeps of a finished game: its result, and its record's
+/// text when records are written (made on the worker's thread, written in
+/// game order).
+pub(super) struct Finished {
+    pub(super) result: GameResult,
     record: Option<Result<String, String>>,
 }
 
 /// What a worker keeps of game `g`.
 fn finish(opts: &SimOptions, g: usize, game: &Game) -> Finished {
-    let reasons = game.rules().pack.reasons.len();
     Finished {
-        scores: game.scores().to_vec(),
-        points: (0..opts.players)
-            .map(|p| {
-                (0..reasons)
-                    .map(|r| game.points(Player(p as u8), r as u16).unwrap_or(0))
-                    .collect()
-            })
-            .collect(),
-        discarded: game.discarded() as usize,
+        result: GameResult::of(game),
         record: opts
             .record_dir
             .as_deref()
@@ -100,7 +97,7 @@ fn write_record(record: &str, dir: &Path, g: usize) -> Result<PathBuf, String> {
 
 /// The message for game `g` stopped by `error`: its record (written to
 /// `--record-dir`, else to a temporary file) and commands that reproduce it.
-fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -> String {
+pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -> String {
     let mut out = format!("game {g} stopped: {error}");
     // Games run without their log unless records are written: play the
     // game again (the same seeds make the same game) with the log on.
@@ -165,7 +162,11 @@ fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -
         "--players".to_string(),
         opts.players.to_string(),
         "--agents".to_string(),
-        opts.agents.join(","),
+        // Game g's lineup, seat by seat (with rotating seats it is not the run's).
+        (0..opts.players)
+            .map(|seat| opts.agent_name(opts.run().slot(g, seat)))
+            .collect::<Vec<_>>()
+            .join(","),
         "--seed".to_string(),
         replay_seed(opts.seed, g).to_string(),
         "--games".to_string(),
@@ -186,17 +187,117 @@ fn shell_word(word: &str) -> String {
     }
 }
 
+/// Set by Ctrl-C: the run stops taking games and reports those finished.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C stop a run cleanly (a second Ctrl-C ends the process at once).
+fn catch_interrupt() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Without a handler Ctrl-C still ends the process, as before.
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+/// How a run of games ended.
+pub(super) struct Driven {
+    /// Games handed to the caller (finished, in game order).
+    pub(super) played: usize,
+    /// Games that stopped with an error (reported on stderr; only with --keep-going).
+    pub(super) failed: usize,
+    /// Whether Ctrl-C stopped the run early.
+    pub(super) interrupted: bool,
+    pub(super) seconds: f64,
+}
+
+/// Plays the run's games, keeping `keep(g, game)` of each on the worker
+/// thread and handing it to `take(g, value)` in game order, with a progress
+/// bar on a terminal, Ctrl-C, and failed games reported (`failure(g, why)`
+/// makes the message) and skipped with --keep-going, or ending the run.
+pub(super) fn drive<T, W>(
+    rules: &Arc<Rules>,
+    opts: &SimOptions,
+    keep: impl Fn(usize, Result<Game, Stopped>) -> Result<T, W> + Sync,
+    failure: impl Fn(usize, &W) -> String,
+    mut take: impl FnMut(usize, T) -> Result<(), String>,
+) -> Result<Driven, String>
+where
+    T: Send,
+    W: Send,
+{
+    catch_interrupt();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    let bar = if std::io::stderr().is_terminal() && opts.games > 1 {
+        let bar = ProgressBar::new(opts.games as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games, {per_sec}, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let mut driven = Driven {
+        played: 0,
+        failed: 0,
+        interrupted: false,
+        seconds: 0.0,
+    };
+    let mut error: Option<String> = None;
+    let run = opts.run();
+    let agents = |slot: usize, seed: u64| opts.agent(slot, seed);
+    play_games_each(rules, &run, &agents, keep, |g, kept| {
+        bar.inc(1);
+        match kept {
+            Ok(value) => {
+                if let Err(e) = take(g, value) {
+                    error = Some(e);
+                    return ControlFlow::Break(());
+                }
+                driven.played += 1;
+            }
+            Err(why) => {
+                let message = failure(g, &why);
+                if !opts.keep_going {
+                    error = Some(message);
+                    return ControlFlow::Break(());
+                }
+                bar.suspend(|| eprintln!("{message}\n  (--keep-going: the run goes on without it)"));
+                driven.failed += 1;
+            }
+        }
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            driven.interrupted = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    bar.finish_and_clear();
+    driven.seconds = started.elapsed().as_secs_f64();
+    match error {
+        Some(e) => Err(e),
+        None => Ok(driven),
+    }
+}
+
+/// A simulation's report and how it ended.
+pub struct Report {
+    /// The text (a table, or JSON) for stdout.
+    pub text: String,
+    /// Games that failed (with --keep-going).
+    pub failed: usize,
+    /// Whether Ctrl-C stopped the run early.
+    pub interrupted: bool,
+}
+
 /// Runs the simulation; returns the report, or a message naming the failed game.
-pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
+pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     let pack = &rules.pack;
-    let mut seats: Vec<Seat> = (0..opts.players)
-        .map(|p| Seat {
-            agent: opts.agents[p % opts.agents.len()].clone(),
-            scores: Vec::new(),
-            wins: 0.0,
-            reasons: vec![0; pack.reasons.len()],
-        })
-        .collect();
     if let Some(dir) = &opts.record_dir {
         if dir.exists() && !dir.is_dir() {
             return Err(format!(
@@ -206,140 +307,392 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
         }
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
     }
-    let progress = !opts.json && std::io::stderr().is_terminal() && opts.games > 1;
-    let started = Instant::now();
-    let mut discarded = 0usize;
-    let mut failure: Option<Result<(usize, GameError), String>> = None;
+    let mut games_out = match &opts.games_out {
+        Some(path) => Some(GamesOut::create(path, &pack.reasons)?),
+        None => None,
+    };
     let run = opts.run();
-    let agents = |seat: usize, seed: u64| opts.agent(seat, seed);
-    let keep = |g: usize, played: Result<Game, crate::sim::Stopped>| match played {
+    let mut totals = Totals::new(opts.players);
+    let keep = |g: usize, played: Result<Game, Stopped>| match played {
         Ok(game) => Ok(finish(opts, g, &game)),
         Err(stopped) => Err(stopped.error),
     };
     // Games are summed in game order, whatever the number of threads, so
     // the statistics (floating-point sums included) are the same for any.
-    play_games_each(&rules, &run, &agents, keep, |g, finished| {
-        let finished = match finished {
-            Ok(finished) => finished,
-            Err(e) => {
-                failure = Some(Ok((g, e)));
-                return ControlFlow::Break(());
+    let driven = drive(
+        &rules,
+        opts,
+        keep,
+        |g, e| stopped(&rules, opts, g, e),
+        |g, finished: Finished| {
+            totals.add(&run, g, &finished.result);
+            if let Some(out) = games_out.as_mut() {
+                out.write(g, replay_seed(opts.seed, g), &finished.result, |seat| {
+                    opts.agent_name(run.slot(g, seat))
+                })?;
             }
-        };
-        let best = finished.scores.iter().copied().max().unwrap_or(0);
-        let winners = finished.scores.iter().filter(|s| **s == best).count() as f64;
-        for (p, seat) in seats.iter_mut().enumerate() {
-            seat.scores.push(finished.scores[p]);
-            if finished.scores[p] == best {
-                seat.wins += 1.0 / winners;
+            if let (Some(dir), Some(record)) = (&opts.record_dir, finished.record) {
+                record.and_then(|r| write_record(&r, dir, g))?;
             }
-            for (total, points) in seat.reasons.iter_mut().zip(&finished.points[p]) {
-                *total += i128::from(*points);
-            }
-        }
-        discarded += finished.discarded;
-        if let (Some(dir), Some(record)) = (&opts.record_dir, finished.record) {
-            if let Err(e) = record.and_then(|r| write_record(&r, dir, g)) {
-                failure = Some(Err(e));
-                return ControlFlow::Break(());
-            }
-        }
-        if progress && (g % 10 == 9 || g + 1 == opts.games) {
-            let done = (g + 1) * 30 / opts.games;
-            eprint!(
-                "\r[{}{}] {}/{}",
-                "#".repeat(done),
-                " ".repeat(30 - done),
-                g + 1,
-                opts.games
-            );
-            let _ = std::io::stderr().flush();
-        }
-        ControlFlow::Continue(())
-    });
-    match failure {
-        None => {}
-        Some(Ok((g, e))) => {
-            if progress {
-                eprintln!();
-            }
-            return Err(stopped(&rules, opts, g, &e));
-        }
-        Some(Err(e)) => return Err(e),
+            Ok(())
+        },
+    )?;
+    if let Some(out) = games_out {
+        out.finish()?;
     }
-    if progress {
-        eprintln!();
+    if let Some(dir) = &opts.plot {
+        super::plot::sim_plots(
+            dir,
+            pack,
+            &totals,
+            &|slot| opts.agent_name(slot).to_string(),
+            opts.rotate_seats,
+        )?;
     }
-    let seconds = started.elapsed().as_secs_f64();
-    let n = opts.games.max(1) as f64;
-    let stats: Vec<(f64, f64, i64, i64)> = seats
+    let text = if opts.json {
+        sim_json(opts, pack, &totals, &driven)
+    } else {
+        sim_table(opts, pack, &totals, &driven)
+    };
+    Ok(Report {
+        text,
+        failed: driven.failed,
+        interrupted: driven.interrupted,
+    })
+}
+
+/// A tally's figures as JSON (the keys of earlier versions kept: `mean`,
+/// `stddev` (now the sample standard deviation), `min`, `max`, `win_rate`,
+/// `points_by_reason`).
+fn tally_json(t: &Tally, reasons: &[String]) -> serde_json::Value {
+    let ci = |i: Interval| json!([i.low, i.high]);
+    let by_reason: serde_json::Map<String, serde_json::Value> = reasons
         .iter()
-        .map(|s| {
-            // Summed in i128: scores near i64's limits must not wrap.
-            let mean = s.scores.iter().map(|x| i128::from(*x)).sum::<i128>() as f64 / n;
-            let var = s.scores.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / n;
-            (
-                mean,
-                var.sqrt(),
-                *s.scores.iter().min().unwrap_or(&0),
-                *s.scores.iter().max().unwrap_or(&0),
-            )
+        .zip(&t.reasons)
+        .map(|(name, s)| (name.clone(), json!(s.mean())))
+        .collect();
+    let by_reason_ci: serde_json::Map<String, serde_json::Value> = reasons
+        .iter()
+        .zip(&t.reasons)
+        .map(|(name, s)| (name.clone(), ci(s.interval())))
+        .collect();
+    let q = |p: f64| json!(t.scores.quantile(p));
+    json!({
+        "mean": t.score.mean(), "mean_ci": ci(t.score.interval()), "se": t.score.se(),
+        "stddev": t.score.sd(), "min": t.score.min(), "max": t.score.max(),
+        "quantiles": { "p10": q(0.1), "p25": q(0.25), "p50": q(0.5), "p75": q(0.75), "p90": q(0.9) },
+        "win_rate": t.wins.rate(), "win_rate_ci": ci(t.wins.interval()),
+        "points_by_reason": by_reason, "points_by_reason_ci": by_reason_ci,
+    })
+}
+
+fn sim_json(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, driven: &Driven) -> String {
+    let with = |mut v: serde_json::Value, key: &str, extra: serde_json::Value| {
+        v[key] = extra;
+        v
+    };
+    let seats: Vec<_> = totals
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(p, t)| {
+            let v = with(tally_json(t, &pack.reasons), "seat", json!(p));
+            // Without rotation, seat p is always lineup slot p's agent.
+            let agent = if opts.rotate_seats {
+                json!(null)
+            } else {
+                json!(opts.agent_name(p))
+            };
+            with(v, "agent", agent)
         })
         .collect();
-    if opts.json {
-        let seats_json: Vec<_> = seats
-            .iter()
-            .zip(&stats)
-            .enumerate()
-            .map(|(p, (s, (mean, sd, min, max)))| {
-                let reasons: serde_json::Map<String, serde_json::Value> = pack
-                    .reasons
-                    .iter()
-                    .zip(&s.reasons)
-                    .map(|(name, total)| (name.clone(), json!(*total as f64 / n)))
-                    .collect();
-                json!({
-                    "seat": p, "agent": s.agent, "mean": mean, "stddev": sd, "min": min, "max": max,
-                    "win_rate": s.wins / n, "points_by_reason": reasons,
-                })
-            })
-            .collect();
-        let report = json!({
-            "rules": opts.packs, "players": opts.players, "games": opts.games, "seed": opts.seed,
-            "seconds": seconds, "discarded_tiles_per_game": discarded as f64 / n, "seats": seats_json,
-        });
-        return Ok(format!("{report:#}\n"));
+    let agents: Vec<_> = totals
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let v = with(tally_json(t, &pack.reasons), "slot", json!(i));
+            with(v, "agent", json!(opts.agent_name(i)))
+        })
+        .collect();
+    let first = &totals.seats.first();
+    let fair = 1.0 / opts.players.max(1) as f64;
+    let report = json!({
+        "rules": opts.packs, "players": opts.players, "games": totals.games, "games_asked": opts.games,
+        "failed_games": driven.failed, "interrupted": driven.interrupted, "seed": opts.seed,
+        "rotate_seats": opts.rotate_seats, "seconds": driven.seconds,
+        "discarded_tiles_per_game": totals.discarded.mean(),
+        "turns": { "mean": totals.turns.mean(), "mean_ci": [totals.turns.interval().low, totals.turns.interval().high],
+                   "min": totals.turns.min(), "max": totals.turns.max(), "p50": totals.turn_counts.quantile(0.5) },
+        "first_player": first.map(|t| json!({
+            "win_rate": t.wins.rate(), "win_rate_ci": [t.wins.interval().low, t.wins.interval().high],
+            "fair_share": fair, "p_value": t.wins.p_value_against(fair),
+            "score_margin": totals.first_margin.mean(),
+            "score_margin_ci": [totals.first_margin.interval().low, totals.first_margin.interval().high],
+        })),
+        "seats": seats, "agents": agents,
+    });
+    format!("{report:#}\n")
+}
+
+/// `x ± h` with `digits` decimals.
+fn pm(x: f64, h: f64, digits: usize) -> String {
+    if h.is_finite() {
+        format!("{x:.digits$} ± {h:.digits$}")
+    } else {
+        format!("{x:.digits$} ± ?")
     }
+}
+
+/// A percentage with its interval, `51.2% [48.1, 54.3]`.
+fn percent(p: &crate::stats::Proportion) -> String {
+    let i = p.interval();
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * p.rate(), 100.0 * i.low, 100.0 * i.high)
+}
+
+/// Column headings for the reasons: each name that fits in a cell of
+/// `cell` characters as it is, and every longer one (or every one, when
+/// the table would be wider than `width`) as `r1`, `r2`, ..., explained
+/// by the key returned.
+pub(super) fn reason_columns(reasons: &[String], cell: usize, width: usize) -> (Vec<String>, Option<String>) {
+    let all = 16 + (cell + 1) * reasons.len() > width;
+    let mut key = Vec::new();
+    let names = reasons
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            if all || r.chars().count() > cell {
+                key.push(format!("r{} = {r}", i + 1));
+                format!("r{}", i + 1)
+            } else {
+                r.clone()
+            }
+        })
+        .collect();
+    (names, (!key.is_empty()).then(|| key.join("; ")))
+}
+
+/// The terminal's width from `COLUMNS`, else 100.
+pub(super) fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|w: &usize| *w >= 40)
+        .unwrap_or(100)
+}
+
+/// The score table of `tallies`, one row each, labelled by `label(i)`.
+fn score_table(heading: &str, tallies: &[Tally], label: &dyn Fn(usize) -> String) -> String {
     let mut out = format!(
-        "{} game(s) of {} with {} players, seed {} ({:.2} s, {:.0} games/s)\n",
-        opts.games,
-        opts.packs.join("+"),
-        opts.players,
-        opts.seed,
-        seconds,
-        n / seconds.max(1e-9)
+        "{heading:<16} {:>13} {:>6} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
+        "mean ± 95%", "sd", "min", "p25", "p50", "p75", "max", "wins [95%]"
     );
-    out += &format!(
-        "{:<5} {:<7} {:>7} {:>7} {:>5} {:>5} {:>6}",
-        "seat", "agent", "mean", "stddev", "min", "max", "wins"
-    );
-    for reason in &pack.reasons {
-        out += &format!(" {:>10}", reason);
+    for (i, t) in tallies.iter().enumerate() {
+        let q = |p: f64| t.scores.quantile(p).map_or("-".into(), |x| x.to_string());
+        out += &format!(
+            "{:<16} {:>13} {:>6.1} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
+            label(i),
+            pm(t.score.mean(), t.score.interval().half_width(), 1),
+            t.score.sd(),
+            t.score.min(),
+            q(0.25),
+            q(0.5),
+            q(0.75),
+            t.score.max(),
+            percent(&t.wins)
+        );
+    }
+    out
+}
+
+/// Points by reason, mean per game with the interval's half-width.
+fn reason_table(reasons: &[String], tallies: &[Tally], label: &dyn Fn(usize) -> String) -> String {
+    let cell = 12;
+    let (names, key) = reason_columns(reasons, cell, terminal_width());
+    let mut out = format!("{:<16}", "points by reason");
+    for n in &names {
+        out += &format!(" {n:>cell$}");
     }
     out.push('\n');
-    for (p, (s, (mean, sd, min, max))) in seats.iter().zip(&stats).enumerate() {
-        out += &format!(
-            "{p:<5} {:<7} {mean:>7.1} {sd:>7.1} {min:>5} {max:>5} {:>5.1}%",
-            s.agent,
-            100.0 * s.wins / n
-        );
-        for total in &s.reasons {
-            out += &format!(" {:>10.1}", *total as f64 / n);
+    for (i, t) in tallies.iter().enumerate() {
+        out += &format!("{:<16}", label(i));
+        for s in &t.reasons {
+            out += &format!(" {:>cell$}", pm(s.mean(), s.interval().half_width(), 1));
         }
         out.push('\n');
     }
-    out += "(points by reason are means per game; shared victories count as fractions)\n";
-    Ok(out)
+    if let Some(key) = key {
+        out += &format!("  key: {key}\n");
+    }
+    out
+}
+
+fn sim_table(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, driven: &Driven) -> String {
+    let n = totals.games.max(1) as f64;
+    let mut out = format!(
+        "{} game(s) of {} with {} players, seed {} ({:.2} s, {:.0} games/s){}\n",
+        totals.games,
+        opts.packs.join("+"),
+        opts.players,
+        opts.seed,
+        driven.seconds,
+        n / driven.seconds.max(1e-9),
+        if opts.rotate_seats { "; seats rotate" } else { "" }
+    );
+    if driven.interrupted {
+        out += &format!(
+            "stopped by Ctrl-C after {} of {} games: the figures cover those\n",
+            totals.games, opts.games
+        );
+    }
+    if driven.failed > 0 {
+        out += &format!("{} game(s) failed and are left out (reported above)\n", driven.failed);
+    }
+    out.push('\n');
+    let by_seat = |p: usize| {
+        if opts.rotate_seats {
+            format!("seat {p}")
+        } else {
+            format!("{p} {}", opts.agent_name(p))
+        }
+    };
+    let by_slot = |i: usize| opts.agent_name(i).to_string();
+    if opts.rotate_seats {
+        out += &score_table("agent", &totals.slots, &by_slot);
+        out.push('\n');
+        out += &reason_table(&pack.reasons, &totals.slots, &by_slot);
+        out.push('\n');
+        out += &score_table("seat", &totals.seats, &by_seat);
+    } else {
+        out += &score_table("seat agent", &totals.seats, &by_seat);
+        out.push('\n');
+        out += &reason_table(&pack.reasons, &totals.seats, &by_seat);
+    }
+    out.push('\n');
+    out += &format!(
+        "game length: {} turns (min {}, median {}, max {}); discarded tiles: {:.2} per game\n",
+        pm(totals.turns.mean(), totals.turns.interval().half_width(), 1),
+        totals.turns.min(),
+        totals.turn_counts.quantile(0.5).unwrap_or(0),
+        totals.turns.max(),
+        totals.discarded.mean()
+    );
+    if let (Some(first), true) = (totals.seats.first(), opts.players > 1) {
+        let fair = 1.0 / opts.players as f64;
+        out += &format!(
+            "first player: wins {} against a fair {:.1}% (p = {:.3});\n  scores {} points more than the others' mean{}\n",
+            percent(&first.wins),
+            100.0 * fair,
+            first.wins.p_value_against(fair),
+            pm(totals.first_margin.mean(), totals.first_margin.interval().half_width(), 1),
+            if opts.rotate_seats { "" } else { "\n  (agents keep their seats: --rotate-seats separates the seat from the agent)" }
+        );
+    }
+    out += "(± and [..] are 95% confidence intervals; a shared victory counts as a fraction)\n";
+    out
+}
+
+/// One line per game and seat, written as games finish: JSON Lines, or CSV
+/// for a file named `*.csv`.
+pub(super) struct GamesOut {
+    file: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+    csv: bool,
+    reasons: Vec<String>,
+}
+
+impl GamesOut {
+    pub(super) fn create(path: &Path, reasons: &[String]) -> Result<GamesOut, String> {
+        let csv = match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("csv") => true,
+            Some("jsonl" | "ndjson" | "json") => false,
+            _ => {
+                return Err(format!(
+                    "--games-out {}: name a .jsonl file (JSON Lines) or a .csv file",
+                    path.display()
+                ))
+            }
+        };
+        let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut out = GamesOut {
+            file: std::io::BufWriter::new(file),
+            path: path.to_path_buf(),
+            csv,
+            reasons: reasons.to_vec(),
+        };
+        if csv {
+            let mut header = vec!["game", "seed", "seat", "agent", "score", "win", "turns"]
+                .into_iter()
+                .map(String::from)
+                .collect::<Vec<_>>();
+            header.extend(reasons.iter().map(|r| csv_field(&format!("points:{r}"))));
+            out.line(&header.join(","))?;
+        }
+        Ok(out)
+    }
+
+    fn line(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.file, "{text}").map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+
+    pub(super) fn write<'a>(
+        &mut self,
+        g: usize,
+        seed: u64,
+        result: &GameResult,
+        agent: impl Fn(usize) -> &'a str,
+    ) -> Result<(), String> {
+        let shares = result.win_shares();
+        for (seat, share) in shares.iter().enumerate() {
+            let line = if self.csv {
+                let mut fields = vec![
+                    g.to_string(),
+                    seed.to_string(),
+                    seat.to_string(),
+                    csv_field(agent(seat)),
+                    result.scores[seat].to_string(),
+                    share.to_string(),
+                    result.turns.to_string(),
+                ];
+                fields.extend(result.points[seat].iter().map(|p| p.to_string()));
+                fields.join(",")
+            } else {
+                let points: serde_json::Map<String, serde_json::Value> = self
+                    .reasons
+                    .iter()
+                    .zip(&result.points[seat])
+                    .map(|(r, p)| (r.clone(), json!(p)))
+                    .collect();
+                json!({
+                    "game": g, "seed": seed, "seat": seat, "agent": agent(seat), "score": result.scores[seat],
+                    "win": share, "turns": result.turns, "points": points,
+                })
+                .to_string()
+            };
+            self.line(&line)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self) -> Result<(), String> {
+        self.file
+            .flush()
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// Checks agent names, returning the list to use.
