@@ -537,14 +537,24 @@ fn pack_list(packs: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The exit status of a run: 1 if any game failed, 130 after Ctrl-C.
-fn run_status(failed: usize, interrupted: bool) -> ExitCode {
-    if interrupted {
-        ExitCode::from(130)
-    } else if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+/// Prints a run's report (or its error) and gives its exit status: 1 if
+/// any game failed, 130 after Ctrl-C.
+fn reported(run: Result<sim::Report, String>) -> ExitCode {
+    match run {
+        Ok(report) => {
+            emit(&report.text);
+            if report.interrupted {
+                ExitCode::from(130)
+            } else if report.failed > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -565,16 +575,7 @@ fn simulate(opts: sim::SimOptions) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let rules = Arc::new(Rules::new(pack));
-    match sim::run(rules, &opts) {
-        Ok(report) => {
-            emit(&report.text);
-            run_status(report.failed, report.interrupted)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    reported(sim::run(rules, &opts))
 }
 
 fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
@@ -605,14 +606,5 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
         packs: variants[0].packs.clone(),
         ..opts
     };
-    match compare::run(&variants[0], &variants[1], &opts, plot) {
-        Ok(compared) => {
-            emit(&compared.text);
-            run_status(compared.failed, compared.interrupted)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    reported(compare::run(&variants[0], &variants[1], &opts, plot))
 }

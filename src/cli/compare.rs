@@ -5,7 +5,7 @@
 //! difference B − A is measured game by game, with its 95% interval and a
 //! paired t-test.
 
-use super::sim::{drive, SimOptions};
+use super::sim::{drive, Report, SimOptions};
 use crate::engine::{GameError, Rules};
 use crate::sim::{play_game, GameResult, Stopped, Totals};
 use crate::stats::{Histogram, Paired};
@@ -33,13 +33,6 @@ struct Failure {
     error: GameError,
 }
 
-/// What `compare` prints and how it ended.
-pub struct Compared {
-    pub text: String,
-    pub failed: usize,
-    pub interrupted: bool,
-}
-
 /// The reasons of both variants, by name, in A's order then B's new ones.
 fn reason_names(a: &Rules, b: &Rules) -> Vec<String> {
     let mut names = a.pack.reasons.clone();
@@ -65,7 +58,7 @@ fn mean_score(result: &GameResult) -> f64 {
 }
 
 /// Plays the comparison; `opts` names A's packs (B's come with `b`).
-pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -> Result<Compared, String> {
+pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -> Result<Report, String> {
     let run = opts.run();
     let players = opts.players;
     let reasons = reason_names(&a.rules, &b.rules);
@@ -218,7 +211,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
     } else {
         table(a, b, opts, &rows, &summary, &driven, totals_a.games)
     };
-    Ok(Compared {
+    Ok(Report {
         text,
         failed: driven.failed,
         interrupted: driven.interrupted,

@@ -5,6 +5,7 @@
 use crate::ir::RulePack;
 use crate::sim::{Tally, Totals};
 use crate::stats::{Histogram, Summary};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,20 @@ fn file_in(dir: &Path, name: &str) -> Result<PathBuf, String> {
 
 fn drawing_error(path: &Path, e: impl std::fmt::Display) -> String {
     format!("cannot draw {}: {e}", path.display())
+}
+
+/// A chart's axes over `x` and `y`.
+type Chart<'a> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws the legend and writes the file.
+fn finish(chart: &mut Chart<'_>, path: &Path) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| drawing_error(path, e))?;
+    chart.plotting_area().present().map_err(|e| drawing_error(path, e))
 }
 
 /// Share of games per bin of `width` points, from `low`.
@@ -93,13 +108,7 @@ pub(super) fn distributions(path: &Path, title: &str, series: &[(String, &Histog
             .label(label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| drawing_error(path, e))?;
-    root.present().map_err(|e| drawing_error(path, e))
+    finish(&mut chart, path)
 }
 
 /// Mean points by reason as grouped bars with 95% interval whiskers.
@@ -164,13 +173,7 @@ pub(super) fn reason_bars(
             }))
             .map_err(|e| drawing_error(path, e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| drawing_error(path, e))?;
-    root.present().map_err(|e| drawing_error(path, e))
+    finish(&mut chart, path)
 }
 
 /// `meeple sim --plot DIR`: `scores.svg` (score distribution per agent, or
