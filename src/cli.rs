@@ -109,8 +109,10 @@ enum Command {
     /// A and B are pack lists, comma-separated (e.g. `base` and
     /// `base,my_variant.rules`).
     Compare {
+        /// The first variant: packs, comma-separated (bundled names or paths).
         #[arg(value_name = "A")]
         a: String,
+        /// The second variant, compared with the first (differences are B − A).
         #[arg(value_name = "B")]
         b: String,
         #[arg(long, default_value_t = 2)]
