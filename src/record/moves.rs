@@ -180,13 +180,15 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
         .decision()
         .ok_or_else(|| GameError::new(ErrorKind::GameOver, "the game is over"))?;
     let bad_text = |e: ron::error::SpannedError| {
+        // Say what RON found only when the text looks like a move at all.
+        let detail = if text.contains(['(', ':']) {
+            format!(" ({} at column {})", e.code, e.span.start.col.saturating_sub(1))
+        } else {
+            String::new()
+        };
         GameError::new(
             ErrorKind::Parse,
-            format!(
-                "`{text}` is not a move: {} at column {}; type the number of a move, or the move as shown",
-                e.code,
-                e.span.start.col.saturating_sub(1)
-            ),
+            format!("`{text}` is not a move{detail}; type the number of a move, or the move as shown"),
         )
     };
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
@@ -226,7 +228,18 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
         });
     }
     let pick: Pick = options.from_str(text).map_err(bad_text)?;
-    choice_for(game, &pick).map_err(|why| why.context(&asked))
+    let expected = match decision {
+        Decision::Place { .. } => Some("a placement, typed `at: (x, y), rot: DEGREES`"),
+        Decision::Deploy { .. } => Some("a deployment, typed `deploy: (on: \"LOCATION\")` or `deploy: None`"),
+        Decision::Choose { .. } => None,
+    };
+    match (expected, &pick) {
+        (Some(expected), pick) if !matches!(pick, Pick::Action { .. }) => Err(GameError::new(
+            ErrorKind::WrongDecision,
+            format!("`{text}` answers a rule's question, but the game asks for {expected} (or an action)"),
+        )),
+        _ => choice_for(game, &pick).map_err(|why| why.context(&asked)),
+    }
 }
 
 #[cfg(test)]
