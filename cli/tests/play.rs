@@ -349,3 +349,47 @@ fn every_drawing_has_a_legend_made_from_the_packs() {
         "{board}"
     );
 }
+
+#[test]
+fn hot_seat_shows_each_player_their_own_hand_and_the_others_only_as_counts() {
+    let dir = scratch("hot-seat");
+    let out = play(
+        &dir,
+        &[
+            "--rules",
+            "christmas_present",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+            "--record",
+            "g.ron",
+        ],
+        &"1\n".repeat(3000),
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // Each screen: a header naming whose decision it is, then that
+    // player's hand and the other's card count.
+    let mut whose = "";
+    let mut own_cards = [false, false];
+    for line in err.lines() {
+        if let Some(header) = line.strip_prefix("== turn ") {
+            whose = if header.contains("· Player 1 (human): ") {
+                "Player 1"
+            } else {
+                "Player 2"
+            };
+        }
+        if let Some(hand) = line.strip_prefix("your hand: ") {
+            let other = if whose == "Player 1" { "Player 2" } else { "Player 1" };
+            let (own, others) = hand.split_once(" · ").expect("own hand, then the others");
+            assert!(others.starts_with(&format!("{other} holds ")), "{whose} sees `{line}`");
+            assert!(!others.contains(','), "other hands only as counts: `{line}`");
+            if own != "no cards" {
+                own_cards[usize::from(whose == "Player 2")] = true;
+            }
+        }
+    }
+    assert_eq!(own_cards, [true, true], "both players held cards and saw them:\n{err}");
+}

@@ -78,7 +78,13 @@ pub fn move_words(game: &Game, choice: Choice, players: &[String]) -> String {
             let d = deploy_of(game, figure_type, placed, seg);
             let tile = &pack.tiles[game.board().placed[placed.index()].tile as usize];
             let kind = &pack.kinds[tile.segments[seg as usize].kind as usize].name;
-            format!("a {} on the {kind} at {}", d.figure.unwrap_or_default(), d.on)
+            let figure = d.figure.unwrap_or_default();
+            if d.on.starts_with(kind.as_str()) {
+                // A segment with no edge is named by its kind ("field 2").
+                format!("a {figure} on the {}", d.on)
+            } else {
+                format!("a {figure} on the {kind} at {}", d.on)
+            }
         }
         Choice::Pass => "no figure".to_string(),
         Choice::Decline => "decline".to_string(),
