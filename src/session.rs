@@ -101,7 +101,9 @@ impl Session {
     }
 
     /// Answers the pending decision with `choice`. A choice the game
-    /// refuses changes nothing, and the error says why.
+    /// refuses changes nothing, and the error says why; so does one after
+    /// which a rule fails ([`ErrorKind::is_rule_failure`]: the game is
+    /// played again up to before it), and the error names the rule.
     pub fn decide(&mut self, choice: Choice) -> Result<&Decided, GameError> {
         let asked = self
             .game
@@ -110,7 +112,15 @@ impl Session {
         let player = self.game.deciding_player().unwrap_or_default();
         let text = move_text(&self.game, choice).unwrap_or_default();
         let turn = self.game.turn();
-        self.game.apply(choice)?;
+        if let Err(e) = self.game.apply(choice) {
+            if e.kind().is_rule_failure() {
+                // A rule failed part-way through running the machine: play
+                // the game again up to before this choice, so it stands as
+                // it did.
+                self.game = self.replayed(self.decisions.len())?;
+            }
+            return Err(e);
+        }
         self.decisions.push(Decided {
             player,
             asked,
@@ -296,6 +306,25 @@ mod tests {
         assert_eq!(session.decide(far).unwrap_err().kind(), ErrorKind::NotAdjacent);
         assert!(session.decisions().is_empty());
         assert_eq!(session.play_agent().unwrap(), None, "still the human's placement");
+    }
+
+    #[test]
+    fn a_choice_after_which_a_rule_fails_leaves_the_game_as_it_stood() {
+        let text = "pack echo\nrequires base\n\non tile_placed(t) {\n  score 1 to current_player reason \"x\"\n}\n\n\
+                    on points_scored(p, n) {\n  score 1 to p reason \"echo\"\n}\n";
+        let pack = load(&[PackRef::Text {
+            name: "echo".into(),
+            text: text.into(),
+        }])
+        .expect("the pack loads");
+        let mut session = Session::new(Arc::new(Rules::new(pack)), vec![Seat::Human, Seat::Human], 1).unwrap();
+        let before = session.game().options();
+        let error = session.decide(before[0]).unwrap_err();
+        assert!(error.kind().is_rule_failure(), "{error}");
+        assert!(session.decisions().is_empty());
+        assert!(matches!(session.game().decision(), Some(Decision::Place { .. })));
+        assert_eq!(session.game().options(), before);
+        assert_eq!(session.game().scores(), &[0, 0]);
     }
 
     #[test]

@@ -393,3 +393,29 @@ fn hot_seat_shows_each_player_their_own_hand_and_the_others_only_as_counts() {
     }
     assert_eq!(own_cards, [true, true], "both players held cards and saw them:\n{err}");
 }
+
+#[test]
+fn a_rule_that_fails_stops_the_game_with_its_error_and_the_record_replays_up_to_before_it() {
+    let dir = scratch("rule-fails");
+    // Every payment pays again: the first placement runs away.
+    std::fs::write(
+        dir.join("echo.rules"),
+        "pack echo\nrequires base\n\non tile_placed(t) {\n  score 1 to current_player reason \"x\"\n}\n\n\
+         on points_scored(p, n) {\n  score 1 to p reason \"echo\"\n}\n",
+    )
+    .unwrap();
+    let out = play(&dir, &["--rules", "echo.rules", "--record", "g.ron"], "1\n");
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("error: a rule failed after that move, so the game cannot go on: "),
+        "{err}"
+    );
+    assert!(err.contains("echo.rules:"), "the error names the rule: {err}");
+    assert!(err.contains("written to g.ron"), "{err}");
+    assert_eq!(
+        replay_json(&dir.join("g.ron"))["tiles_placed"],
+        1,
+        "only the start tile"
+    );
+}

@@ -102,6 +102,8 @@ struct Table {
     snapshot: Arc<Mutex<Option<String>>>,
     /// How much of the game's log has been told.
     told: usize,
+    /// Why the game stopped, when a rule failed.
+    failure: Option<String>,
 }
 
 /// Plays the game; the exit code is 0 when the game ended or was stopped
@@ -148,6 +150,7 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
         record: opts.record,
         snapshot: Arc::new(Mutex::new(None)),
         told: 0,
+        failure: None,
     };
     table.watch_interrupt();
     say(&format!(
@@ -190,7 +193,7 @@ impl Table {
                     path.display()
                 )),
                 Some(Err(e)) => say(&format!("\ninterrupted: cannot write {}: {e}\n", path.display())),
-                None => say("\ninterrupted before the first move: no record written\n"),
+                None => say("\ninterrupted before a whole turn was played: no record written\n"),
             }
             std::process::exit(130);
         });
@@ -245,15 +248,23 @@ impl Table {
                 say(&self.final_scores());
                 return Ok(());
             };
-            if let Ok(mut s) = self.snapshot.lock() {
-                *s = self.record_text().ok();
-            }
+            self.keep_snapshot();
             self.tell_events();
             say(&self.screen(player));
             if !self.ask(player, input) {
+                if let Some(failure) = self.failure.take() {
+                    return Err(failure);
+                }
                 say(&format!("{} stops the game.\n", self.labels[player.index()]));
                 return Ok(());
             }
+        }
+    }
+
+    /// Keeps the record as it stands for Ctrl-C.
+    fn keep_snapshot(&self) {
+        if let Ok(mut s) = self.snapshot.lock() {
+            *s = self.record_text().ok();
         }
     }
 
@@ -270,6 +281,10 @@ impl Table {
                 .play_agent()
                 .map_err(|e| format!("{} cannot go on: {e}", self.labels[player.index()]))?
                 .cloned();
+            if self.session.whole_turns() == self.session.decisions().len() {
+                // Between turns the record is the game itself: cheap to keep.
+                self.keep_snapshot();
+            }
             if let Some(d) = decided {
                 say(&format!(
                     "{}: {}   [{}]\n",
@@ -360,6 +375,11 @@ impl Table {
                                 move_words(&before, choice, &self.names)
                             ));
                             return true;
+                        }
+                        Err(e) if e.kind().is_rule_failure() => {
+                            self.failure =
+                                Some(format!("a rule failed after that move, so the game cannot go on: {e}"));
+                            return false;
                         }
                         Err(e) => say(&format!("refused: {e}\n(type a number from the list, or ? for help)\n")),
                     }
