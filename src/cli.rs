@@ -3,6 +3,7 @@
 mod bench;
 mod compare;
 mod draw;
+mod play;
 mod plot;
 mod sim;
 
@@ -156,6 +157,33 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a game in the terminal: against agents, or hot-seat.
+    ///
+    /// Each of your turns shows the board around the action, the drawn
+    /// tile, the scores and the legal moves, numbered and written the way
+    /// records write them; answer with a number or a typed move (`?` for
+    /// help, `u` to undo, `q` to quit). Everything is written to stderr and
+    /// answers are read from stdin line by line, so a pipe works too. The
+    /// record is written at the end, on quit, at the end of the input and
+    /// on Ctrl-C.
+    Play {
+        /// Packs to play, comma-separated: bundled names or paths.
+        #[arg(long, value_delimiter = ',', default_value = "base")]
+        rules: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Who plays each seat, comma-separated, one per player: human, or an
+        /// agent (random, greedy). Default: human, then greedy agents.
+        #[arg(long)]
+        seats: Option<String>,
+        /// The game's seed: the same seed and moves give the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where the game's record is written (default:
+        /// meeple-game-SEED.ron in the current folder, numbered if taken).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
     /// Print the language reference's tables (events, windows, built-ins) as Markdown.
     Reference,
     /// Explain a diagnostic code such as E0011, or list all codes.
@@ -215,6 +243,13 @@ pub fn main() -> ExitCode {
             json,
             packs_dir,
         } => replay(&record, board, json, &packs_dir),
+        Command::Play {
+            rules,
+            players,
+            seats,
+            seed,
+            record,
+        } => play(rules, players, seats.as_deref(), seed, record),
         Command::Sim {
             rules,
             players,
@@ -365,6 +400,8 @@ fn tiles(args: &[String]) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let pack = Rules::new(pack);
+    emit(&draw::legend(&pack.pack, None, false));
+    emit("\n");
     emit(&draw::tile_sheet(&pack));
     let pack = &pack.pack;
     let icons: Vec<String> = pack
@@ -486,6 +523,7 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
     let mut out = String::new();
     if board {
         out += &draw::board_map(&game);
+        out += &draw::legend(pack, Some(&record.players), false);
         out.push('\n');
     }
     let state = if game.is_over() {
@@ -609,4 +647,48 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
         ..opts
     };
     reported(compare::run(&variants[0], &variants[1], &opts, plot))
+}
+
+fn play(packs: Vec<String>, players: usize, seats: Option<&str>, seed: u64, record: Option<PathBuf>) -> ExitCode {
+    if players == 0 || players > MAX_PLAYERS {
+        eprintln!("error: --players {players}: a game needs 1 to {MAX_PLAYERS} players");
+        return ExitCode::FAILURE;
+    }
+    let seats = match play::parse_seats(seats, players) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let packs: Vec<String> = packs
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if packs.is_empty() {
+        eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = record.as_ref().filter(|p| p.is_dir()) {
+        eprintln!(
+            "error: --record {} is a folder; name the file the record goes to (e.g. {}/game.ron)",
+            path.display(),
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let Some(pack) = load_or_report(&packs) else {
+        return ExitCode::FAILURE;
+    };
+    let record = record.unwrap_or_else(|| play::default_record_path(seed));
+    play::play(
+        Arc::new(Rules::new(pack)),
+        play::PlayOptions {
+            packs,
+            seats,
+            seed,
+            record,
+        },
+    )
 }

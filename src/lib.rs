@@ -11,7 +11,8 @@
 //! start a [`Game`] from a [`Setup`], answer its [`Decision`]s with
 //! [`Choice`]s (or let [`Agent`]s play), give an agent a player's [`View`],
 //! and write or replay a [`Record`]. [`sim::play_games`] plays many games
-//! on several threads, with the same results for any number of threads.
+//! on several threads, with the same results for any number of threads;
+//! [`session::Session`] plays one game with people and agents, with undo.
 //!
 //! ```
 //! use meeple::{load, play, Agent, Decision, Game, PackRef, RandomAgent, Record, Rules, Setup};
@@ -46,6 +47,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod ir;
 pub mod record;
+pub mod session;
 pub mod sim;
 pub mod source;
 pub mod stats;

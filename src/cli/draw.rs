@@ -4,11 +4,13 @@
 //! (cities) as their kind's initial in capitals, narrow ones (roads) as `|`
 //! and `=`, area features (monasteries) as their initial in the centre,
 //! fields as `.`, and markers as `*` inside the city. On a board, a figure
-//! shows as its owner's number (1–6), or `n` for a neutral figure.
+//! shows as its owner's number (1–6), or `n` for a neutral figure. Every
+//! drawing comes with a [`legend`] made from the pack's own kinds, markers
+//! and figures.
 
-use crate::engine::{Game, Rotated, Rules};
+use crate::engine::{Game, Player, Pos, Rotated, Rules};
 use crate::ir::geometry::{COMPASS_NAMES, EDGE_NAMES, HALF_EDGE_NAMES};
-use crate::ir::{RulePack, TileType, Topology};
+use crate::ir::{Ownership, RulePack, TileId, TileType, Topology};
 use std::fmt::Write as _;
 
 const W: usize = 7;
@@ -199,10 +201,73 @@ pub(super) fn tile_sheet(rules: &Rules) -> String {
 
 /// The whole board with its figures, x along the top and y down the side.
 pub(super) fn board_map(game: &Game) -> String {
+    let ((x0, y0), (x1, y1)) = game.board().bounds();
+    board_window(game, ((x0, y0), (x1, y1)), &[])
+}
+
+/// At most this many columns and rows of tiles are drawn around the action.
+const WINDOW: (i32, i32) = (11, 7);
+
+/// The board around `centre`, at most [`WINDOW`] tiles wide and high, with
+/// each square of `marks` (where the drawn tile fits) drawn as a dotted
+/// square holding its coordinates; a line says which part of the board is
+/// shown when it is not all of it.
+pub(super) fn board_around(game: &Game, centre: Pos, marks: &[Pos]) -> String {
+    let ((mut x0, mut y0), (mut x1, mut y1)) = game.board().bounds();
+    for &(x, y) in marks {
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    let whole = ((x0, y0), (x1, y1));
+    let crop = |lo: i32, hi: i32, c: i32, n: i32| {
+        if hi - lo < n {
+            return (lo, hi);
+        }
+        let start = (c - n / 2).clamp(lo, hi - n + 1);
+        (start, start + n - 1)
+    };
+    let (cx0, cx1) = crop(x0, x1, centre.0, WINDOW.0);
+    let (cy0, cy1) = crop(y0, y1, centre.1, WINDOW.1);
+    let mut out = board_window(game, ((cx0, cy0), (cx1, cy1)), marks);
+    if ((cx0, cy0), (cx1, cy1)) != whole {
+        let _ = writeln!(
+            out,
+            "(showing x {cx0}..{cx1}, y {cy0}..{cy1} of the board's x {x0}..{x1}, y {y0}..{y1}, around ({}, {}))",
+            centre.0, centre.1
+        );
+    }
+    out
+}
+
+/// The picture of an empty square where the drawn tile fits: dotted, with
+/// its coordinates inside.
+fn mark_picture(pos: Pos) -> Picture {
+    let mut grid = [[' '; W]; H];
+    for (r, row) in grid.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            if r == 0 || r == H - 1 || c == 0 || c == W - 1 {
+                *cell = ':';
+            }
+        }
+    }
+    let label = format!("{},{}", pos.0, pos.1);
+    let inner: Vec<char> = if label.chars().count() <= W - 2 {
+        format!("{label:^5}").chars().collect()
+    } else {
+        format!("{label:^W$}").chars().take(W).collect()
+    };
+    let start = if inner.len() == W { 0 } else { 1 };
+    for (i, ch) in inner.into_iter().enumerate() {
+        grid[CENTRE.0][start + i] = ch;
+    }
+    grid
+}
+
+/// The board's squares from `lo` to `hi` with their figures and `marks`.
+fn board_window(game: &Game, (lo, hi): (Pos, Pos), marks: &[Pos]) -> String {
     let rules = game.rules();
     let pack = &rules.pack;
     let board = game.board();
-    let ((x0, y0), (x1, y1)) = board.bounds();
+    let ((x0, y0), (x1, y1)) = (lo, hi);
     let mut out = String::new();
     let _ = write!(out, "     ");
     for x in x0..=x1 {
@@ -220,10 +285,11 @@ pub(super) fn board_map(game: &Game) -> String {
                     let mut grid = picture(pack, tile, rotated);
                     for m in game.figures().iter().filter(|m| m.placed == i) {
                         let (r, c) = figure_cell(pack, tile, rotated, m.seg as usize);
-                        grid[r][c] = m.owner.map_or('n', |o| char::from(b'1' + o.0));
+                        grid[r][c] = figure_char(m.owner);
                     }
                     grid
                 }
+                None if marks.contains(&(x, y)) => mark_picture((x, y)),
                 None => [[' '; W]; H],
             };
             for (r, row) in grid.iter().enumerate() {
@@ -239,5 +305,120 @@ pub(super) fn board_map(game: &Game) -> String {
             let _ = writeln!(out, "{label}{}", row.trim_end());
         }
     }
+    out
+}
+
+/// How a figure shows on the board: its owner's number from 1, or `n`.
+fn figure_char(owner: Option<Player>) -> char {
+    owner.map_or('n', |o| char::from(b'1' + o.0))
+}
+
+/// The drawn tile in each of its rotations that look different, side by
+/// side, each headed by its degrees as a record writes them.
+pub(super) fn tile_rotations(rules: &Rules, tile: TileId) -> String {
+    let pack = &rules.pack;
+    let Some(kind) = pack.tiles.get(tile as usize) else {
+        return String::new();
+    };
+    let rotations = rules.distinct_rotations(tile);
+    let pictures: Vec<Picture> = rotations
+        .iter()
+        .map(|r| picture(pack, kind, &rules.rotated[tile as usize][r.index()]))
+        .collect();
+    let mut out = String::from("  ");
+    for r in rotations {
+        let _ = write!(out, "{:<W$}   ", format!("rot {}", r.degrees()));
+    }
+    out = out.trim_end().to_string();
+    out.push('\n');
+    for row in 0..H {
+        let line: Vec<String> = pictures.iter().map(|p| p[row].iter().collect()).collect();
+        let _ = writeln!(out, "  {}", line.join("   "));
+    }
+    out
+}
+
+/// What each character of a drawing means, from the pack's own kinds,
+/// markers and figures: a kind's initial, the narrow kinds' lines, the
+/// markers drawn as `*`; with `players`, each player's figure number and
+/// the neutral figures; with `marks`, the squares where the drawn tile fits.
+pub(super) fn legend(pack: &RulePack, players: Option<&[String]>, marks: bool) -> String {
+    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |symbol: String, name: &str| match entries.iter_mut().find(|(s, _)| *s == symbol) {
+        Some((_, names)) => {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+        None => entries.push((symbol, vec![name.to_string()])),
+    };
+    for kind in &pack.kinds {
+        let initial = kind.name.chars().next().unwrap_or('?').to_ascii_uppercase();
+        match kind.topology {
+            Topology::Edges if !kind.narrow => add(initial.to_string(), &kind.name),
+            Topology::Edges => add("| =".to_string(), &kind.name),
+            Topology::Area => add(initial.to_string(), &kind.name),
+            Topology::HalfEdges => add(".".to_string(), &kind.name),
+        }
+    }
+    let mut marker_names: Vec<&str> = Vec::new();
+    for tile in &pack.tiles {
+        for seg in &tile.segments {
+            let kind = &pack.kinds[seg.kind as usize];
+            if kind.topology == Topology::Edges && !kind.narrow {
+                for m in &seg.markers {
+                    let name = pack.markers[*m as usize].name.as_str();
+                    if !marker_names.contains(&name) {
+                        marker_names.push(name);
+                    }
+                }
+            }
+        }
+    }
+    let mut items: Vec<String> = entries
+        .iter()
+        .map(|(symbol, names)| {
+            let extra = if symbol == "| =" {
+                " (o an end, + a crossing)"
+            } else {
+                ""
+            };
+            format!("{symbol} {}{extra}", names.join("/"))
+        })
+        .collect();
+    if !marker_names.is_empty() {
+        items.push(format!("* {}", marker_names.join("/")));
+    }
+    if let Some(players) = players {
+        for (p, name) in players.iter().enumerate() {
+            items.push(format!("{} {name}'s figure", figure_char(Some(Player(p as u8)))));
+        }
+        let neutral: Vec<&str> = pack
+            .figures
+            .iter()
+            .filter(|f| f.ownership != Ownership::PerPlayer)
+            .map(|f| f.name.as_str())
+            .collect();
+        if !neutral.is_empty() {
+            items.push(format!("{} {}", figure_char(None), neutral.join("/")));
+        }
+    }
+    if marks {
+        items.push(": x,y a square where the tile fits".to_string());
+    }
+    items.push("+ - | tile borders".to_string());
+    let mut out = String::from("legend:");
+    let mut width = out.len();
+    for item in items {
+        if width + 3 + item.len() > 100 {
+            out.push('\n');
+            out.push_str("       ");
+            width = 7;
+        }
+        out.push_str("   ");
+        out.push_str(&item);
+        width += 3 + item.len();
+    }
+    out.push('\n');
     out
 }

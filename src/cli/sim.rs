@@ -720,7 +720,7 @@ pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
 /// record's folder and the folders given with `--packs-dir`: bundled names
 /// as they are, a file in `dir` (or below it) by its path from `dir`, any
 /// other file by its name, with its folder among the folders returned.
-fn record_packs(packs: &[String], dir: Option<&Path>) -> (Vec<String>, Vec<PathBuf>) {
+pub(super) fn record_packs(packs: &[String], dir: Option<&Path>) -> (Vec<String>, Vec<PathBuf>) {
     let mut folders: Vec<PathBuf> = Vec::new();
     let names = packs
         .iter()

@@ -1,0 +1,312 @@
+//! One move typed by a person, in a record's words: [`move_text`] writes an
+//! option of the pending decision the way a record writes it (a placement
+//! as `at: (1, 0), rot: 90`, a deployment as `deploy: (figure: "follower",
+//! on: "E")` or `deploy: None`, anything else as a [`Pick`] such as
+//! `Feature(at: (1, 0), on: "N")`), [`move_words`] says it in words, and
+//! [`read_move`] reads such a text back into the pending decision's choice.
+//! Everything is named through [`super::naming`], so a typed move and a
+//! record's step mean the same thing.
+
+use super::format::{Deploy, Pick};
+use super::naming::{action_pick, choice_for, degrees, deploy_choice, deploy_of, pick_of, rotation, tile_id};
+use super::walk::describe_decision;
+use crate::engine::{Choice, Decision, ErrorKind, Game, GameError, Player, Pos, Target};
+use serde::Deserialize;
+
+/// A placement as typed: `at: (1, 0), rot: 90`, with `tile: "V"` when
+/// the tile is not the one drawn.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlaceText {
+    #[serde(default)]
+    tile: Option<String>,
+    at: Pos,
+    rot: i64,
+}
+
+/// A deployment as typed: `deploy: (on: "E")` or `deploy: None`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeployText {
+    deploy: Option<Deploy>,
+}
+
+/// An option of the pending decision as a record writes it; `None` for a
+/// choice the pending decision cannot take (a deployment outside a deploy
+/// decision, a target the game does not have).
+pub fn move_text(game: &Game, choice: Choice) -> Option<String> {
+    Some(match choice {
+        Choice::Place { tile, pos, rot } => {
+            let drawn = matches!(game.decision(), Some(Decision::Place { tile: t, .. }) if t == tile);
+            let at = format!("at: ({}, {}), rot: {}", pos.0, pos.1, degrees(rot));
+            if drawn {
+                at
+            } else {
+                format!("tile: {:?}, {at}", game.rules().pack.tiles.get(tile as usize)?.name)
+            }
+        }
+        Choice::Deploy { figure_type, seg } => {
+            let Some(Decision::Deploy { placed, .. }) = game.decision() else {
+                return None;
+            };
+            format!("deploy: {}", deploy_text(&deploy_of(game, figure_type, placed, seg)))
+        }
+        Choice::Pass => "deploy: None".to_string(),
+        Choice::Action { action, target } => pick_text(&action_pick(game, action, target, game.spot(target))),
+        Choice::Pick(target) => pick_text(&pick_of(game, target, game.spot(target))?),
+        Choice::Decline => pick_text(&Pick::Decline),
+    })
+}
+
+/// An option of the pending decision in words: "place U at (1, 0) turned
+/// 90°", "a follower on the city at E", "the road at (1, 0) W"; players by
+/// the names in `players`.
+pub fn move_words(game: &Game, choice: Choice, players: &[String]) -> String {
+    let pack = &game.rules().pack;
+    match choice {
+        Choice::Place { tile, pos, rot } => format!(
+            "place {} at ({}, {}) turned {}°",
+            pack.tiles.get(tile as usize).map_or("?", |t| t.name.as_str()),
+            pos.0,
+            pos.1,
+            degrees(rot)
+        ),
+        Choice::Deploy { figure_type, seg } => {
+            let Some(Decision::Deploy { placed, .. }) = game.decision() else {
+                return "a deployment".to_string();
+            };
+            let d = deploy_of(game, figure_type, placed, seg);
+            let tile = &pack.tiles[game.board().placed[placed.index()].tile as usize];
+            let kind = &pack.kinds[tile.segments[seg as usize].kind as usize].name;
+            let figure = d.figure.unwrap_or_default();
+            if d.on.starts_with(kind.as_str()) {
+                // A segment with no edge is named by its kind ("field 2").
+                format!("a {figure} on the {}", d.on)
+            } else {
+                format!("a {figure} on the {kind} at {}", d.on)
+            }
+        }
+        Choice::Pass => "no figure".to_string(),
+        Choice::Decline => "decline".to_string(),
+        Choice::Action { action, target } => {
+            let name = &pack.program.actions[action as usize].name;
+            match target {
+                Target::None => format!("take the action {name}"),
+                t => format!("take the action {name} on {}", target_words(game, t, players)),
+            }
+        }
+        Choice::Pick(t) => target_words(game, t, players),
+    }
+}
+
+/// A target in words.
+fn target_words(game: &Game, target: Target, players: &[String]) -> String {
+    let pack = &game.rules().pack;
+    let player = |p: Player| players.get(p.index()).cloned().unwrap_or_else(|| format!("player {p}"));
+    let pick = pick_of(game, target, game.spot(target));
+    match (target, pick) {
+        (Target::Feature(node), Some(Pick::Feature { at, on })) => {
+            let (placed, seg) = game.node_spot(node);
+            let tile = &pack.tiles[game.board().placed[placed.index()].tile as usize];
+            let kind = &pack.kinds[tile.segments[seg as usize].kind as usize].name;
+            format!("the {kind} at ({}, {}) {on}", at.0, at.1)
+        }
+        (
+            Target::Figure(_),
+            Some(Pick::Figure {
+                at,
+                on,
+                figure,
+                player: owner,
+            }),
+        ) => {
+            let whose = owner.map_or("the neutral".to_string(), |o| format!("{}'s", player(Player(o as u8))));
+            format!("{whose} {} at ({}, {}) {on}", figure.unwrap_or_default(), at.0, at.1)
+        }
+        (_, Some(Pick::Tile { at })) => format!("the tile at ({}, {})", at.0, at.1),
+        (_, Some(Pick::Square { at })) => format!("the square ({}, {})", at.0, at.1),
+        (Target::Player(p), _) => player(p),
+        (_, Some(Pick::Card(name))) => format!("the card {name}"),
+        (_, Some(Pick::Named(name))) => name,
+        (_, Some(pick)) => pick_text(&pick),
+        (_, None) => "something no longer there".to_string(),
+    }
+}
+
+/// A deployment as RON: `(figure: "follower", on: "E")`.
+fn deploy_text(d: &Deploy) -> String {
+    match &d.figure {
+        Some(f) => format!("(figure: {f:?}, on: {:?})", d.on),
+        None => format!("(on: {:?})", d.on),
+    }
+}
+
+/// A pick as RON, on one line: `Feature(at: (1, 0), on: "N")`.
+fn pick_text(pick: &Pick) -> String {
+    let at = |p: &Pos| format!("at: ({}, {})", p.0, p.1);
+    match pick {
+        Pick::Feature { at: p, on } => format!("Feature({}, on: {on:?})", at(p)),
+        Pick::Figure {
+            at: p,
+            on,
+            figure,
+            player,
+        } => {
+            let mut fields = vec![at(p), format!("on: {on:?}")];
+            if let Some(f) = figure {
+                fields.push(format!("figure: {f:?}"));
+            }
+            if let Some(owner) = player {
+                fields.push(format!("player: {owner}"));
+            }
+            format!("Figure({})", fields.join(", "))
+        }
+        Pick::Tile { at: p } => format!("Tile({})", at(p)),
+        Pick::Square { at: p } => format!("Square({})", at(p)),
+        Pick::Player(p) => format!("Player({p})"),
+        Pick::Card(name) => format!("Card({name:?})"),
+        Pick::Named(name) => format!("Option({name:?})"),
+        Pick::Decline => "Decline".to_string(),
+        Pick::Action { name, target } => match target {
+            Some(t) => format!("Action(name: {name:?}, target: {})", pick_text(t)),
+            None => format!("Action(name: {name:?})"),
+        },
+    }
+}
+
+/// Reads a typed move (as [`move_text`] writes it) into a choice for the
+/// pending decision. A text that is not a move, or names nothing the game
+/// has, is an error saying so; a move that names things but breaks the
+/// rules (a tile that does not fit there) becomes a choice that the game
+/// refuses with the reason when it is applied.
+pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
+    let text = text.trim();
+    let asked = describe_decision(game);
+    let decision = game
+        .decision()
+        .ok_or_else(|| GameError::new(ErrorKind::GameOver, "the game is over"))?;
+    let bad_text = |e: ron::error::SpannedError| {
+        // Say what RON found only when the text looks like a move at all.
+        let detail = if text.contains(['(', ':']) {
+            format!(" ({} at column {})", e.code, e.span.start.col.saturating_sub(1))
+        } else {
+            String::new()
+        };
+        GameError::new(
+            ErrorKind::Parse,
+            format!("`{text}` is not a move{detail}; type the number of a move, or the move as shown"),
+        )
+    };
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let starts = |word: &str| {
+        text.strip_prefix(word)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    };
+    if starts("deploy") {
+        let typed: DeployText = options.from_str(&format!("({text})")).map_err(bad_text)?;
+        let Decision::Deploy { placed, .. } = decision else {
+            return Err(GameError::new(
+                ErrorKind::WrongDecision,
+                format!("{asked}, not to deploy"),
+            ));
+        };
+        return match typed.deploy {
+            None => Ok(Choice::Pass),
+            Some(d) => deploy_choice(game, placed, &d),
+        };
+    }
+    if starts("at") || starts("tile") {
+        let typed: PlaceText = options.from_str(&format!("({text})")).map_err(bad_text)?;
+        let Decision::Place { tile: drawn, .. } = decision else {
+            return Err(GameError::new(
+                ErrorKind::WrongDecision,
+                format!("{asked}, not to place a tile"),
+            ));
+        };
+        let tile = match &typed.tile {
+            Some(name) => tile_id(game.rules(), name)?,
+            None => drawn,
+        };
+        return Ok(Choice::Place {
+            tile,
+            pos: typed.at,
+            rot: rotation(typed.rot)?,
+        });
+    }
+    let pick: Pick = options.from_str(text).map_err(bad_text)?;
+    let expected = match decision {
+        Decision::Place { .. } => Some("a placement, typed `at: (x, y), rot: DEGREES`"),
+        Decision::Deploy { .. } => Some("a deployment, typed `deploy: (on: \"LOCATION\")` or `deploy: None`"),
+        Decision::Choose { .. } => None,
+    };
+    match (expected, &pick) {
+        (Some(expected), pick) if !matches!(pick, Pick::Action { .. }) => Err(GameError::new(
+            ErrorKind::WrongDecision,
+            format!("`{text}` answers a rule's question, but the game asks for {expected} (or an action)"),
+        )),
+        _ => choice_for(game, &pick).map_err(|why| why.context(&asked)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{load, PackRef};
+    use crate::engine::{Rng, Rules, Setup};
+    use std::sync::Arc;
+
+    fn rules(names: &[&str]) -> Arc<Rules> {
+        let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
+        Arc::new(Rules::new(load(&refs).expect("bundled packs load")))
+    }
+
+    /// Every option of every decision of a random game, typed as shown,
+    /// reads back as a choice that is typed the same way, and is legal.
+    fn typed_options_read_back(rules: Arc<Rules>, seed: u64) {
+        let mut game = Game::new(rules, Setup::new(3).seed(seed)).expect("3 players");
+        let mut rng = Rng::new(seed);
+        while game.decision().is_some() {
+            let options = game.options();
+            for &option in &options {
+                let text = move_text(&game, option).expect("every option has a typed form");
+                let back = read_move(&game, &text).unwrap_or_else(|e| panic!("`{text}` does not read back: {e}"));
+                assert_eq!(move_text(&game, back).as_deref(), Some(text.as_str()), "{option:?}");
+                assert!(
+                    game.clone().apply(back).is_ok(),
+                    "`{text}` reads back as a legal choice"
+                );
+                assert!(!move_words(&game, option, &[]).is_empty());
+            }
+            game.apply(options[rng.below(options.len())])
+                .expect("options are legal");
+        }
+    }
+
+    #[test]
+    fn base_moves_read_back() {
+        typed_options_read_back(rules(&["base"]), 7);
+    }
+
+    #[test]
+    fn every_bundled_pack_moves_read_back() {
+        for name in crate::bundled::bundled_names() {
+            typed_options_read_back(rules(&[name]), 11);
+        }
+    }
+
+    #[test]
+    fn a_text_that_is_no_move_is_refused_with_the_fix() {
+        let game = Game::new(rules(&["base"]), Setup::new(2).seed(1)).expect("2 players");
+        let e = read_move(&game, "at: (1, 0) rot: 90").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Parse);
+        assert!(e.to_string().contains("type the number of a move"), "{e}");
+        let e = read_move(&game, "deploy: (on: \"E\")").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::WrongDecision, "{e}");
+        let e = read_move(&game, "at: (1, 0), rot: 45").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadRotation, "{e}");
+        // A placement that names things the game has is a choice; the game
+        // judges whether it fits.
+        let far = read_move(&game, "at: (9, 9), rot: 0").expect("a placement");
+        assert_eq!(game.clone().apply(far).unwrap_err().kind(), ErrorKind::NotAdjacent);
+    }
+}
