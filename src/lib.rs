@@ -50,7 +50,7 @@ pub mod sim;
 pub mod source;
 pub(crate) mod syntax;
 
-pub use agents::{play, Agent, GreedyAgent, RandomAgent};
+pub use agents::{play, Agent, GreedyAgent, IsmctsAgent, RandomAgent};
 pub use check::{load, LoadError, PackRef};
 pub use diagnostic::{Code, Diagnostic};
 pub use engine::{
