@@ -205,3 +205,17 @@ fn budgets_read_as_the_command_line_writes_them() {
         assert!(error.contains(says), "{bad}: {error}");
     }
 }
+
+/// A benchmark match plays the same games on any number of threads: only
+/// its time differs.
+#[test]
+fn a_match_is_the_same_on_1_and_2_threads() {
+    let base = rules(&["base"]);
+    let play = |threads| {
+        let played = meeple::bench::play_match(&base, 2, "ismcts:3", "greedy", 4, threads).expect("the match plays");
+        (played.wins, played.lead, played.playouts, played.games)
+    };
+    let one = play(1);
+    assert_eq!(one, play(2));
+    assert!(one.2 > 0, "the search agent ran playouts");
+}

@@ -319,8 +319,10 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
         seconds,
         n / seconds.max(1e-9)
     );
+    // As wide as the longest agent's name (`ismcts:100`), so columns line up.
+    let width = seats.iter().map(|s| s.agent.len()).max().unwrap_or(0).max(7);
     out += &format!(
-        "{:<5} {:<7} {:>7} {:>7} {:>5} {:>5} {:>6}",
+        "{:<5} {:<width$} {:>7} {:>7} {:>5} {:>5} {:>6}",
         "seat", "agent", "mean", "stddev", "min", "max", "wins"
     );
     for reason in &pack.reasons {
@@ -329,7 +331,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<String, String> {
     out.push('\n');
     for (p, (s, (mean, sd, min, max))) in seats.iter().zip(&stats).enumerate() {
         out += &format!(
-            "{p:<5} {:<7} {mean:>7.1} {sd:>7.1} {min:>5} {max:>5} {:>5.1}%",
+            "{p:<5} {:<width$} {mean:>7.1} {sd:>7.1} {min:>5} {max:>5} {:>5.1}%",
             s.agent,
             100.0 * s.wins / n
         );
