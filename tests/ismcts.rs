@@ -130,6 +130,101 @@ fn the_choice_does_not_depend_on_the_hidden_tile_order() {
     }
 }
 
+/// Every placement draws a card into the hand, hidden from the other
+/// players; a sun still held at the end is worth 20 points, so a hand
+/// changes the outcome of a playout.
+const TOKENS: &str = "pack tokens\nrequires base\ndeck tokens\n\
+    card sun x4 in tokens { on game_end { score 20 to current_player reason \"sun\" } }\n\
+    card moon x4 in tokens { kept }\n\
+    on tile_placed { draw card from tokens }\n";
+
+/// Games that agree on everything player 0 has seen but where player 1
+/// holds another card: player 0's agent, handed the real game, makes the
+/// same choice in both. (An agent that searched the game it is handed,
+/// rather than samples of a view, fails this test and the one above.)
+#[test]
+fn the_choice_does_not_depend_on_an_opponents_hand() {
+    let refs = [
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: "tokens.rules".into(),
+            text: TOKENS.into(),
+        },
+    ];
+    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let mut first = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
+    let mut agent = meeple::RandomAgent::new(6);
+    let mut choices = Vec::new();
+    // Until player 0 places a tile, both players having placed two.
+    while first.turn() < 4 || first.deciding_player() != Some(meeple::Player(0)) || first.options().len() < 2 {
+        let options = first.options();
+        let choice = agent.choose(&first, &options).expect("random agents choose");
+        first.apply(choice).expect("options are legal");
+        choices.push(choice);
+    }
+    let (mut tiles, mut cards, mut twin_cards) = (Vec::new(), Vec::new(), Vec::new());
+    for event in first.log() {
+        match event {
+            Event::Drew { tile, .. } => tiles.push(*tile),
+            Event::CardDrawn { player, card } => {
+                // Player 1's first card becomes the other kind (sun 0, moon 1).
+                let flip = player.index() == 1 && twin_cards == cards;
+                cards.push(*card);
+                twin_cards.push(if flip { card ^ 1 } else { *card });
+            }
+            _ => {}
+        }
+    }
+    // The cards still in the deck follow, all fixed, so that a search of
+    // the real game (which replays them) would see the hands play out; the
+    // twin's deck holds the card its player 1 no longer has.
+    let flipped = twin_cards
+        .iter()
+        .zip(&cards)
+        .find(|(t, c)| t != c)
+        .map(|(_, c)| *c)
+        .expect("player 1 drew a card");
+    let rest: Vec<u16> = [0u16, 1]
+        .iter()
+        .flat_map(|&kind| std::iter::repeat_n(kind, 4 - cards.iter().filter(|c| **c == kind).count()))
+        .collect();
+    let mut twin_rest = rest.clone();
+    let swap = twin_rest
+        .iter()
+        .position(|c| *c != flipped)
+        .expect("a card of the other kind is left");
+    twin_rest[swap] = flipped;
+    cards.extend(rest);
+    twin_cards.extend(twin_rest);
+    let replayed = |cards: Vec<u16>| {
+        let mut game =
+            Game::new(rules.clone(), Setup::new(2).seed(5).replay(tiles.clone(), cards)).expect("two players can play");
+        for choice in &choices {
+            game.apply(*choice).expect("the same choices are legal");
+        }
+        game
+    };
+    let (one, other) = (replayed(cards), replayed(twin_cards));
+    let me = meeple::Player(0);
+    assert_eq!(one.deciding_player(), Some(me));
+    assert_eq!(one.hand(me), other.hand(me));
+    assert_ne!(
+        one.hand(meeple::Player(1)),
+        other.hand(meeple::Player(1)),
+        "player 1's hands differ"
+    );
+    for agent_seed in [1u64, 2] {
+        let options = one.options();
+        assert_eq!(options, other.options());
+        let picks = [&one, &other].map(|game| {
+            ismcts(agent_seed, 30)
+                .choose(game, &options)
+                .expect("the agent chooses")
+        });
+        assert_eq!(picks[0], picks[1], "seed {agent_seed}");
+    }
+}
+
 const SEED_PACKS: [&str; 7] = [
     "winter",
     "gingerbread_man",
