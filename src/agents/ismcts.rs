@@ -92,6 +92,21 @@ struct Node {
 /// Information-set Monte Carlo tree search (see the module's text). Seeded:
 /// with [`Budget::Iterations`] it makes the same choices for the same seed
 /// and game view.
+///
+/// ```
+/// use meeple::agents::Budget;
+/// use meeple::{load, play, Agent, Game, GreedyAgent, IsmctsAgent, PackRef, Rules, Setup};
+/// use std::sync::Arc;
+///
+/// let rules = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).expect("base loads")));
+/// let mut game = Game::new(rules, Setup::new(2).seed(3)).expect("two players can play");
+/// let mut agents: Vec<Box<dyn Agent>> = vec![
+///     Box::new(IsmctsAgent::new(1, Budget::Iterations(10))), // 10 playouts a decision
+///     Box::new(GreedyAgent::new(2)),
+/// ];
+/// play(&mut game, &mut agents).expect("the game ends"); // the agent is handed views only
+/// assert!(game.is_over() && agents[0].playouts() > 0);
+/// ```
 pub struct IsmctsAgent {
     rng: Rng,
     budget: Budget,
