@@ -1,5 +1,10 @@
 //! Agents: whatever chooses at decision points. Random and greedy agents for
-//! simulation, and [`play`] to run a game to its end.
+//! simulation, a searching one ([`IsmctsAgent`]) that plays well, and
+//! [`play`] to run a game to its end.
+
+mod ismcts;
+
+pub use ismcts::{Budget, IsmctsAgent};
 
 use crate::engine::{Choice, ErrorKind, Game, GameError, Rng};
 
@@ -21,6 +26,12 @@ pub trait Agent {
     /// the board): it is handed the game itself, without the cost of a view.
     fn looks(&self) -> bool {
         true
+    }
+
+    /// Playouts the agent has run so far, for benchmarks; 0 for an agent
+    /// that does not search.
+    fn playouts(&self) -> u64 {
+        0
     }
 }
 
@@ -124,14 +135,52 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     Ok(())
 }
 
-/// Makes an agent by name (`random` or `greedy`).
-pub fn agent_by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
-    match name {
-        "random" => Some(Box::new(RandomAgent::new(seed))),
-        "greedy" => Some(Box::new(GreedyAgent::new(seed))),
-        _ => None,
+/// An agent as `meeple sim --agents` names it: `random`, `greedy`,
+/// `ismcts` (a default budget, [`DEFAULT_ISMCTS_ITERATIONS`]), `ismcts:N`
+/// (N iterations per decision) or `ismcts:TIME` (`50ms`, `1s` per decision;
+/// not deterministic across machines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// [`RandomAgent`].
+    Random,
+    /// [`GreedyAgent`].
+    Greedy,
+    /// [`IsmctsAgent`] with its budget per decision.
+    Ismcts(Budget),
+}
+
+/// The iterations per decision of `ismcts` without a budget.
+pub const DEFAULT_ISMCTS_ITERATIONS: u32 = 100;
+
+impl AgentSpec {
+    /// Reads an agent's name; an error says what is wrong and how to fix it.
+    pub fn parse(name: &str) -> Result<AgentSpec, String> {
+        match name.split_once(':') {
+            None if name == "random" => Ok(AgentSpec::Random),
+            None if name == "greedy" => Ok(AgentSpec::Greedy),
+            None if name == "ismcts" => Ok(AgentSpec::Ismcts(Budget::Iterations(DEFAULT_ISMCTS_ITERATIONS))),
+            Some(("ismcts", budget)) => Budget::parse(budget).map(AgentSpec::Ismcts),
+            _ => Err(format!(
+                "unknown agent `{name}`; agents are {} (ismcts takes a budget per decision: ismcts:100 iterations, ismcts:50ms)",
+                AGENT_NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// A new agent of this kind with its own seed.
+    pub fn agent(self, seed: u64) -> Box<dyn Agent> {
+        match self {
+            AgentSpec::Random => Box::new(RandomAgent::new(seed)),
+            AgentSpec::Greedy => Box::new(GreedyAgent::new(seed)),
+            AgentSpec::Ismcts(budget) => Box::new(IsmctsAgent::new(seed, budget)),
+        }
     }
 }
 
-/// The names [`agent_by_name`] accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "greedy"];
+/// Makes an agent by name ([`AgentSpec::parse`] says why a name is refused).
+pub fn agent_by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
+    AgentSpec::parse(name).ok().map(|spec| spec.agent(seed))
+}
+
+/// The names [`agent_by_name`] accepts (`ismcts` also with a budget).
+pub const AGENT_NAMES: &[&str] = &["random", "greedy", "ismcts"];

@@ -3,12 +3,13 @@
 //! every figure is the median of several timed rounds. Nothing here prints;
 //! callers show the [`Row`]s (with [`table_header`] and [`table_line`]).
 
-use crate::agents::{agent_by_name, Agent, RandomAgent};
+use crate::agents::{agent_by_name, play, Agent, AgentSpec, RandomAgent};
 use crate::check::{load, PackRef};
 use crate::engine::{Choice, Game, Rules, Setup};
-use crate::sim::{default_threads, play_game, play_games, Run};
+use crate::sim::{default_threads, game_seed, play_game, play_games, Run};
 use std::hint::black_box;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The suite's text: `benches/suite.txt`, which says its format.
@@ -30,6 +31,15 @@ pub enum Measure {
     /// Games per second of [`play_games`] with random agents, on one thread
     /// and on [`Settings::threads`].
     Sim,
+    /// A match ([`play_match`]) of [`Settings::match_games`] games on
+    /// [`Settings::threads`]: the first agent against the second in every
+    /// other seat, seats rotated.
+    Match {
+        /// The agent measured, an [`AgentSpec`] name.
+        agent: String,
+        /// Its opponents' agent.
+        opponent: String,
+    },
 }
 
 /// One row of the suite.
@@ -61,8 +71,24 @@ pub fn parse_suite(text: &str) -> Result<Vec<Case>, String> {
         let measure = match measure {
             "search_clone" => Measure::SearchClone,
             "sim" => Measure::Sim,
+            versus if versus.starts_with("match:") => {
+                let (agent, opponent) = versus["match:".len()..]
+                    .split_once(',')
+                    .ok_or_else(|| bad("a match is match:AGENT,OPPONENT"))?;
+                for name in [agent, opponent] {
+                    AgentSpec::parse(name).map_err(|e| bad(&e))?;
+                }
+                Measure::Match {
+                    agent: agent.into(),
+                    opponent: opponent.into(),
+                }
+            }
             agent if agent_by_name(agent, 0).is_some() => Measure::Games { agent: agent.into() },
-            _ => return Err(bad("the measure is an agent name, search_clone or sim")),
+            _ => {
+                return Err(bad(
+                    "the measure is an agent name, search_clone, sim or match:AGENT,OPPONENT",
+                ))
+            }
         };
         let players: usize = players.parse().map_err(|_| bad("players is a number"))?;
         let packs: Vec<String> = packs.split(',').map(str::to_string).collect();
@@ -88,8 +114,10 @@ pub struct Settings {
     pub rounds: usize,
     /// Each round runs whole games (or clones) until this many seconds have passed.
     pub round_seconds: f64,
-    /// The threads `sim` is compared at against one thread.
+    /// The threads `sim` is compared at against one thread, and a match is played on.
     pub threads: usize,
+    /// Games of a match (a match row of the suite).
+    pub match_games: usize,
 }
 
 impl Settings {
@@ -99,6 +127,7 @@ impl Settings {
             rounds: 5,
             round_seconds: 1.0,
             threads: default_threads(),
+            match_games: 100,
         }
     }
 
@@ -108,6 +137,7 @@ impl Settings {
             rounds: 3,
             round_seconds: 0.03,
             threads: default_threads(),
+            match_games: 2,
         }
     }
 }
@@ -132,6 +162,9 @@ pub struct Row {
     pub ratio: Option<f64>,
     /// What `ratio` is over (`random base 2p`, `1 thread`).
     pub ratio_to: String,
+    /// What else the figure needs to be read (a win rate's confidence
+    /// interval and games); empty for most rows.
+    pub note: String,
     /// Each round's figure, in order.
     pub rounds: Vec<f64>,
 }
@@ -282,6 +315,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     unit: "games/s",
                     ratio: Some(median / *base_median),
                     ratio_to: base_name.clone(),
+                    note: String::new(),
                     rounds,
                 });
             }
@@ -297,6 +331,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     unit: "clones/s",
                     ratio: None,
                     ratio_to: String::new(),
+                    note: String::new(),
                     rounds,
                 });
             }
@@ -313,6 +348,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     unit: "games/s",
                     ratio: Some(1.0),
                     ratio_to: "1 thread".into(),
+                    note: String::new(),
                     rounds: one,
                 });
                 push(Row {
@@ -324,8 +360,22 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     unit: "games/s",
                     ratio: Some(many_median / one_median),
                     ratio_to: "1 thread".into(),
+                    note: String::new(),
                     rounds: many,
                 });
+            }
+            Measure::Match { agent, opponent } => {
+                let played = play_match(
+                    &rules,
+                    case.players,
+                    agent,
+                    opponent,
+                    settings.match_games,
+                    settings.threads,
+                )?;
+                for row_ in match_rows(&played, case) {
+                    push(row_);
+                }
             }
         }
     }
@@ -343,8 +393,182 @@ pub fn table_header() -> String {
 /// A row as one line of the table (with a newline).
 pub fn table_line(row: &Row) -> String {
     let ratio = row.ratio.map_or(String::new(), |r| format!("{r:.3}"));
+    // Small figures (a search's games/s) keep two decimals.
+    let digits = if row.median.abs() < 100.0 { 2 } else { 0 };
     format!(
-        "{:<24} {:<30} {:>7} {:>11.0} {:<8} {:>6}  {}\n",
-        row.what, row.packs, row.players, row.median, row.unit, ratio, row.ratio_to
+        "{:<24} {:<30} {:>7} {:>11.digits$} {:<8} {:>6}  {}{}\n",
+        row.what, row.packs, row.players, row.median, row.unit, ratio, row.ratio_to, row.note
     )
+}
+
+/// What a match ([`play_match`]) gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// The agent measured.
+    pub agent: String,
+    /// Its opponents' agent.
+    pub opponent: String,
+    /// Games played.
+    pub games: usize,
+    /// The agent's wins, a shared win counted as a fraction.
+    pub wins: f64,
+    /// Half the width of the 95% confidence interval of the win rate (a
+    /// normal approximation from the games' outcomes).
+    pub margin: f64,
+    /// The agent's mean score minus its best opponent's, per game.
+    pub lead: f64,
+    /// Playouts the measured agent ran ([`Agent::playouts`]).
+    pub playouts: u64,
+    /// Wall-clock seconds of the match.
+    pub seconds: f64,
+    /// Threads the games were played on.
+    pub threads: usize,
+}
+
+impl Match {
+    /// The agent's share of the wins.
+    pub fn win_rate(&self) -> f64 {
+        self.wins / self.games.max(1) as f64
+    }
+}
+
+/// What the measured agent did in one game of a match.
+#[derive(Clone, Debug)]
+struct MatchGame {
+    /// 1 for a win, a share of a shared win, 0 for a loss.
+    won: f64,
+    /// Its score minus its best opponent's.
+    lead: f64,
+    /// Its playouts.
+    playouts: u64,
+}
+
+/// Plays `games` games of `players` players, `agent` (an [`AgentSpec`]
+/// name) in seat `g % players` of game `g` and `opponent` in every other
+/// seat, so the agent plays each seat equally often. Game `g` has the seeds
+/// of game `g` of a `sim` run with seed 1, and the games are played on
+/// `threads` threads; whatever the number, the same games are played with
+/// the same results (only the time differs).
+pub fn play_match(
+    rules: &Arc<Rules>,
+    players: usize,
+    agent: &str,
+    opponent: &str,
+    games: usize,
+    threads: usize,
+) -> Result<Match, String> {
+    let (measured, other) = (AgentSpec::parse(agent)?, AgentSpec::parse(opponent)?);
+    let one = |g: usize| -> Result<MatchGame, String> {
+        let seed = game_seed(1, g);
+        let mut game = Game::new(rules.clone(), Setup::new(players).seed(seed)).map_err(|e| e.to_string())?;
+        game.set_logging(false);
+        let seat = g % players;
+        let mut seats: Vec<Box<dyn Agent>> = (0..players)
+            .map(|p| {
+                let spec = if p == seat { measured } else { other };
+                spec.agent(seed ^ (p as u64 + 1))
+            })
+            .collect();
+        play(&mut game, &mut seats).map_err(|e| format!("match game {g} stopped: {e}"))?;
+        let scores = game.scores();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let winners = scores.iter().filter(|s| **s == best).count() as f64;
+        let won = if scores[seat] == best { 1.0 / winners } else { 0.0 };
+        let rival = (0..players)
+            .filter(|&p| p != seat)
+            .map(|p| scores[p])
+            .max()
+            .unwrap_or(0);
+        Ok(MatchGame {
+            won,
+            lead: (scores[seat] - rival) as f64,
+            playouts: seats[seat].playouts(),
+        })
+    };
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<MatchGame, String>>>> = Mutex::new(vec![None; games]);
+    let threads = threads.clamp(1, games.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= games {
+                    break;
+                }
+                let result = one(g);
+                results.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(result);
+            });
+        }
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut outcomes = Vec::with_capacity(games);
+    let (mut lead, mut playouts) = (0.0, 0u64);
+    for result in results {
+        let played = result.ok_or("a match game was not played")??;
+        outcomes.push(played.won);
+        lead += played.lead;
+        playouts += played.playouts;
+    }
+    let n = games.max(1) as f64;
+    let wins: f64 = outcomes.iter().sum();
+    let mean = wins / n;
+    let variance = outcomes.iter().map(|w| (w - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    Ok(Match {
+        agent: agent.into(),
+        opponent: opponent.into(),
+        games,
+        wins,
+        margin: 1.96 * (variance / n).sqrt(),
+        lead: lead / n,
+        playouts,
+        seconds,
+        threads,
+    })
+}
+
+/// A match's rows: the win rate (its interval in the note), games per
+/// second per thread, and the measured agent's playouts per second per
+/// thread.
+pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
+    let per_thread = played.seconds * played.threads as f64;
+    let row = |what: String, median: f64, unit: &'static str, note: String| Row {
+        what,
+        packs: case.label.clone(),
+        rules: case.packs.clone(),
+        players: case.players,
+        median,
+        unit,
+        ratio: None,
+        ratio_to: String::new(),
+        note,
+        rounds: vec![median],
+    };
+    let versus = format!("{} vs {}", played.agent, played.opponent);
+    vec![
+        row(
+            format!("{versus}: won"),
+            100.0 * played.win_rate(),
+            "%",
+            format!(
+                "± {:.1} (95%), {} games, seats rotated, lead {:+.1} points",
+                100.0 * played.margin,
+                played.games,
+                played.lead
+            ),
+        ),
+        row(
+            format!("{versus}: games"),
+            played.games as f64 / per_thread,
+            "games/s",
+            format!("per thread, {} thread(s)", played.threads),
+        ),
+        row(
+            format!("{}: playouts", played.agent),
+            played.playouts as f64 / per_thread,
+            "/s",
+            format!("per thread, {} thread(s)", played.threads),
+        ),
+    ]
 }

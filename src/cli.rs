@@ -80,7 +80,9 @@ enum Command {
         /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Agents by seat, comma-separated, repeated as needed (random, greedy).
+        /// Agents by seat, comma-separated, repeated as needed: random,
+        /// greedy, ismcts (search; ismcts:N for N iterations per decision,
+        /// ismcts:50ms for a time per decision, which is not deterministic).
         #[arg(long, default_value = "random")]
         agents: String,
         /// Print the statistics as one JSON object.
@@ -150,9 +152,18 @@ enum Command {
         /// Seconds per round (default 1, or 0.03 with --quick).
         #[arg(long, value_name = "S")]
         seconds: Option<f64>,
-        /// Threads sim is measured on against one thread (default: one per core).
+        /// Threads sim is measured on against one thread, and matches are
+        /// played on (default: one per core).
         #[arg(long, value_name = "N", value_parser = threads_arg)]
         threads: Option<usize>,
+        /// Play only a match of two agents on 2-player base games, seats
+        /// rotated, such as `--match ismcts:100,greedy`: the first agent's
+        /// win rate with its 95% interval, games/s and its playouts/s per thread.
+        #[arg(long = "match", value_name = "AGENT,OPPONENT")]
+        versus: Option<String>,
+        /// Games of a match (default 100, or 2 with --quick).
+        #[arg(long, value_name = "N", value_parser = count_arg)]
+        games: Option<usize>,
         /// Print the figures as one JSON object.
         #[arg(long)]
         json: bool,
@@ -221,6 +232,8 @@ pub fn main() -> ExitCode {
             rounds,
             seconds,
             threads,
+            versus,
+            games,
             json,
         } => {
             let mut settings = if quick {
@@ -231,7 +244,8 @@ pub fn main() -> ExitCode {
             settings.rounds = rounds.unwrap_or(settings.rounds);
             settings.round_seconds = seconds.unwrap_or(settings.round_seconds);
             settings.threads = threads.unwrap_or(settings.threads);
-            bench::bench(&settings, json)
+            settings.match_games = games.unwrap_or(settings.match_games);
+            bench::bench(&settings, versus.as_deref(), json)
         }
         Command::Reference => {
             emit(&crate::ir::reference::tables());

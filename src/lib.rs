@@ -9,7 +9,8 @@
 //!
 //! The crate root is the API for programs: load packs, prepare [`Rules`],
 //! start a [`Game`] from a [`Setup`], answer its [`Decision`]s with
-//! [`Choice`]s (or let [`Agent`]s play), give an agent a player's [`View`],
+//! [`Choice`]s (or let [`Agent`]s play: random, greedy, or searching with
+//! [`IsmctsAgent`]), give an agent a player's [`View`],
 //! and write or replay a [`Record`]. [`sim::play_games`] plays many games
 //! on several threads, with the same results for any number of threads;
 //! [`session::Session`] plays one game with people and agents, with undo.
@@ -53,7 +54,7 @@ pub mod source;
 pub mod stats;
 pub(crate) mod syntax;
 
-pub use agents::{play, Agent, GreedyAgent, RandomAgent};
+pub use agents::{play, Agent, GreedyAgent, IsmctsAgent, RandomAgent};
 pub use check::{load, LoadError, PackRef};
 pub use diagnostic::{Code, Diagnostic};
 pub use engine::{

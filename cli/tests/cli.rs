@@ -370,6 +370,48 @@ fn a_stopped_game_is_the_same_on_any_number_of_threads() {
 }
 
 #[test]
+fn bad_search_budgets_are_refused() {
+    for (value, message) in [
+        (
+            "ismcts:0",
+            "ismcts:0 searches nothing; give iterations per decision (such as ismcts:100) or a time",
+        ),
+        (
+            "ismcts:abc",
+            "`abc` is not a budget for ismcts; give iterations per decision",
+        ),
+        ("ismcts:10h", "`10h` is not a budget for ismcts"),
+    ] {
+        let out = meeple(&["sim", "--games", "1", "--agents", &format!("greedy,{value}")]);
+        assert!(!out.status.success(), "--agents {value}");
+        assert!(stderr(&out).contains(message), "--agents {value}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+    let out = meeple(&["bench", "--match", "ismcts:0,greedy"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--match ismcts:0,greedy: ismcts:0 searches nothing"),
+        "{}",
+        stderr(&out)
+    );
+    let out = meeple(&["bench", "--match", "ismcts"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("give two agents, such as --match ismcts:100,greedy"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_search_agent_plays_in_sim() {
+    let out = meeple(&["sim", "--games", "2", "--agents", "ismcts:5,greedy", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["seats"][0]["agent"], serde_json::json!("ismcts:5"));
+}
+
+#[test]
 fn bench_quick_runs_every_row() {
     let out = meeple(&[
         "bench",
@@ -389,6 +431,9 @@ fn bench_quick_runs_every_row() {
         "search_clone at 36 tiles",
         "sim, 1 thread",
         "sim, 2 threads",
+        "ismcts vs greedy: won",
+        "ismcts vs greedy: games",
+        "ismcts: playouts",
     ] {
         assert!(table.contains(row), "no `{row}` row in:\n{table}");
     }

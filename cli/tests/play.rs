@@ -295,7 +295,7 @@ fn bad_seats_are_refused_with_the_fix() {
     let out = play(&dir, &["--seats", "human,wizard"], "");
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("--seats: `wizard` is not a seat; a seat is human or an agent (random, greedy)"),
+        stderr(&out).contains("--seats: `wizard` is not a seat; a seat is human or an agent (random, greedy, ismcts)"),
         "{}",
         stderr(&out)
     );

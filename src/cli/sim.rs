@@ -1,6 +1,6 @@
 //! `meeple sim`: many games, with statistics per seat.
 
-use crate::agents::{agent_by_name, Agent};
+use crate::agents::{agent_by_name, Agent, AgentSpec};
 use crate::engine::{Game, GameError, Rules};
 use crate::record::Record;
 use crate::sim::{play_game, play_games_each, replay_seed, GameResult, Run, Stopped, Tally, Totals};
@@ -706,12 +706,7 @@ pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
         return Err("--agents needs at least one agent".into());
     }
     for n in &names {
-        if agent_by_name(n, 0).is_none() {
-            return Err(format!(
-                "unknown agent `{n}`; agents are {}",
-                crate::agents::AGENT_NAMES.join(", ")
-            ));
-        }
+        AgentSpec::parse(n)?;
     }
     Ok(names)
 }
