@@ -9,7 +9,6 @@
 
 use super::format::{Deploy, Pick};
 use super::naming::{action_pick, choice_for, degrees, deploy_choice, deploy_of, pick_of, rotation, tile_id};
-use super::walk::describe_decision;
 use crate::engine::{Choice, Decision, ErrorKind, Game, GameError, Player, Pos, Target};
 use serde::Deserialize;
 
@@ -181,10 +180,16 @@ fn pick_text(pick: &Pick) -> String {
 /// refuses with the reason when it is applied.
 pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
     let text = text.trim();
-    let asked = describe_decision(game);
     let decision = game
         .decision()
         .ok_or_else(|| GameError::new(ErrorKind::GameOver, "the game is over"))?;
+    // What the game asks now, in words without player numbers (the person
+    // answering sees the question on their screen).
+    let asked = match decision {
+        Decision::Place { .. } => "the game asks for a placement",
+        Decision::Deploy { .. } => "the game asks for a deployment",
+        Decision::Choose { .. } => "the game asks a rule's question",
+    };
     let bad_text = |e: ron::error::SpannedError| {
         // Say what RON found only when the text looks like a move at all.
         let detail = if text.contains(['(', ':']) {
@@ -207,7 +212,7 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
         let Decision::Deploy { placed, .. } = decision else {
             return Err(GameError::new(
                 ErrorKind::WrongDecision,
-                format!("{asked}, not to deploy"),
+                format!("{asked}, not a deployment"),
             ));
         };
         return match typed.deploy {
@@ -220,7 +225,7 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
         let Decision::Place { tile: drawn, .. } = decision else {
             return Err(GameError::new(
                 ErrorKind::WrongDecision,
-                format!("{asked}, not to place a tile"),
+                format!("{asked}, not a placement"),
             ));
         };
         let tile = match &typed.tile {
@@ -244,7 +249,7 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
             ErrorKind::WrongDecision,
             format!("`{text}` answers a rule's question, but the game asks for {expected} (or an action)"),
         )),
-        _ => choice_for(game, &pick).map_err(|why| why.context(&asked)),
+        _ => choice_for(game, &pick),
     }
 }
 
