@@ -45,6 +45,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod picture;
 pub mod record;
 pub mod sim;
 pub mod source;
