@@ -159,7 +159,8 @@ fn describe(game: &Game, names: &[String], event: &Event) -> String {
 }
 
 /// One moment of the game, as the page's script reads it.
-fn snapshot(game: &Game, names: &[String], palette: &Palette, label: String, events: &[Event]) -> Value {
+/// `turn` is the number of turns played (0 at set-up).
+fn snapshot(game: &Game, names: &[String], palette: &Palette, label: String, turn: usize, events: &[Event]) -> Value {
     let pack = &game.rules().pack;
     let board = draw_board(game, palette);
     let tile_name = |t: u16| pack.tiles().get(t as usize).map_or("?", |t| t.name.as_str());
@@ -224,7 +225,7 @@ fn snapshot(game: &Game, names: &[String], palette: &Palette, label: String, eve
         .collect();
     json!({
         "label": label,
-        "turn": game.turn(),
+        "turn": turn,
         "player": played.as_ref().map(|(p, _)| p),
         "played": played.as_ref().map(|(_, what)| what),
         "drawer": drawer,
@@ -258,7 +259,7 @@ pub fn replay_html(record: &Record, rules: Arc<Rules>, title: &str) -> Result<St
             Some(Step::Turn { tile, .. }) => format!("step {}: tile {tile}", index.unwrap_or(0)),
         };
         let events = &game.log()[seen.min(game.log().len())..];
-        steps.push(snapshot(game, &names, &palette, label, events));
+        steps.push(snapshot(game, &names, &palette, label, steps.len(), events));
         seen = game.log().len();
     })?;
     let (legend, legend_height) = legend(pack, &palette, &names, 640.0);
