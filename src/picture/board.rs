@@ -11,13 +11,17 @@ use std::fmt::Write as _;
 /// Room around the board, in picture units.
 const MARGIN: f32 = 10.0;
 
-/// The drawn board of one moment of a game, without its `<defs>`.
+/// The drawn board of one moment of a game, without its `<defs>`. Squares
+/// keep their place as the board grows (square (x, y) is drawn at
+/// (100x, 100y)), so a later moment's tiles are an earlier one's plus the
+/// new ones.
 pub(crate) struct BoardDrawing {
-    /// `<use>` of each placed tile, then the figures.
-    pub(crate) body: String,
-    /// Width and height of the board with its margin.
-    pub(crate) width: f32,
-    pub(crate) height: f32,
+    /// One `<use>` of a tile symbol per placed tile, in the order placed.
+    pub(crate) tiles: Vec<String>,
+    /// The outline of the last tile placed, then the figures.
+    pub(crate) overlay: String,
+    /// The `viewBox`: the board's squares with a margin.
+    pub(crate) view: [f32; 4],
 }
 
 /// The board of `game` as it stands; the most recently placed tile outlined.
@@ -25,19 +29,22 @@ pub(crate) fn draw_board(game: &Game, palette: &Palette) -> BoardDrawing {
     let pack = &game.rules().pack;
     let board = game.board();
     let ((min_x, min_y), (max_x, max_y)) = board.bounds();
-    let origin = |(x, y): (i32, i32)| (MARGIN + (x - min_x) as f32 * SIZE, MARGIN + (y - min_y) as f32 * SIZE);
+    let origin = |(x, y): (i32, i32)| (x as f32 * SIZE, y as f32 * SIZE);
+    let tiles = board
+        .tiles()
+        .iter()
+        .map(|placed| {
+            let (x, y) = origin(placed.pos);
+            format!(
+                r##"<use href="#{}" x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" transform="rotate({} {} {})"/>"##,
+                symbol_id(placed.tile as usize),
+                placed.rot.degrees(),
+                x + SIZE / 2.0,
+                y + SIZE / 2.0
+            )
+        })
+        .collect();
     let mut body = String::new();
-    for placed in board.tiles() {
-        let (x, y) = origin(placed.pos);
-        let _ = write!(
-            body,
-            r##"<use href="#{}" x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" transform="rotate({} {} {})"/>"##,
-            symbol_id(placed.tile as usize),
-            placed.rot.degrees(),
-            x + SIZE / 2.0,
-            y + SIZE / 2.0
-        );
-    }
     if let Some(last) = board.tiles().last().filter(|_| board.tiles().len() > 1) {
         let (x, y) = origin(last.pos);
         let _ = write!(
@@ -88,9 +95,14 @@ pub(crate) fn draw_board(game: &Game, palette: &Palette) -> BoardDrawing {
         ));
     }
     BoardDrawing {
-        body,
-        width: 2.0 * MARGIN + (max_x - min_x + 1) as f32 * SIZE,
-        height: 2.0 * MARGIN + (max_y - min_y + 1) as f32 * SIZE,
+        tiles,
+        overlay: body,
+        view: [
+            min_x as f32 * SIZE - MARGIN,
+            min_y as f32 * SIZE - MARGIN,
+            2.0 * MARGIN + (max_x - min_x + 1) as f32 * SIZE,
+            2.0 * MARGIN + (max_y - min_y + 1) as f32 * SIZE,
+        ],
     }
 }
 
@@ -192,20 +204,24 @@ pub fn board_svg(game: &Game, names: &[String]) -> String {
     let mut used: Vec<usize> = game.board().tiles().iter().map(|p| p.tile as usize).collect();
     used.sort_unstable();
     used.dedup();
-    let width = drawing.width.max(440.0);
+    let [left, top, board_width, board_height] = drawing.view;
+    let width = board_width.max(440.0);
     let (legend, legend_height) = legend(pack, &palette, &names, width);
-    let height = drawing.height + legend_height;
+    let height = board_height + legend_height;
     let scores: Vec<String> = names
         .iter()
         .zip(game.scores())
         .map(|(name, score)| format!("{name}: {score}"))
         .collect();
+    // The board keeps its squares' coordinates; the picture starts at its
+    // top left corner, and the legend sits under it.
     format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{}</title><defs>{}</defs><rect width="{width}" height="{height}" fill="#f7f4ec"/>{}<g transform="translate(0 {})">{legend}</g></svg>
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="{left} {top} {width} {height}"><title>{}</title><defs>{}</defs><rect x="{left}" y="{top}" width="{width}" height="{height}" fill="#f7f4ec"/>{}{}<g transform="translate({left} {})">{legend}</g></svg>
 "##,
         super::escape(&scores.join(", ")),
         symbols(pack, &palette, used),
-        drawing.body,
-        drawing.height
+        drawing.tiles.concat(),
+        drawing.overlay,
+        top + board_height
     )
 }

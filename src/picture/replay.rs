@@ -160,9 +160,21 @@ fn describe(game: &Game, names: &[String], event: &Event) -> String {
 
 /// One moment of the game, as the page's script reads it.
 /// `turn` is the number of turns played (0 at set-up).
-fn snapshot(game: &Game, names: &[String], palette: &Palette, label: String, turn: usize, events: &[Event]) -> Value {
+/// Only the tiles placed since the last snapshot (the first `tiles_drawn`
+/// are in earlier ones) are in this one: the page adds them up, so a page
+/// grows with the turns, not with turns × tiles.
+fn snapshot(
+    game: &Game,
+    names: &[String],
+    palette: &Palette,
+    (label, turn): (String, usize),
+    tiles_drawn: &mut usize,
+    events: &[Event],
+) -> Value {
     let pack = &game.rules().pack;
     let board = draw_board(game, palette);
+    let new_tiles = board.tiles[(*tiles_drawn).min(board.tiles.len())..].concat();
+    *tiles_drawn = board.tiles.len();
     let tile_name = |t: u16| pack.tiles().get(t as usize).map_or("?", |t| t.name.as_str());
     // What the step's player did with their tile; the draws after it are the
     // next turn's, made as this step ends.
@@ -231,9 +243,9 @@ fn snapshot(game: &Game, names: &[String], palette: &Palette, label: String, tur
         "drawer": drawer,
         "drawn": drawn,
         "tiles_left": game.tiles_left(),
-        "board": board.body,
-        "width": board.width,
-        "height": board.height,
+        "tiles": new_tiles,
+        "overlay": board.overlay,
+        "view": board.view,
         "players": players,
         "neutral": neutral,
         "log": events.iter().map(|e| describe(game, names, e)).collect::<Vec<_>>(),
@@ -251,15 +263,24 @@ pub fn replay_html(record: &Record, rules: Arc<Rules>, title: &str) -> Result<St
     let names = player_names(record.players.len(), &record.players);
     let mut steps: Vec<Value> = Vec::new();
     let mut seen = 0;
+    let mut tiles_drawn = 0;
     let game = replay_watching(record, rules.clone(), &mut |index, game| {
         let label = match index.map(|i| &record.turns[i]) {
             None => "set-up".to_string(),
             Some(Step::Check(_)) => return,
-            Some(Step::Discard { tile }) => format!("step {}: discard {tile}", index.unwrap_or(0)),
-            Some(Step::Turn { tile, .. }) => format!("step {}: tile {tile}", index.unwrap_or(0)),
+            Some(Step::Discard { tile }) => format!("discard {tile}"),
+            Some(Step::Turn { tile, .. }) => format!("tile {tile}"),
         };
         let events = &game.log()[seen.min(game.log().len())..];
-        steps.push(snapshot(game, &names, &palette, label, steps.len(), events));
+        let turn = steps.len();
+        steps.push(snapshot(
+            game,
+            &names,
+            &palette,
+            (label, turn),
+            &mut tiles_drawn,
+            events,
+        ));
         seen = game.log().len();
     })?;
     let (legend, legend_height) = legend(pack, &palette, &names, 640.0);

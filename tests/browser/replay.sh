@@ -37,7 +37,7 @@ expect "$before" 'id="score-0">0<' "before the last tile Red has 0"
 
 after=$(dom "step=6&click=next")
 expect "$after" 'data-step="7"' "\"next\" moves to step 7"
-expect "$after" '<span id="label">step 7: tile Q</span>' "step 7 places Q"
+expect "$after" '<span id="label">tile Q</span>' "step 7 places Q"
 expect "$after" 'id="turn-number">7<' "step 7 is turn 7"
 expect "$after" 'id="score-0">10<' "Red's score after the city is 10"
 expect "$after" 'id="score-1">0<' "Blue's score is 0"
