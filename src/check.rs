@@ -9,6 +9,7 @@ mod names;
 mod program;
 mod requires;
 mod stacks;
+mod style;
 mod tiles;
 mod value_fn;
 
@@ -189,6 +190,18 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             checker.resolve_handlers(u, file);
         }
     }
+    let mut styles = Vec::new();
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            let names = style::Styleable {
+                kinds: &checker.kind_names,
+                markers: &checker.marker_names,
+                icons: &checker.icon_names,
+                figures: &checker.figure_names,
+            };
+            styles.extend(style::styles(u, file, &names, &checker.vis, &mut checker.diags));
+        }
+    }
     let tiles = checker.tiles(&order, &asts);
     let start = checker.start(&order, &asts, &tiles, &units, &sources);
     let packs = order
@@ -223,6 +236,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
     checker.program.vars = checker.vars;
     Ok(RulePack {
         reasons: checker.reasons.into_inner(),
+        styles,
         program: checker.program,
         sources,
         packs,
@@ -529,6 +543,7 @@ impl Checker {
                 | Item::Start(_)
                 | Item::Stack(_)
                 | Item::Forbid(_)
+                | Item::Style(_)
                 | Item::Handler(_)
                 | Item::ExtendFeature(..) => {}
             }

@@ -3,6 +3,7 @@
 mod bench;
 mod compare;
 mod draw;
+mod picture;
 mod play;
 mod plot;
 mod sim;
@@ -42,9 +43,20 @@ enum Command {
         together: bool,
     },
     /// Draw every tile of a pack (with the packs it requires) and its count.
+    ///
+    /// Without --svg or --html, prints each tile as text.
     Tiles {
         #[arg(value_name = "FILE_OR_PACK", required = true)]
         packs: Vec<String>,
+        /// Write one SVG picture per tile type into this folder (made if missing).
+        #[arg(long, value_name = "DIR")]
+        svg: Option<PathBuf>,
+        /// Write a gallery of the tiles as one self-contained HTML page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// Draw only the tiles the named packs add, not those of the packs they require.
+        #[arg(long)]
+        only: bool,
     },
     /// Replay a game record, checking every step and expectation.
     ///
@@ -65,6 +77,13 @@ enum Command {
         /// its own folder or to these; no other file is read.
         #[arg(long, value_name = "DIR")]
         packs_dir: Vec<PathBuf>,
+        /// Write a viewer that steps through the game turn by turn: one
+        /// self-contained HTML page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// Write the final board, with its legend, as an SVG picture.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Play many games with agents and print statistics per seat.
     Sim {
@@ -225,7 +244,14 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { packs, together } => check(&packs, together),
-        Command::Tiles { packs } => tiles(&packs),
+        Command::Tiles { packs, svg, html, only } => tiles(
+            &packs,
+            &picture::TilesOutput {
+                svg: svg.as_deref(),
+                html: html.as_deref(),
+                only,
+            },
+        ),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Bench {
             quick,
@@ -256,7 +282,9 @@ pub fn main() -> ExitCode {
             board,
             json,
             packs_dir,
-        } => replay(&record, board, json, &packs_dir),
+            html,
+            svg,
+        } => replay(&record, board, json, &packs_dir, (html.as_deref(), svg.as_deref())),
         Command::Play {
             rules,
             players,
@@ -409,10 +437,17 @@ fn check(args: &[String], together: bool) -> ExitCode {
     }
 }
 
-fn tiles(args: &[String]) -> ExitCode {
+fn tiles(args: &[String], out: &picture::TilesOutput) -> ExitCode {
+    if out.only && out.svg.is_none() && out.html.is_none() {
+        eprintln!("error: --only chooses the tiles of --svg DIR or --html FILE; give one of them");
+        return ExitCode::FAILURE;
+    }
     let Some(pack) = load_or_report(args) else {
         return ExitCode::FAILURE;
     };
+    if out.svg.is_some() || out.html.is_some() {
+        return picture::tiles(args, &pack, out);
+    }
     let pack = Rules::new(pack);
     emit(&draw::legend(&pack.pack, None, false));
     emit("\n");
@@ -460,7 +495,10 @@ fn explain(code: Option<&str>) -> ExitCode {
     }
 }
 
-fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitCode {
+/// `meeple replay`'s picture files: the viewer (`--html`) and the final board (`--svg`).
+type Pictures<'a> = (Option<&'a Path>, Option<&'a Path>);
+
+fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf], pictures: Pictures) -> ExitCode {
     if let Some(dir) = packs_dirs.iter().find(|d| !d.is_dir()) {
         eprintln!(
             "error: --packs-dir {}: it is not a folder; name the folder that holds the record's .rules files",
@@ -475,6 +513,13 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
     let (record, game) = match result {
         Ok((record, Outcome::Played(game))) => (record, game),
         Ok((_, Outcome::FailedAsExpected(e))) => {
+            if pictures.0.is_some() || pictures.1.is_some() {
+                eprintln!(
+                    "{}: {e}\nerror: the record fails as its `fails` expects, so there is no game to draw; --html and --svg need a record that replays",
+                    path.display()
+                );
+                return ExitCode::FAILURE;
+            }
             if json {
                 let out = serde_json::json!({
                     "failed_as_expected": true,
@@ -507,6 +552,13 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
         }
     };
     let pack = &game.rules().pack;
+    let drawn = match picture::replay(&record, path, &game, pictures.0, pictures.1) {
+        Ok(said) => said,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
     if json {
         let reasons: Vec<serde_json::Value> = (0..game.players())
             .map(|p| {
@@ -534,7 +586,7 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf]) -> ExitC
         emit(&format!("{out:#}\n"));
         return ExitCode::SUCCESS;
     }
-    let mut out = String::new();
+    let mut out = drawn;
     if board {
         out += &draw::board_map(&game);
         out += &draw::legend(pack, Some(&record.players), false);

@@ -138,6 +138,10 @@ codes! {
         "A spot (`spot NAME`) is a place off the board, not a feature: `place FIGURE on FEATURE` and `move FIGURE to FEATURE` put a figure on the board. To put a figure at a spot, say so: `place FIGURE [of PLAYER] on spot NAME`, `move FIGURE to spot NAME`.";
     OldSpelling = 58, "old spelling",
         "The language was made regular, and this is the spelling it had before; the message gives today's. Counts are `xN` after the name everywhere (`tile D x4`, `card storm x2 in tricks`, `figure follower x7 per_player`); one binder, `DOMAIN x [in LIST] [where COND]` or `x in LIST`, serves `for`, `count`, `choose` and actions (`for player p`, not `for each player p`); cards act `on game_end` as handlers do (not `at game_end`); a figure goes back to its supply with `take back x` (`return` gives a function's value).";
+    BadColour = 59, "not a colour",
+        "A `style` declaration's colour is written `\"#rrggbb\"` (six hexadecimal digits: red, green, blue) or `\"#rgb\"`, e.g. `style city colour \"#c8a165\"`. Names such as `red` are not read.";
+    UnknownShape = 60, "unknown shape",
+        "A `style` declaration's shape is one of `building`, `circle`, `square`, `diamond`, `shield`, `star`, `triangle` or `meeple`, e.g. `style monastery shape building`.";
 }
 
 impl std::fmt::Display for Code {

@@ -5,6 +5,7 @@ pub(crate) mod expr;
 pub mod geometry;
 pub mod program;
 pub mod reference;
+pub mod style;
 
 use crate::source::{FileId, Sources, Span};
 pub mod shared;
@@ -39,6 +40,8 @@ pub struct RulePack {
     /// Why points are scored, for statistics and logs: first every feature
     /// kind's name (reason `k` is kind `k`), then reasons named by rules.
     pub(crate) reasons: Vec<String>,
+    /// `style` declarations in load order (a later one overrides the parts it sets).
+    pub(crate) styles: Vec<(style::Styled, style::Style)>,
 }
 
 /// One loaded `.rules` file.
@@ -260,6 +263,17 @@ impl RulePack {
     /// name (reason `k` is kind `k`), then the reasons rules name.
     pub fn reasons(&self) -> &[String] {
         &self.reasons
+    }
+
+    /// How pictures draw `what`: the parts the packs' `style` declarations
+    /// set (a later pack's overriding an earlier one's); the rest `None`.
+    pub fn style(&self, what: style::Styled) -> style::Style {
+        let mut found = style::Style::default();
+        for (_, s) in self.styles.iter().filter(|(w, _)| *w == what) {
+            found.colour = s.colour.or(found.colour);
+            found.shape = s.shape.or(found.shape);
+        }
+        found
     }
 
     /// The kind with this name.

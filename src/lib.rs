@@ -47,6 +47,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod picture;
 pub mod record;
 pub mod session;
 pub mod sim;

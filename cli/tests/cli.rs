@@ -807,3 +807,133 @@ fn ctrl_c_stops_a_run_and_reports_the_games_finished() {
     let lines = std::fs::read_to_string(&games).unwrap().lines().count() as u64;
     assert_eq!(lines, 2 * played);
 }
+
+#[test]
+fn tiles_svg_writes_one_picture_per_tile_type() {
+    let dir = scratch("tiles-svg").join("pictures");
+    let out = meeple(&["tiles", "base", "--svg", &text(&dir)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("wrote 24 tile pictures"), "{}", stdout(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 24);
+    assert_eq!(names[0], "A.svg");
+    let d = std::fs::read_to_string(dir.join("D.svg")).unwrap();
+    assert!(d.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{d}");
+    assert!(d.contains("<title>D</title>"));
+}
+
+#[test]
+fn tiles_without_a_picture_flag_still_prints_text() {
+    let out = meeple(&["tiles", "base"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("72 tiles in 24 types; start tile D"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn tiles_html_only_shows_the_tiles_the_named_packs_add() {
+    let dir = scratch("tiles-html");
+    let all = dir.join("all.html");
+    let out = meeple(&["tiles", "river", "--html", &text(&all)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(&all).unwrap();
+    assert!(page.contains(r#"id="tile-R_spring""#) && page.contains(r#"id="tile-D""#));
+    let only = dir.join("only.html");
+    let out = meeple(&["tiles", "river", "abbot", "--html", &text(&only), "--only"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("gallery of 18 tile types"), "{}", stdout(&out));
+    let page = std::fs::read_to_string(&only).unwrap();
+    assert!(page.contains(r#"id="tile-R_spring""#) && page.contains(r#"id="tile-E_garden""#));
+    assert!(!page.contains(r#"id="tile-D""#), "base's tiles are left out");
+    // The segment names records use are listed.
+    assert!(page.contains("<li>E: river</li>"), "R_spring's river is named");
+}
+
+#[test]
+fn tiles_picture_flags_are_refused_with_the_fix() {
+    let dir = scratch("tiles-bad");
+    let page = text(&dir.join("g.html"));
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["tiles", "the_gifts", "--html", &page, "--only"],
+            "pack `the_gifts` adds no tiles of its own",
+        ),
+        (
+            &["tiles", "base", "--only"],
+            "--only chooses the tiles of --svg DIR or --html FILE",
+        ),
+        (&["tiles", "nopack", "--html", &page], "no pack named `nopack`"),
+        (
+            &["tiles", "base", "--html", "/nonexistent-folder/g.html"],
+            "cannot write the file",
+        ),
+    ];
+    std::fs::write(&page, "a file where a folder is wanted").unwrap();
+    for (args, message) in cases {
+        let out = meeple(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+    let out = meeple(&["tiles", "base", "--svg", &page]);
+    assert!(stderr(&out).contains("it is a file, not a folder"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_sim_record_opens_in_the_replay_viewer_and_its_final_board_is_drawn() {
+    let dir = scratch("replay-html");
+    let records = dir.join("records");
+    let out = meeple(&[
+        "sim",
+        "--rules",
+        "base",
+        "--games",
+        "1",
+        "--seed",
+        "5",
+        "--record-dir",
+        &text(&records),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record = records.join("game-00000.ron");
+    let (page, board) = (dir.join("game.html"), dir.join("final.svg"));
+    let out = meeple(&["replay", &text(&record), "--html", &text(&page), "--svg", &text(&board)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("wrote the replay viewer"), "{}", stdout(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("const DATA = "));
+    let svg = std::fs::read_to_string(&board).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    // The scores printed are the final step's.
+    let json = meeple(&["replay", &text(&record), "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let scores = report["scores"].as_array().unwrap();
+    let data = html.split_once("const DATA = ").unwrap().1.split_once(";\n").unwrap().0;
+    let data: serde_json::Value = serde_json::from_str(data).unwrap();
+    let last = data["steps"].as_array().unwrap().last().unwrap().clone();
+    for (p, score) in scores.iter().enumerate() {
+        assert_eq!(&last["players"][p]["score"], score);
+    }
+    assert_eq!(last["over"], true);
+}
+
+#[test]
+fn a_record_that_fails_as_it_says_has_no_game_to_draw() {
+    let dir = scratch("replay-fails");
+    let page = dir.join("g.html");
+    let out = meeple(&[
+        "replay",
+        "../tests/scenarios/base/illegal_edge_mismatch.ron",
+        "--html",
+        &text(&page),
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("there is no game to draw"), "{}", stderr(&out));
+    assert!(!page.exists());
+}

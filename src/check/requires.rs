@@ -66,6 +66,7 @@ pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)>
             | Item::Forbid(_)
             | Item::Handler(_)
             | Item::HandLimit(..)
+            | Item::Style(_)
             | Item::ExtendFeature(..) => None,
         })
         .collect()

@@ -25,5 +25,5 @@ pub use error::{Fails, ReplayError};
 pub use expect::check;
 pub use format::{Deploy, Expect, Pick, Record, Step, MAX_RECORD_BYTES};
 pub use moves::{move_text, move_words, read_move};
-pub use replay::{replay, replay_expecting, replay_expecting_in, replay_with, Outcome};
+pub use replay::{replay, replay_expecting, replay_expecting_in, replay_watching, replay_with, Outcome};
 pub use script::ScriptedAgent;

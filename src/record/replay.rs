@@ -50,6 +50,17 @@ pub fn replay(record: &Record, dir: &Path) -> Result<Game, ReplayError> {
 
 /// Replays a record on already loaded rules.
 pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayError> {
+    replay_watching(record, rules, &mut |_, _| {})
+}
+
+/// [`replay_with`], showing the game to `watch` once it is set up (with
+/// `None`) and after each step that plays (with the step's index), so a
+/// viewer can take a snapshot of every turn.
+pub fn replay_watching(
+    record: &Record,
+    rules: Arc<Rules>,
+    watch: &mut dyn FnMut(Option<usize>, &Game),
+) -> Result<Game, ReplayError> {
     let tile_id = |name: &str| tile_id(&rules, name);
     let stack = match &record.tiles {
         Some(names) => Some(
@@ -103,6 +114,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
         _ => ReplayError::Step { index: 0, error: e },
     })?;
     let mut draws_seen = 0;
+    watch(None, &game);
     // Events before the first step (setup) count with the first step.
     let mut log_seen = 0;
     for (index, step) in record.turns.iter().enumerate().take(playable) {
@@ -110,6 +122,7 @@ pub fn replay_with(record: &Record, rules: Arc<Rules>) -> Result<Game, ReplayErr
             log_seen = game.log().len();
         }
         replay_step(&mut game, step, index, &mut draws_seen)?;
+        watch(Some(index), &game);
         let drawn: Vec<&str> = game.log()[log_seen..]
             .iter()
             .filter_map(|e| match e {

@@ -43,6 +43,8 @@ pub enum Item {
     Figure(FigureDecl),
     Marker(MarkerDecl),
     Icon(IconDecl),
+    /// `style NAME colour "#rrggbb" shape SHAPE`: how pictures draw a name.
+    Style(StyleDecl),
     Tile(TileDecl),
     Start(StartDecl),
     /// `stack NAME before|after OTHER`.
@@ -386,6 +388,16 @@ pub struct FigurePlace {
 pub struct MarkerDecl {
     pub name: Ident,
     pub on: Vec<Ident>,
+}
+
+/// `style NAME colour "TEXT" shape WORD`, either part optional but not both.
+#[derive(Clone, Debug)]
+pub struct StyleDecl {
+    /// A feature kind, marker, icon or figure.
+    pub name: Ident,
+    /// The quoted colour without its quotes, and where it is written.
+    pub colour: Option<(String, Span)>,
+    pub shape: Option<Ident>,
 }
 
 /// `icon NAME` or `icon NAME: TYPE`.

@@ -607,6 +607,29 @@ impl Cx {
             Rule::handler_decl => Item::Handler(self.handler(pair)),
             Rule::action_decl => Item::Action(Box::new(self.action(pair))),
             Rule::fn_decl => Item::Fn(self.function(pair)),
+            Rule::style_decl => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let name = self.ident(inner.next().expect("style has a name"));
+                let mut style = StyleDecl {
+                    name,
+                    colour: None,
+                    shape: None,
+                };
+                for part in inner {
+                    let rule = part.as_rule();
+                    let value = part
+                        .into_inner()
+                        .find(|p| !is_keyword(p.as_rule()))
+                        .expect("a style part has a value");
+                    if rule == Rule::style_colour {
+                        let text = value.as_str();
+                        style.colour = Some((text[1..text.len() - 1].to_string(), self.span(&value)));
+                    } else {
+                        style.shape = Some(self.ident(value));
+                    }
+                }
+                Item::Style(style)
+            }
             Rule::spot_decl => {
                 let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 Item::Spot {
