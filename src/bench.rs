@@ -412,9 +412,9 @@ pub struct Match {
     pub games: usize,
     /// The agent's wins, a shared win counted as a fraction.
     pub wins: f64,
-    /// Half the width of the 95% confidence interval of the win rate (a
-    /// normal approximation from the games' outcomes).
-    pub margin: f64,
+    /// The 95% confidence interval of the win rate (Wilson's, which stays
+    /// inside 0..1 and is honest at rates near 0 or 1).
+    pub interval: crate::stats::Interval,
     /// The agent's mean score minus its best opponent's, per game.
     pub lead: f64,
     /// Playouts the measured agent ran ([`Agent::playouts`]).
@@ -513,14 +513,14 @@ pub fn play_match(
     }
     let n = games.max(1) as f64;
     let wins: f64 = outcomes.iter().sum();
-    let mean = wins / n;
-    let variance = outcomes.iter().map(|w| (w - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let mut rate = crate::stats::Proportion::new();
+    outcomes.iter().for_each(|w| rate.add(*w));
     Ok(Match {
         agent: agent.into(),
         opponent: opponent.into(),
         games,
         wins,
-        margin: 1.96 * (variance / n).sqrt(),
+        interval: rate.interval(),
         lead: lead / n,
         playouts,
         seconds,
@@ -552,8 +552,9 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
             100.0 * played.win_rate(),
             "%",
             format!(
-                "± {:.1} (95%), {} games, seats rotated, lead {:+.1} points",
-                100.0 * played.margin,
+                "[{:.1}, {:.1}] (95%), {} games, seats rotated, lead {:+.1} points",
+                100.0 * played.interval.low,
+                100.0 * played.interval.high,
                 played.games,
                 played.lead
             ),

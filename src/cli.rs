@@ -203,7 +203,8 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         players: usize,
         /// Who plays each seat, comma-separated, one per player: human, or an
-        /// agent (random, greedy). Default: human, then greedy agents.
+        /// agent (random, greedy, ismcts, ismcts:N). Default: human, then
+        /// greedy agents.
         #[arg(long)]
         seats: Option<String>,
         /// The game's seed: the same seed and moves give the same game.
@@ -630,6 +631,13 @@ fn checked(mut opts: sim::SimOptions) -> Result<sim::SimOptions, String> {
         ));
     }
     opts.agents = sim::parse_agents(&opts.agents.concat())?;
+    if opts.agents.len() > opts.players {
+        return Err(format!(
+            "--agents names {} agents for {} players; name at most one per player (the list repeats to fill the seats)",
+            opts.agents.len(),
+            opts.players
+        ));
+    }
     Ok(opts)
 }
 

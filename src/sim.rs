@@ -272,7 +272,8 @@ pub struct GameResult {
     pub scores: Vec<i64>,
     /// Points per seat and reason (indices into the pack's reasons).
     pub points: Vec<Vec<i64>>,
-    /// Turns played.
+    /// Turns played: those begun, less the last one when it only found
+    /// the stack empty and ended the game.
     pub turns: u32,
     /// Tiles discarded because they fitted nowhere.
     pub discarded: u32,
@@ -291,7 +292,11 @@ impl GameResult {
                         .collect()
                 })
                 .collect(),
-            turns: game.turn(),
+            turns: if game.is_over() && game.placed_tile().is_none() {
+                game.turn().saturating_sub(1)
+            } else {
+                game.turn()
+            },
             discarded: game.discarded(),
         }
     }

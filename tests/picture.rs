@@ -347,3 +347,22 @@ fn the_replay_page_has_one_step_per_turn_and_the_final_scores() {
         "the page fetches nothing"
     );
 }
+
+#[test]
+fn a_player_name_cannot_break_the_replay_page() {
+    let text = std::fs::read_to_string("tests/scenarios/base/city_majority.ron").unwrap();
+    let mut record = Record::parse("city_majority.ron", &text).unwrap();
+    let hostile = "</script><!--<script>alert(1)</SCRIPT>";
+    record.players[0] = hostile.to_string();
+    let rules = Arc::new(Rules::new(bundled(&["base"])));
+    let html = replay_html(&record, rules, "hostile names").unwrap();
+    // The page's own script is the only one: no `</`, `<!--` or `<script`
+    // from the data reaches the browser's script reader.
+    assert_eq!(html.to_ascii_lowercase().matches("<script").count(), 1);
+    assert_eq!(html.to_ascii_lowercase().matches("</script").count(), 1);
+    assert!(!html.contains("<!--"));
+    // And the name comes back whole when the data is read.
+    let data = html.split_once("const DATA = ").unwrap().1.split_once(";\n").unwrap().0;
+    let data: serde_json::Value = serde_json::from_str(data).unwrap();
+    assert!(data.to_string().contains(hostile), "the name comes back whole");
+}

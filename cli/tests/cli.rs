@@ -719,10 +719,15 @@ fn sim_statistics_carry_confidence_intervals_and_plots() {
         let w = seat["win_rate_ci"].as_array().unwrap();
         assert!(w[0].as_f64().unwrap() >= 0.0 && w[1].as_f64().unwrap() <= 1.0);
     }
-    // A base game has 72 tiles, the start tile among them: 71 turns, plus
-    // one for each tile discarded... never more than 72.
+    // A base game has 72 tiles, the start tile among them: 71 turns, less
+    // one for each tile discarded (fitting nowhere, it is drawn again in the
+    // same turn).
     let turns = report["turns"]["mean"].as_f64().unwrap();
-    assert!((60.0..=72.0).contains(&turns), "{turns}");
+    let discarded = report["discarded_tiles_per_game"].as_f64().unwrap();
+    assert!(
+        (turns + discarded - 71.0).abs() < 1e-9,
+        "{turns} turns, {discarded} discarded"
+    );
     for chart in ["scores.svg", "points-by-reason.svg"] {
         let svg = std::fs::read_to_string(plots.join(chart)).expect("the chart is written");
         assert!(svg.contains("seat 1 (greedy)"), "{chart} has a legend naming the seats");
@@ -936,4 +941,23 @@ fn a_record_that_fails_as_it_says_has_no_game_to_draw() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("there is no game to draw"), "{}", stderr(&out));
     assert!(!page.exists());
+}
+
+#[test]
+fn more_agents_than_players_are_refused() {
+    let out = meeple(&[
+        "sim",
+        "--players",
+        "2",
+        "--agents",
+        "greedy,random,ismcts",
+        "--games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--agents names 3 agents for 2 players; name at most one per player"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -369,6 +369,12 @@ fn hot_seat_shows_each_player_their_own_hand_and_the_others_only_as_counts() {
     );
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
+    // Between two people the game says who sits down next (on a terminal
+    // it also clears the screen and waits for Enter).
+    assert!(
+        err.contains("-- Player 2, your turn --") && err.contains("-- Player 1, your turn --"),
+        "{err}"
+    );
     // Each screen: a header naming whose decision it is, then that
     // player's hand and the other's card count.
     let mut whose = "";

@@ -10,7 +10,7 @@
 
 use super::draw;
 use crate::agents::agent_by_name;
-use crate::engine::{Choice, Decision, Event, Game, Player, Rules};
+use crate::engine::{Choice, Decision, Event, Game, Player, Rules, Target};
 use crate::ir::program::Domain;
 use crate::ir::Ownership;
 use crate::record::{move_text, move_words, read_move};
@@ -104,6 +104,9 @@ struct Table {
     told: usize,
     /// Why the game stopped, when a rule failed.
     failure: Option<String>,
+    /// The person who answered last, so that hot-seat can hide one
+    /// player's screen from the next.
+    last_human: Option<Player>,
 }
 
 /// Plays the game; the exit code is 0 when the game ended or was stopped
@@ -151,6 +154,7 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
         snapshot: Arc::new(Mutex::new(None)),
         told: 0,
         failure: None,
+        last_human: None,
     };
     table.watch_interrupt();
     say(&format!(
@@ -250,6 +254,7 @@ impl Table {
             };
             self.keep_snapshot();
             self.tell_events();
+            self.hand_over(player, input);
             say(&self.screen(player));
             if !self.ask(player, input) {
                 if let Some(failure) = self.failure.take() {
@@ -285,7 +290,7 @@ impl Table {
                 // Between turns the record is the game itself: cheap to keep.
                 self.keep_snapshot();
             }
-            if let Some(d) = decided {
+            if let Some(d) = decided.filter(|d| seen_at_the_table(d.choice)) {
                 say(&format!(
                     "{}: {}   [{}]\n",
                     self.labels[player.index()],
@@ -295,6 +300,27 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// In hot-seat, when another person is to answer: on a terminal the
+    /// screen (with the last person's hand) is cleared and the game waits
+    /// until the next person presses Enter; on a pipe it only says whose
+    /// turn it is.
+    fn hand_over(&mut self, player: Player, input: &mut dyn BufRead) {
+        let before = self.last_human.replace(player);
+        if before.is_none_or(|p| p == player) {
+            return;
+        }
+        let name = &self.names[player.index()];
+        if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+            say(&format!(
+                "\x1b[2J\x1b[H{name}: your turn. Press Enter when only you can see the screen."
+            ));
+            let mut line = String::new();
+            let _ = input.read_line(&mut line);
+        } else {
+            say(&format!("-- {name}, your turn --\n"));
+        }
     }
 
     /// Tells what the log says happened since it was last told: points
@@ -392,9 +418,16 @@ impl Table {
                     Ok(undone) => {
                         let moves: Vec<String> = undone
                             .iter()
+                            .filter(|d| d.player == player || seen_at_the_table(d.choice))
                             .map(|d| format!("{}: {}", self.names[d.player.index()], d.text))
                             .collect();
                         say(&format!("undone: {}\n", moves.join("; ")));
+                        if undone.iter().any(|d| d.turn != undone[0].turn) {
+                            say(
+                                "note: the game is played again from its seed, so the tiles and cards drawn \
+                                 since come again in the same order\n",
+                            );
+                        }
                         self.told = self.session.game().log().len();
                         return true;
                     }
@@ -582,9 +615,33 @@ Answer with the number of a move, or type the move as a record writes it
   Action(name: \"NAME\")          Player(N), Card(\"NAME\")
 A move the rules refuse is refused with the reason, and you are asked again.
 Commands:
-  u, undo    take back your last decision (and the other players' moves after it)
+  u, undo    take back your last decision (and the other players' moves after it);
+             the game is played again from its seed, so what was drawn since
+             comes again in the same order: undo shows what comes next
   b, board   draw the whole board
   ?, help    this text
   q, quit    stop the game; its record so far is written (also at the end of
              the input, and on Ctrl-C)
 ";
+
+/// Whether an agent's answer is seen at the table and so announced: a
+/// placement, a deployment, an action, a pick of anything but a card.
+/// Declining a rule's question, or picking a card from a hand, can tell
+/// what the hand holds (a rule may ask only a player who holds a card),
+/// so those are kept quiet; what they do shows in the log.
+fn seen_at_the_table(choice: Choice) -> bool {
+    !matches!(choice, Choice::Decline | Choice::Pick(Target::Card(_)))
+}
+
+#[cfg(test)]
+mod hidden_tests {
+    use super::*;
+
+    #[test]
+    fn declines_and_card_picks_are_not_announced() {
+        assert!(!seen_at_the_table(Choice::Decline));
+        assert!(!seen_at_the_table(Choice::Pick(Target::Card(3))));
+        assert!(seen_at_the_table(Choice::Pass));
+        assert!(seen_at_the_table(Choice::Pick(Target::Feature(0))));
+    }
+}

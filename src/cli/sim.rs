@@ -481,16 +481,22 @@ pub(super) fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
+/// The width of a table's first column: 16, or the longest label.
+fn label_width(rows: usize, label: &dyn Fn(usize) -> String) -> usize {
+    (0..rows).map(|i| label(i).chars().count()).max().unwrap_or(0).max(16)
+}
+
 /// The score table of `tallies`, one row each, labelled by `label(i)`.
 fn score_table(heading: &str, tallies: &[Tally], label: &dyn Fn(usize) -> String) -> String {
+    let w = label_width(tallies.len(), label);
     let mut out = format!(
-        "{heading:<16} {:>13} {:>6} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
+        "{heading:<w$} {:>13} {:>6} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
         "mean ± 95%", "sd", "min", "p25", "p50", "p75", "max", "wins [95%]"
     );
     for (i, t) in tallies.iter().enumerate() {
         let q = |p: f64| t.scores.quantile(p).map_or("-".into(), |x| x.to_string());
         out += &format!(
-            "{:<16} {:>13} {:>6.1} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
+            "{:<w$} {:>13} {:>6.1} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n",
             label(i),
             pm(t.score.mean(), t.score.interval().half_width(), 1),
             t.score.sd(),
@@ -508,14 +514,15 @@ fn score_table(heading: &str, tallies: &[Tally], label: &dyn Fn(usize) -> String
 /// Points by reason, mean per game with the interval's half-width.
 fn reason_table(reasons: &[String], tallies: &[Tally], label: &dyn Fn(usize) -> String) -> String {
     let cell = 12;
-    let (names, key) = reason_columns(reasons, cell, terminal_width());
-    let mut out = format!("{:<16}", "points by reason");
+    let w = label_width(tallies.len(), label);
+    let (names, key) = reason_columns(reasons, cell, terminal_width().saturating_sub(w - 16));
+    let mut out = format!("{:<w$}", "points by reason");
     for n in &names {
         out += &format!(" {n:>cell$}");
     }
     out.push('\n');
     for (i, t) in tallies.iter().enumerate() {
-        out += &format!("{:<16}", label(i));
+        out += &format!("{:<w$}", label(i));
         for s in &t.reasons {
             out += &format!(" {:>cell$}", pm(s.mean(), s.interval().half_width(), 1));
         }
@@ -610,7 +617,7 @@ impl GamesOut {
             .as_deref()
         {
             Some("csv") => true,
-            Some("jsonl" | "ndjson" | "json") => false,
+            Some("jsonl" | "ndjson") => false,
             _ => {
                 return Err(format!(
                     "--games-out {}: name a .jsonl file (JSON Lines) or a .csv file",

@@ -264,15 +264,20 @@ pub fn replay_html(record: &Record, rules: Arc<Rules>, title: &str) -> Result<St
     let mut steps: Vec<Value> = Vec::new();
     let mut seen = 0;
     let mut tiles_drawn = 0;
+    let mut turns = 0;
     let game = replay_watching(record, rules.clone(), &mut |index, game| {
         let label = match index.map(|i| &record.turns[i]) {
             None => "set-up".to_string(),
             Some(Step::Check(_)) => return,
             Some(Step::Discard { tile }) => format!("discard {tile}"),
-            Some(Step::Turn { tile, .. }) => format!("tile {tile}"),
+            Some(Step::Turn { tile, .. }) => {
+                turns += 1;
+                format!("tile {tile}")
+            }
         };
         let events = &game.log()[seen.min(game.log().len())..];
-        let turn = steps.len();
+        // Turns played so far: a discard is a step, not a turn.
+        let turn = turns;
         steps.push(snapshot(
             game,
             &names,
@@ -286,8 +291,15 @@ pub fn replay_html(record: &Record, rules: Arc<Rules>, title: &str) -> Result<St
     let (legend, legend_height) = legend(pack, &palette, &names, 640.0);
     let colours: Vec<String> = (0..names.len()).map(|p| Palette::player(p).hex()).collect();
     let data = json!({ "steps": steps, "colours": colours });
-    // `</` never appears inside the script: the data's slashes are escaped.
-    let data = data.to_string().replace("</", "<\\/");
+    // Nothing in the data may end the script or change how the browser
+    // reads it (`</`, `<!--`, `<script`, from player names among others):
+    // those characters are written as JSON escapes.
+    let data = data
+        .to_string()
+        .replace("</", "<\\/")
+        .replace("<!", "<\\u0021")
+        .replace("<s", "<\\u0073")
+        .replace("<S", "<\\u0053");
     let mut used: Vec<usize> = game.board().tiles().iter().map(|p| p.tile as usize).collect();
     used.sort_unstable();
     used.dedup();
