@@ -123,6 +123,11 @@ enum Command {
         /// ends in .csv.
         #[arg(long, value_name = "FILE")]
         games_out: Option<PathBuf>,
+        /// Draw tiles in an order fixed by the seed and the tiles' names
+        /// (as `compare` does), so runs of packs that add different tiles
+        /// draw the tiles they share in the same order.
+        #[arg(long)]
+        keyed_draws: bool,
     },
     /// Compare two variants on the same games, paired: game G is played
     /// under A and under B from the same seeds, and each statistic's
@@ -304,6 +309,7 @@ pub fn main() -> ExitCode {
             threads,
             workbench,
             games_out,
+            keyed_draws,
         } => simulate(sim::SimOptions {
             packs: rules,
             players,
@@ -317,6 +323,7 @@ pub fn main() -> ExitCode {
             keep_going: workbench.keep_going,
             games_out,
             plot: workbench.plot,
+            keyed_draws,
         }),
         Command::Compare {
             a,
@@ -344,6 +351,8 @@ pub fn main() -> ExitCode {
                 keep_going: workbench.keep_going,
                 games_out: None,
                 plot: workbench.plot,
+                // The same seed draws the tiles both variants share in the same order.
+                keyed_draws: true,
             },
         ),
     }

@@ -60,6 +60,10 @@ pub struct Run {
     /// plays every seat equally often: in game `g`, seat `s` is played by
     /// the agent in lineup slot `(s + g) % players` (see [`Run::slot`]).
     pub rotate_seats: bool,
+    /// Keyed tile draws ([`Setup::keyed`] with the game's seed): two runs
+    /// with the same seed draw the tiles their packs share in the same
+    /// relative order, whatever else their packs add (`meeple compare`).
+    pub keyed_draws: bool,
 }
 
 impl Run {
@@ -74,7 +78,13 @@ impl Run {
             logging: false,
             keep_going: false,
             rotate_seats: false,
+            keyed_draws: false,
         }
+    }
+
+    /// The same run, with keyed tile draws or not.
+    pub fn keyed_draws(self, keyed_draws: bool) -> Run {
+        Run { keyed_draws, ..self }
     }
 
     /// The same run, going on past failed games or not.
@@ -148,8 +158,9 @@ where
     F: Fn(usize, u64) -> Box<dyn Agent> + ?Sized,
 {
     let seed = game_seed(run.seed, g);
-    let mut game =
-        Game::new(rules.clone(), Setup::new(run.players).seed(seed)).map_err(|error| Stopped { game: None, error })?;
+    let setup = Setup::new(run.players).seed(seed);
+    let setup = if run.keyed_draws { setup.keyed(seed) } else { setup };
+    let mut game = Game::new(rules.clone(), setup).map_err(|error| Stopped { game: None, error })?;
     game.set_logging(run.logging);
     let mut seats: Vec<Box<dyn Agent>> = (0..run.players)
         .map(|seat| agents(run.slot(g, seat), seed ^ (seat as u64 + 1)))

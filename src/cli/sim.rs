@@ -33,6 +33,8 @@ pub struct SimOptions {
     pub games_out: Option<PathBuf>,
     /// Where plots are written.
     pub plot: Option<PathBuf>,
+    /// Keyed tile draws (see `Run::keyed_draws`).
+    pub keyed_draws: bool,
 }
 
 impl SimOptions {
@@ -44,6 +46,7 @@ impl SimOptions {
             .logging(self.record_dir.is_some())
             .keep_going(self.keep_going)
             .rotate_seats(self.rotate_seats)
+            .keyed_draws(self.keyed_draws)
     }
 
     /// The agent of lineup slot `slot`, with its seed.
@@ -172,6 +175,9 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
         "--games".to_string(),
         "1".to_string(),
     ];
+    if opts.keyed_draws {
+        command.push("--keyed-draws".to_string());
+    }
     command.iter_mut().for_each(|w| *w = shell_word(w));
     out += &format!("\n  play it again: {}", command.join(" "));
     out

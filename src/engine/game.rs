@@ -45,6 +45,9 @@ pub struct Game {
     pub(super) rng: Rng,
     /// Card draws fixed in advance (a replay), next first.
     pub(super) forced_cards: VecDeque<CardId>,
+    /// Keyed draws ([`Setup::keyed`]): the stack is in key order and every
+    /// draw takes the first tile it may take.
+    pub(super) keyed: bool,
     /// In a replay every card draw must be one of the forced ones.
     pub(super) replay: bool,
     /// Scorings changed by rules before they are paid.
@@ -87,6 +90,7 @@ impl Game {
             seed,
             stack,
             replay,
+            keyed,
         } = setup;
         if let Some(bad) = replay
             .as_ref()
@@ -97,8 +101,12 @@ impl Game {
                 rules.pack.tiles.len()
             )));
         }
-        let stack = stack.unwrap_or_else(|| full_stack(&rules));
+        let mut stack = stack.unwrap_or_else(|| full_stack(&rules));
+        if let Some(key) = keyed {
+            keyed_order(&rules, &mut stack, key);
+        }
         let mut game = Game::setup(rules, players, seed, stack)?;
+        game.keyed = keyed.is_some();
         if let Some(replay) = replay {
             game.forced.extend(replay.draws);
             game.forced_cards.extend(replay.cards);
@@ -128,6 +136,7 @@ impl Game {
             rng: Rng::new(seed),
             forced_cards: VecDeque::new(),
             replay: false,
+            keyed: false,
             adjustments: Vec::new(),
             delayed: Vec::new(),
             owed: Vec::new(),
@@ -459,5 +468,37 @@ fn clone_deque<T: Clone>(deque: &VecDeque<T>) -> VecDeque<T> {
         VecDeque::new()
     } else {
         deque.clone()
+    }
+}
+
+/// Puts `stack` in key order for [`Setup::keyed`]: each copy's key hashes
+/// `key`, its tile type's name and its copy number, so the order of two
+/// tiles never depends on which other tiles the packs define.
+fn keyed_order(rules: &Rules, stack: &mut [TileId], key: u64) {
+    let mix = |mut h: u64| {
+        // SplitMix64's finaliser.
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    };
+    let mut copies: std::collections::HashMap<TileId, u64> = std::collections::HashMap::new();
+    let mut keyed: Vec<(u64, TileId)> = stack
+        .iter()
+        .map(|&t| {
+            let copy = copies.entry(t).or_insert(0);
+            *copy += 1;
+            // FNV-1a of the name: stable across runs and machines.
+            let name = rules.pack.tiles[t as usize]
+                .name
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                });
+            (mix(mix(key ^ name).wrapping_add(*copy)), t)
+        })
+        .collect();
+    keyed.sort_unstable();
+    for (slot, (_, t)) in stack.iter_mut().zip(keyed) {
+        *slot = t;
     }
 }

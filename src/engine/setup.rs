@@ -18,6 +18,7 @@ pub struct Setup {
     pub(super) seed: u64,
     pub(super) stack: Option<Vec<TileId>>,
     pub(super) replay: Option<Replay>,
+    pub(super) keyed: Option<u64>,
 }
 
 /// Draws fixed in advance, next first: every tile and card a replay draws.
@@ -36,6 +37,7 @@ impl Setup {
             seed: 0,
             stack: None,
             replay: None,
+            keyed: None,
         }
     }
 
@@ -59,6 +61,18 @@ impl Setup {
     /// not cover is an error rather than a random draw.
     pub fn replay(mut self, draws: Vec<TileId>, cards: Vec<CardId>) -> Setup {
         self.replay = Some(Replay { draws, cards });
+        self
+    }
+
+    /// Keyed draws: every tile draw takes, among the tiles it may take, the
+    /// one with the smallest key, a hash of `key`, the tile type's name and
+    /// the copy's number (first, second, ... copy of that type), instead of
+    /// one at random. Two games with the same `key` whose tile sets differ
+    /// still draw their common tiles in the same relative order (common
+    /// random numbers for comparing variants); the game's other random
+    /// draws still come from its seed.
+    pub fn keyed(mut self, key: u64) -> Setup {
+        self.keyed = Some(key);
         self
     }
 

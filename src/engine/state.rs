@@ -569,7 +569,16 @@ impl State {
         forced: Option<TileId>,
         from: Option<u16>,
         pick: impl FnOnce(usize) -> usize,
+        keep_order: bool,
     ) -> Result<Option<TileId>, GameError> {
+        // Keyed draws keep the stack in key order; random ones need no order.
+        let take = |stack: &mut Vec<TileId>, i: usize| {
+            if keep_order {
+                stack.remove(i)
+            } else {
+                stack.swap_remove(i)
+            }
+        };
         let tiles = &rules.pack.tiles;
         if let Some(tile) = forced {
             let Some(i) = self.stack.iter().position(|t| *t == tile) else {
@@ -601,14 +610,14 @@ impl State {
                     )));
                 }
             }
-            return Ok(Some(self.stack.swap_remove(i)));
+            return Ok(Some(take(&mut self.stack, i)));
         }
         if !rules.stacked {
             if self.stack.is_empty() {
                 return Ok(None);
             }
             let i = pick(self.stack.len());
-            return Ok(Some(self.stack.swap_remove(i)));
+            return Ok(Some(take(&mut self.stack, i)));
         }
         let Some(stack) = from.or_else(|| self.current_stack(rules)) else {
             return Ok(None);
@@ -637,7 +646,7 @@ impl State {
             .nth(k)
             .map(|(i, _)| i)
             .expect("pick chooses below the number of candidates");
-        Ok(Some(self.stack.swap_remove(i)))
+        Ok(Some(take(&mut self.stack, i)))
     }
 
     /// Whether a draw from `from` (else from the current stack) would take

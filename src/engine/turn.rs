@@ -278,8 +278,12 @@ impl Game {
             return Ok(None);
         }
         let forced = self.forced.pop_front();
+        if self.keyed {
+            // The stack is in key order: the first tile the draw may take.
+            return self.state.draw_tile(&self.rules, forced, from, |_| 0, true);
+        }
         let rng = &mut self.rng;
-        self.state.draw_tile(&self.rules, forced, from, |n| rng.below(n))
+        self.state.draw_tile(&self.rules, forced, from, |n| rng.below(n), false)
     }
 
     fn draw_step(&mut self) -> Result<Step, GameError> {

@@ -61,6 +61,8 @@ impl Game {
         view.forced.clear();
         view.forced_cards.clear();
         view.replay = false;
+        // The real stack's key order is hidden: the view draws at random.
+        view.keyed = false;
         // Seeded from public facts only, never from the game's own RNG.
         let public = [
             player as u64,
