@@ -163,7 +163,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
         },
     )?;
     if let Some(dir) = &plot {
-        let path = super::plot::plot_file(dir, "compare-scores.svg")?;
+        let path = super::plot::file_in(dir, "compare-scores.svg")?;
         super::plot::distributions(
             &path,
             &format!("Final scores, all seats: A against B, {} paired games", totals_a.games),
@@ -172,7 +172,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
                 (format!("B: {}", b.packs.join("+")), &pooled_b),
             ],
         )?;
-        let bars = super::plot::plot_file(dir, "compare-points-by-reason.svg")?;
+        let bars = super::plot::file_in(dir, "compare-points-by-reason.svg")?;
         let reason_rows: Vec<&Row> = rows.iter().filter(|r| r.name.starts_with("points: ")).collect();
         let first: Vec<_> = reason_rows.iter().map(|r| r.paired.first().clone()).collect();
         let second: Vec<_> = reason_rows.iter().map(|r| r.paired.second().clone()).collect();

@@ -26,7 +26,7 @@ fn colour(i: usize) -> RGBColor {
 }
 
 /// Makes the folder and names a file in it.
-fn file_in(dir: &Path, name: &str) -> Result<PathBuf, String> {
+pub(super) fn file_in(dir: &Path, name: &str) -> Result<PathBuf, String> {
     if dir.exists() && !dir.is_dir() {
         return Err(format!(
             "--plot {} is a file, not a folder; name a folder (it is made if missing)",
@@ -42,10 +42,30 @@ fn drawing_error(path: &Path, e: impl std::fmt::Display) -> String {
 }
 
 /// A chart's axes over `x` and `y`.
-type Chart<'a> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A white chart with `title` over `x` and `y` on `root`, `x_labels`
+/// pixels kept below it for the x axis's labels.
+fn axes<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    path: &Path,
+    title: &str,
+    x_labels: u32,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Result<Chart<'a, 'b>, String> {
+    root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
+    ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(x_labels)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| drawing_error(path, e))
+}
 
 /// Draws the legend and writes the file.
-fn finish(chart: &mut Chart<'_>, path: &Path) -> Result<(), String> {
+fn finish<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, path: &Path) -> Result<(), String> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
@@ -80,14 +100,7 @@ pub(super) fn distributions(path: &Path, title: &str, series: &[(String, &Histog
     let lines: Vec<Vec<f64>> = series.iter().map(|(_, h)| binned(h, low, width, bins)).collect();
     let top = lines.iter().flatten().copied().fold(0.0, f64::max).max(0.01) * 1.1;
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(low as f64..(high + width) as f64, 0.0..top)
-        .map_err(|e| drawing_error(path, e))?;
+    let mut chart = axes(&root, path, title, 40, low as f64..(high + width) as f64, 0.0..top)?;
     chart
         .configure_mesh()
         .x_desc("final score")
@@ -126,14 +139,7 @@ pub(super) fn reason_bars(
         * 1.1;
     let k = groups.len().max(1) as f64;
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..reasons.len().max(1) as f64, 0.0..top)
-        .map_err(|e| drawing_error(path, e))?;
+    let mut chart = axes(&root, path, title, 60, 0.0..reasons.len().max(1) as f64, 0.0..top)?;
     let names = reasons.to_vec();
     chart
         .configure_mesh()
@@ -217,9 +223,4 @@ pub(super) fn sim_plots(
         written.push(seats);
     }
     Ok(written)
-}
-
-/// Makes `dir` and names `name` in it, for callers that draw their own chart.
-pub(super) fn plot_file(dir: &Path, name: &str) -> Result<PathBuf, String> {
-    file_in(dir, name)
 }
