@@ -6,12 +6,14 @@
 //! `setup`), the tables (`rules`, `board`, `features`, `rng`, `error`),
 //! plain data (`types`, `value`, `task`), the game
 //! `state` with its invariants (and `lookup`, questions it answers), expression evaluation over the state
-//! (`eval`, `queries`), the `Game` itself (`game`), and the parts of the turn
+//! (`eval`, `queries`) and the rules' expressions compiled into closures
+//! (`compile`), the `Game` itself (`game`), and the parts of the turn
 //! machine, each adding to `impl Game` (`decide`, `turn`, `statements`,
 //! `scoring`, `cards`, `view`). No module imports one above it.
 
 mod board;
 mod cards;
+mod compile;
 mod decide;
 mod error;
 mod eval;

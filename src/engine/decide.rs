@@ -5,7 +5,7 @@
 
 use super::board::{Misfit, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
-use super::eval::{Env, Evaluator, Memo, CANDIDATE};
+use super::eval::{Env, Evaluator, Filter, Memo, Walked, CANDIDATE};
 use super::game::{Game, MAX_TURN_DECISIONS};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
@@ -323,25 +323,34 @@ impl Game {
             subject: None,
             depth: 0,
         };
+        let compiled = &self.compiled;
         if let Some(when) = &a.when {
-            if ev.eval(when, &mut env) != Ok(Value::Bool(true)) {
+            let holds = match compiled.action_when.get(action as usize) {
+                Some(Some(test)) => test(&ev, &mut env),
+                _ => ev.eval(when, &mut env).map(|v| v.truthy()),
+            };
+            if holds != Ok(true) {
                 return Vec::new();
             }
         }
         let mut targets = match &a.domain {
             None => vec![Target::None],
-            Some((domain, filter)) => ev
-                .candidates(*domain, 0, filter.as_ref(), self.state.current(), &mut env)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|item| {
-                    env.locals[0] = item.clone();
-                    filter
-                        .as_ref()
-                        .is_none_or(|f| ev.eval(f, &mut env) == Ok(Value::Bool(true)))
-                })
-                .map(|v| value_target(&v))
-                .collect(),
+            Some((domain, filter)) => {
+                let walked = filter.as_ref().map(|expr| Walked { expr, slot: 0 });
+                let filter: Option<&dyn Filter> = match compiled.action_filter.get(action as usize) {
+                    Some(Some(fast)) => Some(fast),
+                    _ => walked.as_ref().map(|f| f as &dyn Filter),
+                };
+                ev.candidates(*domain, 0, filter, self.state.current(), &mut env)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|item| {
+                        env.locals[0] = item.clone();
+                        filter.is_none_or(|f| f.holds(&ev, &mut env) == Ok(true))
+                    })
+                    .map(|v| value_target(&v))
+                    .collect()
+            }
         };
         // A card's play uses up the card, and a deploy action ends the
         // decision; any other action is offered once a turn on each target,

@@ -96,6 +96,74 @@ pub(super) struct Evaluator<'a> {
     /// Where counts over the whole board are remembered, when the caller
     /// evaluates several expressions against one unchanging state.
     pub memo: Option<&'a Memo>,
+    /// The rules' expressions compiled into closures (see `compile.rs`).
+    pub compiled: &'a Compiled,
+}
+
+/// An expression compiled into a closure: what [`Evaluator::eval`] would
+/// answer for it, with the same charges, failures and order of evaluation.
+pub(super) type Node = Box<dyn Fn(&Evaluator, &mut Env) -> Result<Value, EvalError> + Send + Sync>;
+
+/// A condition compiled into a closure: whether [`Evaluator::eval`] would
+/// answer `true`.
+pub(super) type Test = Box<dyn Fn(&Evaluator, &mut Env) -> Result<bool, EvalError> + Send + Sync>;
+
+/// A count compiled into a closure, given the limit at which it stops (see
+/// [`Evaluator::count`]).
+pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, EvalError> + Send + Sync>;
+
+/// The expressions of a rule pack that evaluation starts from, compiled
+/// once per pack by `compile.rs` and shared by its games: value functions'
+/// bodies, handlers' guards, feature kinds' clauses and actions' conditions.
+/// Everything else (statements' expressions) is walked by
+/// [`Evaluator::eval`], and calls the compiled functions.
+#[derive(Default)]
+pub(super) struct Compiled {
+    /// By function; `None` for a function with statements.
+    pub functions: Vec<Option<Node>>,
+    /// By handler: its `when`.
+    pub guards: Vec<Option<Test>>,
+    /// By feature kind: `complete when`, the completed and final scores.
+    pub complete: Vec<Option<Test>>,
+    pub score_completed: Vec<Option<Node>>,
+    pub score_final: Vec<Option<Node>>,
+    /// By action: its `when`, and the filter of its targets.
+    pub action_when: Vec<Option<Test>>,
+    pub action_filter: Vec<Option<CompiledFilter>>,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Compiled {{ {} functions, {} guards }}",
+            self.functions.len(),
+            self.guards.len()
+        )
+    }
+}
+
+/// A filter compiled: the condition, and the values a member's kind and
+/// owner must have to pass (see [`member_test`]), compiled too.
+pub(super) struct CompiledFilter {
+    pub test: Test,
+    pub kind: Option<Node>,
+    pub owner: Option<Node>,
+}
+
+impl Filter for CompiledFilter {
+    fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError> {
+        (self.test)(ev, env)
+    }
+
+    fn wanted(&self, ev: &Evaluator, env: &mut Env, _slot: u16, test: Builtin) -> Result<Option<Value>, EvalError> {
+        let node = match test {
+            Builtin::Kind => &self.kind,
+            Builtin::Owner => &self.owner,
+            _ => return Ok(None),
+        };
+        node.as_ref().map(|n| n(ev, env)).transpose()
+    }
 }
 
 /// Most counts one [`Memo`] remembers.
@@ -110,19 +178,22 @@ const MEMO_ENTRIES: usize = 64;
 /// state it was filled from: the evaluator borrows both for the same time.
 #[derive(Default)]
 pub(super) struct Memo {
-    entries: std::cell::RefCell<Vec<(*const Expr, Vec<Value>, i64)>>,
+    entries: std::cell::RefCell<Vec<(usize, Vec<Value>, i64)>>,
 }
 
 impl Memo {
-    fn get(&self, expr: &Expr, key: &[Value]) -> Option<i64> {
+    /// The count remembered for the count expression at address `expr`
+    /// (compiled or walked, a count is named by its node in the pack) with
+    /// the local values `key`.
+    pub(super) fn get(&self, expr: usize, key: &[Value]) -> Option<i64> {
         self.entries
             .borrow()
             .iter()
-            .find(|(e, k, _)| std::ptr::eq(*e, expr) && k.as_slice() == key)
+            .find(|(e, k, _)| *e == expr && k.as_slice() == key)
             .map(|(_, _, n)| *n)
     }
 
-    fn put(&self, expr: &Expr, key: Vec<Value>, n: i64) {
+    pub(super) fn put(&self, expr: usize, key: Vec<Value>, n: i64) {
         let mut entries = self.entries.borrow_mut();
         if entries.len() < MEMO_ENTRIES {
             entries.push((expr, key, n));
@@ -153,75 +224,16 @@ impl Evaluator<'_> {
             Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
             Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
             Expr::GameVar(v) => self.state.game_var(*v as usize).clone(),
-            Expr::MemberVar { var, of } => {
-                let k = self.rules.var_index[*var as usize];
-                let ty = self.rules.pack.program.vars[*var as usize].ty;
-                let raw = match self.eval(of, env)? {
-                    Value::Player(p) => self.state.player_var(p as usize, k),
-                    Value::Feature(f) => self.state.features().var(f, k),
-                    _ => 0,
-                };
-                if ty == crate::ir::expr::Type::Bool {
-                    Value::Bool(raw != 0)
-                } else {
-                    Value::Int(raw)
-                }
-            }
-            Expr::Query { builtin, of, args } => {
+            Expr::MemberVar { var, of } => self.member_var(*var, of, env)?,
+            Expr::Query { builtin, of, args } if args.is_empty() => {
                 let receiver = match of {
                     Some(e) => self.eval(e, env)?,
                     None => Value::None,
                 };
-                // No built-in takes more than three arguments (a longer
-                // list would still be answered, from the heap).
-                if args.is_empty() {
-                    self.query(*builtin, receiver, &[], env.depth)?
-                } else if args.len() <= 3 {
-                    let mut values = [Value::None, Value::None, Value::None];
-                    for (v, a) in values.iter_mut().zip(args) {
-                        *v = self.eval(a, env)?;
-                    }
-                    self.query(*builtin, receiver, &values[..args.len()], env.depth)?
-                } else {
-                    let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
-                    self.query(*builtin, receiver, &values, env.depth)?
-                }
+                self.query(*builtin, receiver, &[], env.depth)?
             }
-            Expr::Call { func, args } => {
-                if env.depth >= MAX_EVAL_DEPTH {
-                    return Err(EvalError::TooDeep);
-                }
-                self.charge(1)?;
-                let f = &self.rules.pack.program.functions[*func as usize];
-                let FnBody::Expr(body) = &f.body else {
-                    return Ok(Value::None);
-                };
-                let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
-                locals.resize(f.slots as usize, Value::None);
-                let mut out = Ok(Value::None);
-                for (i, a) in args.iter().enumerate() {
-                    match self.eval(a, env) {
-                        Ok(v) => locals[i] = v,
-                        Err(e) => {
-                            out = Err(e);
-                            break;
-                        }
-                    }
-                }
-                if out.is_ok() {
-                    out = self.eval(
-                        body,
-                        &mut Env {
-                            locals: &mut locals,
-                            subject: None,
-                            depth: env.depth + 1,
-                        },
-                    );
-                }
-                locals.clear();
-                self.budget.spare.borrow_mut().push(locals);
-                out?
-            }
+            Expr::Query { builtin, of, args } => self.query_with_args(*builtin, of.as_deref(), args, env)?,
+            Expr::Call { func, args } => self.call(*func, args, env)?,
             Expr::Unary(UnOp::Not, e) => Value::Bool(!self.eval(e, env)?.truthy()),
             Expr::Unary(UnOp::Neg, e) => match self.eval(e, env)? {
                 Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
@@ -235,17 +247,126 @@ impl Evaluator<'_> {
                     self.eval(otherwise, env)?
                 }
             }
-            Expr::Let { slot, value, body } => {
-                let v = self.eval(value, env)?;
-                let slot = *slot as usize;
-                if env.locals.len() <= slot {
-                    env.locals.resize(slot + 1, Value::None);
-                }
-                env.locals[slot] = v;
-                self.eval(body, env)?
-            }
+            Expr::Let { slot, value, body } => self.bind(*slot, value, body, env)?,
             Expr::Count { .. } => Value::Int(self.count(expr, env, i64::MAX)?),
         })
+    }
+
+    /// A player's or feature's variable (`p.score_bonus`, `f.locked`).
+    #[inline(never)]
+    fn member_var(&self, var: crate::ir::VarId, of: &Expr, env: &mut Env) -> Result<Value, EvalError> {
+        let of = self.eval(of, env)?;
+        Ok(self.member_value(var, of))
+    }
+
+    /// The value of variable `var` of a player or feature.
+    pub(super) fn member_value(&self, var: crate::ir::VarId, of: Value) -> Value {
+        let k = self.rules.var_index[var as usize];
+        let ty = self.rules.pack.program.vars[var as usize].ty;
+        let raw = match of {
+            Value::Player(p) => self.state.player_var(p as usize, k),
+            Value::Feature(f) => self.state.features().var(f, k),
+            _ => 0,
+        };
+        if ty == crate::ir::expr::Type::Bool {
+            Value::Bool(raw != 0)
+        } else {
+            Value::Int(raw)
+        }
+    }
+
+    /// A built-in query with arguments. Kept out of [`Evaluator::eval`], as
+    /// every case that needs room on the stack is, so that the frame of the
+    /// evaluation of every node stays small.
+    #[inline(never)]
+    fn query_with_args(
+        &self,
+        builtin: Builtin,
+        of: Option<&Expr>,
+        args: &[Expr],
+        env: &mut Env,
+    ) -> Result<Value, EvalError> {
+        let receiver = match of {
+            Some(e) => self.eval(e, env)?,
+            None => Value::None,
+        };
+        // No built-in takes more than three arguments (a longer list would
+        // still be answered, from the heap).
+        if args.len() <= 3 {
+            let mut values = [Value::None, Value::None, Value::None];
+            for (v, a) in values.iter_mut().zip(args) {
+                *v = self.eval(a, env)?;
+            }
+            self.query(builtin, receiver, &values[..args.len()], env.depth)
+        } else {
+            let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
+            self.query(builtin, receiver, &values, env.depth)
+        }
+    }
+
+    /// A call of a value function: its arguments in a fresh frame of
+    /// locals (taken from the spare frames), then its body.
+    #[inline(never)]
+    fn call(&self, func: crate::ir::shared::FnId, args: &[Expr], env: &mut Env) -> Result<Value, EvalError> {
+        self.call_with(func, args.len(), env, |i, env| self.eval(&args[i], env))
+    }
+
+    /// A call of value function `func` whose `n` arguments `arg(i)`
+    /// evaluates in the caller's `env`: they fill a fresh frame of locals
+    /// (taken from the spare frames), then the body is evaluated, compiled.
+    pub(super) fn call_with(
+        &self,
+        func: crate::ir::shared::FnId,
+        n: usize,
+        env: &mut Env,
+        mut arg: impl FnMut(usize, &mut Env) -> Result<Value, EvalError>,
+    ) -> Result<Value, EvalError> {
+        if env.depth >= MAX_EVAL_DEPTH {
+            return Err(EvalError::TooDeep);
+        }
+        self.charge(1)?;
+        let f = &self.rules.pack.program.functions[func as usize];
+        let FnBody::Expr(body) = &f.body else {
+            return Ok(Value::None);
+        };
+        let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
+        locals.resize(f.slots as usize, Value::None);
+        let mut out = Ok(Value::None);
+        for (i, local) in locals.iter_mut().enumerate().take(n) {
+            match arg(i, env) {
+                Ok(v) => *local = v,
+                Err(e) => {
+                    out = Err(e);
+                    break;
+                }
+            }
+        }
+        if out.is_ok() {
+            let inner = &mut Env {
+                locals: &mut locals,
+                subject: None,
+                depth: env.depth + 1,
+            };
+            out = match self.compiled.functions.get(func as usize) {
+                Some(Some(node)) => node(self, inner),
+                _ => self.eval(body, inner),
+            };
+        }
+        locals.clear();
+        self.budget.spare.borrow_mut().push(locals);
+        out
+    }
+
+    /// `let slot = value` while `body` is evaluated.
+    #[inline(never)]
+    fn bind(&self, slot: u16, value: &Expr, body: &Expr, env: &mut Env) -> Result<Value, EvalError> {
+        let v = self.eval(value, env)?;
+        let slot = slot as usize;
+        if env.locals.len() <= slot {
+            env.locals.resize(slot + 1, Value::None);
+        }
+        env.locals[slot] = v;
+        self.eval(body, env)
     }
 
     /// The value of a count expression, or `limit` when it reaches it: the
@@ -276,25 +397,44 @@ impl Evaluator<'_> {
                     ),
                     _ => None,
                 };
+                let at = expr as *const Expr as usize;
                 if let (Some(m), Some(k)) = (self.memo, &key) {
-                    if let Some(n) = m.get(expr, k) {
+                    if let Some(n) = m.get(at, k) {
                         return Ok(n);
                     }
                 }
-                let n = self.count_domain(*domain, *slot, filter.as_deref(), env, limit, *listed)?;
+                let filter = filter.as_deref().map(|expr| Walked { expr, slot: *slot });
+                let n = self.count_domain(
+                    *domain,
+                    *slot,
+                    filter.as_ref().map(|f| f as &dyn Filter),
+                    env,
+                    limit,
+                    *listed,
+                )?;
                 if let (Some(m), Some(k)) = (self.memo, key) {
-                    m.put(expr, k, n);
+                    m.put(at, k, n);
                 }
                 Ok(n)
             }
             (None, Some(l)) => {
                 let list = self.eval(l, env)?;
-                self.count_list(&list, *slot, filter.as_deref(), env, limit)
+                let filter = filter.as_deref().map(|expr| Walked { expr, slot: *slot });
+                self.count_list(&list, *slot, filter.as_ref().map(|f| f as &dyn Filter), env, limit)
             }
             (Some(d), Some(_)) => {
                 let items = self.domain_items(*d, list.as_deref(), self.state.current(), env)?;
                 self.charge(items.len())?;
-                Ok(self.judge(items.into_iter(), *slot, filter.as_deref(), env, limit)?.0)
+                let filter = filter.as_deref().map(|expr| Walked { expr, slot: *slot });
+                Ok(self
+                    .judge(
+                        items.into_iter(),
+                        *slot,
+                        filter.as_ref().map(|f| f as &dyn Filter),
+                        env,
+                        limit,
+                    )?
+                    .0)
             }
             (None, None) => Ok(0),
         }
@@ -302,11 +442,11 @@ impl Evaluator<'_> {
 
     /// How many members of a list value pass `filter`, each bound to
     /// `slot` (as [`Value::items`] lists them, without collecting them).
-    fn count_list(
+    pub(super) fn count_list(
         &self,
         list: &Value,
         slot: u16,
-        filter: Option<&Expr>,
+        filter: Option<&dyn Filter>,
         env: &mut Env,
         limit: i64,
     ) -> Result<i64, EvalError> {
@@ -334,11 +474,11 @@ impl Evaluator<'_> {
     /// Judges members one by one, each bound to `slot`, until `limit` of
     /// them passed `filter` (every member passes without one): how many
     /// passed, and how many were judged.
-    fn judge(
+    pub(super) fn judge(
         &self,
         members: impl Iterator<Item = Value>,
         slot: u16,
-        filter: Option<&Expr>,
+        filter: Option<&dyn Filter>,
         env: &mut Env,
         limit: i64,
     ) -> Result<(i64, usize), EvalError> {
@@ -354,7 +494,7 @@ impl Evaluator<'_> {
             judged += 1;
             env.locals[slot] = member;
             passed += match filter {
-                Some(cond) => i64::from(self.eval(cond, env)?.truthy()),
+                Some(cond) => i64::from(cond.holds(self, env)?),
                 None => 1,
             };
         }
@@ -364,11 +504,11 @@ impl Evaluator<'_> {
     /// How many members of a whole domain pass `filter`, each bound to
     /// `slot`: the members of [`Evaluator::domain_values`], in its order, with
     /// the same charges, visited without collecting them.
-    fn count_domain(
+    pub(super) fn count_domain(
         &self,
         domain: Domain,
         slot: u16,
-        filter: Option<&Expr>,
+        filter: Option<&dyn Filter>,
         env: &mut Env,
         limit: i64,
         listed: bool,
@@ -379,8 +519,12 @@ impl Evaluator<'_> {
                 self.charge(features.len())?;
                 // A filter that starts with `x.kind == K` passes no feature of
                 // another kind: those are not judged at all.
-                let kind = match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Kind)) {
-                    Some(k) => match (self.eval(k, env)?, kind) {
+                let kind = match filter
+                    .map(|f| f.wanted(self, env, slot, Builtin::Kind))
+                    .transpose()?
+                    .flatten()
+                {
+                    Some(k) => match (k, kind) {
                         (Value::Kind(k), None) => Some(k),
                         (Value::Kind(k), Some(kind)) if k == kind => Some(k),
                         _ => return Ok(0),
@@ -456,29 +600,11 @@ impl Evaluator<'_> {
         }
         let a = self.normal(self.eval(l, env)?);
         let b = self.normal(self.eval(r, env)?);
-        Ok(match (op, a, b) {
-            (BinOp::Eq, a, b) => Value::Bool(a == b),
-            (BinOp::Ne, a, b) => Value::Bool(a != b),
-            (op, Value::Int(x), Value::Int(y)) => match op {
-                BinOp::Lt => Value::Bool(x < y),
-                BinOp::Le => Value::Bool(x <= y),
-                BinOp::Gt => Value::Bool(x > y),
-                BinOp::Ge => Value::Bool(x >= y),
-                BinOp::Add => Value::Int(x.checked_add(y).ok_or(EvalError::Overflow)?),
-                BinOp::Sub => Value::Int(x.checked_sub(y).ok_or(EvalError::Overflow)?),
-                BinOp::Mul => Value::Int(x.checked_mul(y).ok_or(EvalError::Overflow)?),
-                BinOp::Div if y == 0 => return Err(EvalError::DivisionByZero),
-                BinOp::Div => Value::Int(x.checked_div(y).ok_or(EvalError::Overflow)?),
-                BinOp::Rem if y == 0 => return Err(EvalError::DivisionByZero),
-                BinOp::Rem => Value::Int(x.checked_rem(y).ok_or(EvalError::Overflow)?),
-                _ => Value::Bool(false),
-            },
-            _ => Value::Bool(false),
-        })
+        compare_or_compute(op, a, b)
     }
 
     /// A value with features named by their root, for comparison.
-    fn normal(&self, v: Value) -> Value {
+    pub(super) fn normal(&self, v: Value) -> Value {
         match v {
             Value::Feature(f) => Value::Feature(self.state.features().find(f)),
             other => other,
@@ -495,31 +621,38 @@ impl Evaluator<'_> {
         if depth >= MAX_EVAL_DEPTH {
             return Err(EvalError::TooDeep);
         }
-        match &self.rules.pack.kinds[self.state.features().kind(f) as usize].complete {
-            Some(rule) => Ok(self
-                .eval(
-                    rule,
-                    &mut Env {
-                        locals: &mut Vec::new(),
-                        subject: Some(f),
-                        depth: depth + 1,
-                    },
-                )?
-                .truthy()),
-            None => Ok(false),
+        let kind = self.state.features().kind(f) as usize;
+        let env = &mut Env {
+            locals: &mut Vec::new(),
+            subject: Some(f),
+            depth: depth + 1,
+        };
+        match (self.compiled.complete.get(kind), &self.rules.pack.kinds[kind].complete) {
+            (Some(Some(test)), _) => test(self, env),
+            (_, Some(rule)) => Ok(self.eval(rule, env)?.truthy()),
+            (_, None) => Ok(false),
         }
     }
 
-    /// Evaluates a feature kind's score formula for a feature.
-    pub(super) fn formula(&self, expr: &Expr, f: FeatureId) -> Result<i64, EvalError> {
-        match self.eval(
-            expr,
-            &mut Env {
-                locals: &mut Vec::new(),
-                subject: Some(f),
-                depth: 0,
-            },
-        )? {
+    /// Evaluates a feature kind's score formula `expr` for a feature: its
+    /// `score completed` when `completed`, else its `score final`.
+    pub(super) fn formula(&self, expr: &Expr, f: FeatureId, completed: bool) -> Result<i64, EvalError> {
+        let kind = self.state.features().kind(f) as usize;
+        let compiled = if completed {
+            &self.compiled.score_completed
+        } else {
+            &self.compiled.score_final
+        };
+        let env = &mut Env {
+            locals: &mut Vec::new(),
+            subject: Some(f),
+            depth: 0,
+        };
+        let value = match compiled.get(kind) {
+            Some(Some(node)) => node(self, env)?,
+            _ => self.eval(expr, env)?,
+        };
+        match value {
             Value::Int(n) => Ok(n),
             _ => Ok(0),
         }
@@ -535,24 +668,30 @@ impl Evaluator<'_> {
         env: &mut Env,
     ) -> Result<Vec<Value>, EvalError> {
         let items = if let Some(l) = list {
-            // A list is narrowed to the domain's kind or figure type.
-            let items = self.eval(l, env)?.items();
-            match domain {
-                Domain::Features(Some(k)) => items
-                    .into_iter()
-                    .filter(|v| matches!(v, Value::Feature(f) if self.state.features().kind(*f) == k))
-                    .collect(),
-                Domain::Figures(Some(t)) => items
-                    .into_iter()
-                    .filter(|v| matches!(v, Value::Figure(id) if self.figure_type_of(*id) == Some(t)))
-                    .collect(),
-                _ => items,
-            }
+            let list = self.eval(l, env)?;
+            self.narrowed(domain, &list)
         } else {
             self.domain_values(domain, player)?
         };
         self.charge(items.len())?;
         Ok(items)
+    }
+
+    /// The members of a list value, narrowed to the domain's kind or figure
+    /// type (uncharged).
+    pub(super) fn narrowed(&self, domain: Domain, list: &Value) -> Vec<Value> {
+        let items = list.items();
+        match domain {
+            Domain::Features(Some(k)) => items
+                .into_iter()
+                .filter(|v| matches!(v, Value::Feature(f) if self.state.features().kind(*f) == k))
+                .collect(),
+            Domain::Figures(Some(t)) => items
+                .into_iter()
+                .filter(|v| matches!(v, Value::Figure(id) if self.figure_type_of(*id) == Some(t)))
+                .collect(),
+            _ => items,
+        }
     }
 
     /// The members of a whole domain that `filter` (each bound to `slot`)
@@ -564,7 +703,7 @@ impl Evaluator<'_> {
         &self,
         domain: Domain,
         slot: u16,
-        filter: Option<&Expr>,
+        filter: Option<&dyn Filter>,
         player: usize,
         env: &mut Env,
     ) -> Result<Vec<Value>, EvalError> {
@@ -572,8 +711,12 @@ impl Evaluator<'_> {
             Domain::Features(kind) => {
                 let features = self.state.features();
                 self.charge(features.len())?;
-                let kind = match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Kind)) {
-                    Some(k) => match (self.eval(k, env)?, kind) {
+                let kind = match filter
+                    .map(|f| f.wanted(self, env, slot, Builtin::Kind))
+                    .transpose()?
+                    .flatten()
+                {
+                    Some(k) => match (k, kind) {
                         (Value::Kind(k), None) => Some(k),
                         (Value::Kind(k), Some(kind)) if k == kind => Some(k),
                         _ => return Ok(Vec::new()),
@@ -599,11 +742,11 @@ impl Evaluator<'_> {
     }
 
     /// The owner a figure must have to pass `filter` (see [`member_test`]).
-    fn owner_wanted(&self, filter: Option<&Expr>, slot: u16, env: &mut Env) -> Result<Option<Value>, EvalError> {
-        match filter.and_then(|f| member_test(&self.rules.pack.program, f, slot, Builtin::Owner)) {
-            Some(e) => Ok(Some(self.eval(e, env)?)),
-            None => Ok(None),
-        }
+    fn owner_wanted(&self, filter: Option<&dyn Filter>, slot: u16, env: &mut Env) -> Result<Option<Value>, EvalError> {
+        Ok(filter
+            .map(|f| f.wanted(self, env, slot, Builtin::Owner))
+            .transpose()?
+            .flatten())
     }
 
     /// A figure's type, wherever it is: on the board, at a spot, or gone.
@@ -648,6 +791,38 @@ impl Evaluator<'_> {
     }
 }
 
+/// The condition members of a domain or a list are judged by, each bound
+/// to its slot: an expression walked by [`Evaluator::eval`], or one compiled
+/// (`compile.rs`).
+pub(super) trait Filter {
+    /// Whether the member bound in `env` passes.
+    fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError>;
+
+    /// The value `E` of a filter that starts with `x.B == E` ([`member_test`]),
+    /// evaluated now, `x` bound to `slot` and `B` the built-in `test`; `None`
+    /// when the filter does not start so.
+    fn wanted(&self, ev: &Evaluator, env: &mut Env, slot: u16, test: Builtin) -> Result<Option<Value>, EvalError>;
+}
+
+/// A filter walked as an expression.
+pub(super) struct Walked<'e> {
+    pub expr: &'e Expr,
+    pub slot: u16,
+}
+
+impl Filter for Walked<'_> {
+    fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError> {
+        Ok(ev.eval(self.expr, env)?.truthy())
+    }
+
+    fn wanted(&self, ev: &Evaluator, env: &mut Env, slot: u16, test: Builtin) -> Result<Option<Value>, EvalError> {
+        debug_assert_eq!(slot, self.slot);
+        member_test(&ev.rules.pack.program, self.expr, slot, test)
+            .map(|e| ev.eval(e, env))
+            .transpose()
+    }
+}
+
 /// The value `E` of a filter that starts with `x.B == E` (or `E == x.B`),
 /// `x` bound to `slot`, `B` the built-in `test` (a feature's kind, a figure's
 /// owner) and `E` a constant, another local variable or a global query
@@ -656,7 +831,7 @@ impl Evaluator<'_> {
 /// change. A filter that calls a value function with `x` and other such
 /// simple arguments is looked into: `may_swap(x, city)` whose body starts
 /// with `x.owner == current_player`.
-fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
+pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
     let fixed = |e: &Expr| match e {
         Expr::Kind(_) | Expr::Nothing | Expr::FigureType(_) => true,
         Expr::Local(s) => *s != slot,
@@ -707,7 +882,7 @@ fn owner_value(owner: Option<super::ids::Player>) -> Value {
 /// A comparison of a count with 0 or 1 that only asks whether some member
 /// passes (`count(...) > 0`, `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either
 /// way round): the count, and whether the comparison holds when one does.
-fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
+pub(super) fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
     let flip = |op| match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Gt => BinOp::Lt,
@@ -726,4 +901,29 @@ fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, 
         _ => return None,
     };
     Some((count, holds_if_some))
+}
+
+/// The value of a comparison or arithmetic `a op b` of two evaluated
+/// operands (features named by their roots): comparisons of any values,
+/// checked arithmetic of integers; `false` for anything else.
+pub(super) fn compare_or_compute(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
+    Ok(match (op, a, b) {
+        (BinOp::Eq, a, b) => Value::Bool(a == b),
+        (BinOp::Ne, a, b) => Value::Bool(a != b),
+        (op, Value::Int(x), Value::Int(y)) => match op {
+            BinOp::Lt => Value::Bool(x < y),
+            BinOp::Le => Value::Bool(x <= y),
+            BinOp::Gt => Value::Bool(x > y),
+            BinOp::Ge => Value::Bool(x >= y),
+            BinOp::Add => Value::Int(x.checked_add(y).ok_or(EvalError::Overflow)?),
+            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or(EvalError::Overflow)?),
+            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or(EvalError::Overflow)?),
+            BinOp::Div if y == 0 => return Err(EvalError::DivisionByZero),
+            BinOp::Div => Value::Int(x.checked_div(y).ok_or(EvalError::Overflow)?),
+            BinOp::Rem if y == 0 => return Err(EvalError::DivisionByZero),
+            BinOp::Rem => Value::Int(x.checked_rem(y).ok_or(EvalError::Overflow)?),
+            _ => Value::Bool(false),
+        },
+        _ => Value::Bool(false),
+    })
 }

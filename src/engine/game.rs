@@ -10,8 +10,9 @@
 //! it through `State`'s mutators.
 
 use super::board::{Board, Pos};
+use super::compile::compile;
 use super::error::{ErrorKind, GameError};
-use super::eval::{Budget, Evaluator};
+use super::eval::{Budget, Compiled, Evaluator};
 use super::features::FeatureId;
 use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
@@ -33,10 +34,25 @@ pub use super::ids::MAX_PLAYERS;
 /// finite stack, so a game is bounded too.
 pub const MAX_TURN_DECISIONS: u32 = 1_000;
 
+/// The expressions of `rules` compiled: once per rules, kept in them and
+/// shared by their games.
+fn compiled(rules: &Rules) -> Arc<Compiled> {
+    let derived = rules
+        .derived
+        .get_or_init(|| Arc::new(Arc::new(compile(rules))) as Arc<dyn std::any::Any + Send + Sync>);
+    match derived.downcast_ref::<Arc<Compiled>>() {
+        Some(compiled) => compiled.clone(),
+        // Only this function fills the slot.
+        None => Arc::new(compile(rules)),
+    }
+}
+
 /// A game in progress. Cloning is cheap enough for search (the rules are shared).
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(super) rules: Arc<Rules>,
+    /// The rules' expressions compiled, shared by every game of the rules.
+    pub(super) compiled: Arc<Compiled>,
     /// Everything on the table; changed only through its mutators.
     pub(super) state: State,
     pub(super) phase: Phase,
@@ -130,6 +146,7 @@ impl Game {
         }
         Ok(Game {
             state: State::new(&rules, players, stack),
+            compiled: compiled(&rules),
             rules,
             phase: Phase::Running,
             forced: VecDeque::new(),
@@ -166,6 +183,7 @@ impl Game {
     pub fn search_clone(&self) -> Game {
         Game {
             rules: self.rules.clone(),
+            compiled: self.compiled.clone(),
             phase: self.phase.clone(),
             // Cloning an empty deque still costs a hundred instructions;
             // outside a replay these are always empty.
@@ -200,6 +218,7 @@ impl Game {
             budget: &self.budget,
             candidate: None,
             memo: None,
+            compiled: &self.compiled,
         }
     }
 

@@ -45,14 +45,8 @@ impl State {
     }
 
     /// The players with the most figures on a feature, each counted by its
-    /// weight (all tied ones); empty if none.
-    pub(super) fn majority(&self, rules: &Rules, f: FeatureId) -> Vec<usize> {
-        let mask = self.majority_mask(rules, f);
-        (0..self.players()).filter(|p| mask & (1 << p) != 0).collect()
-    }
-
-    /// [`State::majority`] as a set of players, bit `p` for player `p`
-    /// (at most [`MAX_PLAYERS`]), without allocating.
+    /// weight (all tied ones), as a set: bit `p` for player `p` (at most
+    /// [`MAX_PLAYERS`]); empty if none.
     pub(super) fn majority_mask(&self, rules: &Rules, f: FeatureId) -> u32 {
         // At most MAX_PLAYERS players: counted on the stack.
         let mut counts = [0i64; MAX_PLAYERS];

@@ -88,14 +88,13 @@ impl Evaluator<'_> {
                 _ => Value::Bool(false),
             },
             Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
-                self.state
-                    .majority(self.rules, f)
-                    .into_iter()
-                    .map(|p| p as u8)
+                let mask = self.state.majority_mask(self.rules, f);
+                (0..self.state.players() as u8)
+                    .filter(|p| mask & (1 << p) != 0)
                     .collect()
             })),
             Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) => Value::Bool(self.state.majority(self.rules, f).contains(&p)),
+                (Some(f), Some(p)) => Value::Bool(self.state.majority_mask(self.rules, f) & (1 << p) != 0),
                 _ => Value::Bool(false),
             },
             Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {
@@ -107,7 +106,7 @@ impl Evaluator<'_> {
                         &kind.score_final
                     };
                     match formula {
-                        Some(e) => Value::Int(self.formula(e, f)?),
+                        Some(e) => Value::Int(self.formula(e, f, builtin == Builtin::CompletedScore)?),
                         None => Value::Int(0),
                     }
                 }

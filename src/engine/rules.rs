@@ -5,6 +5,8 @@ use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
 use crate::ir::{RulePack, TileId};
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
 
 /// No segment: the value in [`Rotated::edge_seg`] and [`Rotated::half_seg`].
 pub const NONE: u8 = u8::MAX;
@@ -67,6 +69,10 @@ pub struct Rules {
     /// rules; without, no candidate is judged, so options cost as before.
     pub(crate) forbids_placement: bool,
     pub(crate) forbids_deployment: bool,
+    /// What the layers above derive from these rules once and share among
+    /// their games (the compiled expressions of `compile.rs`), kept here
+    /// as `Any` so that this module names nothing above it.
+    pub(crate) derived: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Rules {
@@ -137,6 +143,7 @@ impl Rules {
             feature_var_init,
             player_var_init,
             windows,
+            derived: OnceLock::new(),
         }
     }
 

@@ -201,7 +201,7 @@ impl Game {
         let base = match formula {
             Some(formula) if !replaced => self
                 .evaluator()
-                .formula(formula, f)
+                .formula(formula, f, completed)
                 .map_err(|e| self.kind_error(f, clause, e))?,
             None if adjustment.is_none() => return Ok(()),
             _ => 0,

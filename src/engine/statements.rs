@@ -5,7 +5,7 @@
 //! queues; a `choose` stops the machine with a pending decision.
 
 use super::error::GameError;
-use super::eval::{Env, Evaluator, Memo};
+use super::eval::{Env, Evaluator, Filter, Memo, Walked};
 use super::features::FeatureId;
 use super::game::Game;
 use super::ids::Player;
@@ -107,6 +107,7 @@ impl Game {
             rules,
             budget,
             frames,
+            compiled,
             ..
         } = self;
         let ev = Evaluator {
@@ -115,6 +116,7 @@ impl Game {
             budget,
             candidate: None,
             memo: None,
+            compiled,
         };
         f(
             ev,
@@ -439,7 +441,14 @@ impl Game {
         let items = match list {
             Some(l) => self.items_at(frame, *domain, Some(l), player as usize)?,
             None => self.with_frame(frame, |ev, env| {
-                ev.candidates(*domain, *slot, filter.as_ref(), player as usize, env)
+                let filter = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+                ev.candidates(
+                    *domain,
+                    *slot,
+                    filter.as_ref().map(|f| f as &dyn Filter),
+                    player as usize,
+                    env,
+                )
             })?,
         };
         // Every option is judged against the same state: counts over the

@@ -374,8 +374,11 @@ impl Game {
                 subject: None,
                 depth: 0,
             };
-            let held = ev.eval(cond, &mut env).map_err(|e| self.located(e, handler.span))?;
-            if held == Value::Bool(true) {
+            let held = match self.compiled.guards.get(h as usize) {
+                Some(Some(guard)) => guard(&ev, &mut env),
+                _ => ev.eval(cond, &mut env).map(|v| v.truthy()),
+            };
+            if held.map_err(|e| self.located(e, handler.span))? {
                 chosen.push(h);
             }
         }

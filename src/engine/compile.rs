@@ -1,0 +1,504 @@
+//! Rule expressions compiled into closures, once per rule pack: each node
+//! becomes a closure that does what [`Evaluator::eval`] does for it (the
+//! same charges, failures and order of evaluation), without matching on the
+//! node at every visit. Conditions compile to closures answering a `bool`,
+//! and comparisons of integers to closures on `i64`, so the common guard
+//! builds no value at all. Built-in queries, domains and counts share the
+//! evaluator's code (`eval.rs`, `queries.rs`).
+
+use super::eval::{
+    compare_or_compute, existence_test, member_test, Compiled, CompiledFilter, Counter, Env, Evaluator, Filter, Node,
+    Test,
+};
+use super::rules::Rules;
+use super::value::{EvalError, Value};
+use crate::ir::expr::{Builtin, Expr};
+use crate::ir::program::{FnBody, Program};
+use crate::ir::{BinOp, UnOp};
+
+/// A closure answering an integer, for expressions that always evaluate to
+/// one.
+type IntNode = Box<dyn Fn(&Evaluator, &mut Env) -> Result<i64, EvalError> + Send + Sync>;
+
+/// Compiles every expression evaluation starts from (see [`Compiled`]).
+pub(super) fn compile(rules: &Rules) -> Compiled {
+    let pack = &rules.pack;
+    let c = Compiler { program: &pack.program };
+    let program = &pack.program;
+    Compiled {
+        functions: program
+            .functions
+            .iter()
+            .map(|f| match &f.body {
+                FnBody::Expr(e) => Some(c.node(e)),
+                _ => None,
+            })
+            .collect(),
+        guards: program
+            .handlers
+            .iter()
+            .map(|h| h.when.as_ref().map(|e| c.test(e)))
+            .collect(),
+        complete: pack
+            .kinds
+            .iter()
+            .map(|k| k.complete.as_ref().map(|e| c.test(e)))
+            .collect(),
+        score_completed: pack
+            .kinds
+            .iter()
+            .map(|k| k.score_completed.as_ref().map(|e| c.node(e)))
+            .collect(),
+        score_final: pack
+            .kinds
+            .iter()
+            .map(|k| k.score_final.as_ref().map(|e| c.node(e)))
+            .collect(),
+        action_when: program
+            .actions
+            .iter()
+            .map(|a| a.when.as_ref().map(|e| c.test(e)))
+            .collect(),
+        action_filter: program
+            .actions
+            .iter()
+            .map(|a| a.domain.as_ref().and_then(|(_, f)| f.as_ref()).map(|f| c.filter(f, 0)))
+            .collect(),
+    }
+}
+
+struct Compiler<'p> {
+    program: &'p Program,
+}
+
+/// The built-ins whose every answer is an integer (see `queries.rs`).
+fn answers_int(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Tiles
+            | Builtin::OpenEdges
+            | Builtin::Neighbours
+            | Builtin::Markers
+            | Builtin::Followers
+            | Builtin::CompletedScore
+            | Builtin::FinalScore
+            | Builtin::X
+            | Builtin::Y
+            | Builtin::Rotation
+            | Builtin::Score
+            | Builtin::Supply
+            | Builtin::Cards
+            | Builtin::HandSize
+            | Builtin::Left
+            | Builtin::Ends
+            | Builtin::Distance
+            | Builtin::SquareX
+            | Builtin::SquareY
+            | Builtin::TilesLeft
+            | Builtin::Angle
+    )
+}
+
+/// Whether `op` answers a truth value (a comparison, `and`, `or`).
+fn is_test(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// A closure answering a constant value.
+fn constant(v: Value) -> Node {
+    match v {
+        Value::Int(n) => Box::new(move |_, _| Ok(Value::Int(n))),
+        Value::Bool(b) => Box::new(move |_, _| Ok(Value::Bool(b))),
+        Value::Kind(k) => Box::new(move |_, _| Ok(Value::Kind(k))),
+        Value::None => Box::new(|_, _| Ok(Value::None)),
+        other => Box::new(move |_, _| Ok(other.clone())),
+    }
+}
+
+impl Compiler<'_> {
+    /// Whether `e` always evaluates to an integer.
+    fn is_int(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Count { .. } => true,
+            Expr::Query { builtin, .. } => answers_int(*builtin),
+            Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, l, r) => {
+                self.is_int(l) && self.is_int(r)
+            }
+            _ => false,
+        }
+    }
+
+    /// An expression [`Compiler::is_int`] holds for, answering its integer.
+    fn int(&self, e: &Expr) -> IntNode {
+        match e {
+            Expr::Int(n) => {
+                let n = *n;
+                Box::new(move |_, _| Ok(n))
+            }
+            Expr::Count { .. } => {
+                let count = self.counter(e);
+                Box::new(move |ev, env| count(ev, env, i64::MAX))
+            }
+            Expr::Binary(op, l, r) => {
+                let (l, r) = (self.int(l), self.int(r));
+                match op {
+                    BinOp::Add => {
+                        Box::new(move |ev, env| l(ev, env)?.checked_add(r(ev, env)?).ok_or(EvalError::Overflow))
+                    }
+                    BinOp::Sub => {
+                        Box::new(move |ev, env| l(ev, env)?.checked_sub(r(ev, env)?).ok_or(EvalError::Overflow))
+                    }
+                    BinOp::Mul => {
+                        Box::new(move |ev, env| l(ev, env)?.checked_mul(r(ev, env)?).ok_or(EvalError::Overflow))
+                    }
+                    BinOp::Div => Box::new(move |ev, env| {
+                        let (x, y) = (l(ev, env)?, r(ev, env)?);
+                        if y == 0 {
+                            return Err(EvalError::DivisionByZero);
+                        }
+                        x.checked_div(y).ok_or(EvalError::Overflow)
+                    }),
+                    _ => Box::new(move |ev, env| {
+                        let (x, y) = (l(ev, env)?, r(ev, env)?);
+                        if y == 0 {
+                            return Err(EvalError::DivisionByZero);
+                        }
+                        x.checked_rem(y).ok_or(EvalError::Overflow)
+                    }),
+                }
+            }
+            _ => {
+                let node = self.value(e);
+                Box::new(move |ev, env| match node(ev, env)? {
+                    Value::Int(n) => Ok(n),
+                    // Never: `answers_int` lists only built-ins that answer integers.
+                    _ => Ok(0),
+                })
+            }
+        }
+    }
+
+    /// An expression as a closure answering its value.
+    fn node(&self, e: &Expr) -> Node {
+        if matches!(e, Expr::Binary(..)) && self.is_int(e) {
+            let int = self.int(e);
+            return Box::new(move |ev, env| Ok(Value::Int(int(ev, env)?)));
+        }
+        self.value(e)
+    }
+
+    /// [`Compiler::node`] without its integer arithmetic.
+    fn value(&self, e: &Expr) -> Node {
+        match e {
+            Expr::Int(n) => constant(Value::Int(*n)),
+            Expr::Bool(b) => constant(Value::Bool(*b)),
+            Expr::Nothing => constant(Value::None),
+            Expr::Kind(k) => constant(Value::Kind(*k)),
+            Expr::Marker(m) => constant(Value::Marker(*m)),
+            Expr::Icon(i) => constant(Value::Icon(*i)),
+            Expr::FigureType(f) => constant(Value::FigureType(*f)),
+            Expr::Direction(d) => constant(Value::Direction(*d)),
+            Expr::Card(c) => constant(Value::Card(*c)),
+            Expr::Deck(d) => constant(Value::Deck(*d)),
+            Expr::Reason(r) => constant(Value::Reason(*r)),
+            Expr::Spot(s) => constant(Value::Spot(*s)),
+            Expr::Subject => Box::new(|_, env| Ok(env.subject.map_or(Value::None, Value::Feature))),
+            Expr::Local(slot) => {
+                let slot = *slot as usize;
+                Box::new(move |_, env| Ok(env.locals.get(slot).cloned().unwrap_or(Value::None)))
+            }
+            Expr::GameVar(v) => {
+                let v = *v as usize;
+                Box::new(move |ev, _| Ok(ev.state.game_var(v).clone()))
+            }
+            Expr::MemberVar { var, of } => {
+                let (var, of) = (*var, self.node(of));
+                Box::new(move |ev, env| {
+                    let of = of(ev, env)?;
+                    Ok(ev.member_value(var, of))
+                })
+            }
+            Expr::Query { builtin, of, args } => {
+                let builtin = *builtin;
+                let of = of.as_deref().map(|e| self.node(e));
+                let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
+                let receiver = move |ev: &Evaluator, env: &mut Env| match &of {
+                    Some(of) => of(ev, env),
+                    None => Ok(Value::None),
+                };
+                match args.len() {
+                    0 => Box::new(move |ev, env| {
+                        let r = receiver(ev, env)?;
+                        ev.query(builtin, r, &[], env.depth)
+                    }),
+                    1 => Box::new(move |ev, env| {
+                        let r = receiver(ev, env)?;
+                        let a = [args[0](ev, env)?];
+                        ev.query(builtin, r, &a, env.depth)
+                    }),
+                    _ => Box::new(move |ev, env| {
+                        let r = receiver(ev, env)?;
+                        let values = args.iter().map(|a| a(ev, env)).collect::<Result<Vec<_>, _>>()?;
+                        ev.query(builtin, r, &values, env.depth)
+                    }),
+                }
+            }
+            Expr::Call { func, args } => {
+                let func = *func;
+                let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
+                Box::new(move |ev, env| ev.call_with(func, args.len(), env, |i, env| args[i](ev, env)))
+            }
+            Expr::Unary(UnOp::Not, _) => {
+                let test = self.test(e);
+                Box::new(move |ev, env| Ok(Value::Bool(test(ev, env)?)))
+            }
+            Expr::Binary(op, l, r) => {
+                let op = *op;
+                if is_test(op) {
+                    let test = self.test(e);
+                    return Box::new(move |ev, env| Ok(Value::Bool(test(ev, env)?)));
+                }
+                // Arithmetic on operands not known to be integers.
+                let (l, r) = (self.node(l), self.node(r));
+                Box::new(move |ev, env| {
+                    let a = ev.normal(l(ev, env)?);
+                    let b = ev.normal(r(ev, env)?);
+                    compare_or_compute(op, a, b)
+                })
+            }
+            Expr::Unary(UnOp::Neg, x) => {
+                let x = self.node(x);
+                Box::new(move |ev, env| match x(ev, env)? {
+                    Value::Int(n) => Ok(Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?)),
+                    other => Ok(other),
+                })
+            }
+            Expr::If { cond, then, otherwise } => {
+                let (cond, then, otherwise) = (self.test(cond), self.node(then), self.node(otherwise));
+                Box::new(move |ev, env| {
+                    if cond(ev, env)? {
+                        then(ev, env)
+                    } else {
+                        otherwise(ev, env)
+                    }
+                })
+            }
+            Expr::Let { slot, value, body } => {
+                let (slot, value, body) = (*slot as usize, self.node(value), self.node(body));
+                Box::new(move |ev, env| {
+                    let v = value(ev, env)?;
+                    if env.locals.len() <= slot {
+                        env.locals.resize(slot + 1, Value::None);
+                    }
+                    env.locals[slot] = v;
+                    body(ev, env)
+                })
+            }
+            Expr::Count { .. } => {
+                let count = self.counter(e);
+                Box::new(move |ev, env| Ok(Value::Int(count(ev, env, i64::MAX)?)))
+            }
+        }
+    }
+
+    /// A condition as a closure answering whether its value is `true`.
+    fn test(&self, e: &Expr) -> Test {
+        match e {
+            Expr::Bool(b) => {
+                let b = *b;
+                Box::new(move |_, _| Ok(b))
+            }
+            Expr::Unary(UnOp::Not, x) => {
+                let x = self.test(x);
+                Box::new(move |ev, env| Ok(!x(ev, env)?))
+            }
+            Expr::Binary(BinOp::And, l, r) => {
+                let (l, r) = (self.test(l), self.test(r));
+                Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
+            }
+            Expr::Binary(BinOp::Or, l, r) => {
+                let (l, r) = (self.test(l), self.test(r));
+                Box::new(move |ev, env| Ok(l(ev, env)? || r(ev, env)?))
+            }
+            Expr::Binary(op, l, r) => {
+                let op = *op;
+                if let Some((count, holds_if_some)) = existence_test(op, l, r) {
+                    let count = self.counter(count);
+                    return Box::new(move |ev, env| Ok((count(ev, env, 1)? > 0) == holds_if_some));
+                }
+                if is_test(op) && self.is_int(l) && self.is_int(r) {
+                    let (l, r) = (self.int(l), self.int(r));
+                    return match op {
+                        BinOp::Eq => Box::new(move |ev, env| Ok(l(ev, env)? == r(ev, env)?)),
+                        BinOp::Ne => Box::new(move |ev, env| Ok(l(ev, env)? != r(ev, env)?)),
+                        BinOp::Lt => Box::new(move |ev, env| Ok(l(ev, env)? < r(ev, env)?)),
+                        BinOp::Le => Box::new(move |ev, env| Ok(l(ev, env)? <= r(ev, env)?)),
+                        BinOp::Gt => Box::new(move |ev, env| Ok(l(ev, env)? > r(ev, env)?)),
+                        _ => Box::new(move |ev, env| Ok(l(ev, env)? >= r(ev, env)?)),
+                    };
+                }
+                let (l, r) = (self.node(l), self.node(r));
+                Box::new(move |ev, env| {
+                    let a = ev.normal(l(ev, env)?);
+                    let b = ev.normal(r(ev, env)?);
+                    Ok(compare_or_compute(op, a, b)?.truthy())
+                })
+            }
+            _ => {
+                let node = self.node(e);
+                Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
+            }
+        }
+    }
+
+    /// A count's filter, its members bound to `slot`.
+    fn filter(&self, e: &Expr, slot: u16) -> CompiledFilter {
+        CompiledFilter {
+            test: self.test(e),
+            kind: member_test(self.program, e, slot, Builtin::Kind).map(|k| self.node(k)),
+            owner: member_test(self.program, e, slot, Builtin::Owner).map(|o| self.node(o)),
+        }
+    }
+
+    /// A count as a closure given the limit at which it stops: what
+    /// `Evaluator::count` does for the node.
+    fn counter(&self, e: &Expr) -> Counter {
+        let Expr::Count {
+            slot,
+            domain,
+            list,
+            filter,
+            memo,
+            listed,
+        } = e
+        else {
+            return Box::new(|_, _, _| Ok(0));
+        };
+        let (slot, listed) = (*slot, *listed);
+        // Counts are remembered by their node in the pack, as walked ones are.
+        let at = e as *const Expr as usize;
+        let filter = filter.as_deref().map(|f| self.filter(f, slot));
+        match (domain, list) {
+            (Some(domain), None) => {
+                let (domain, memo) = (*domain, memo.clone());
+                Box::new(move |ev, env, limit| {
+                    let key: Option<Vec<Value>> = match (ev.memo, &memo, ev.candidate) {
+                        (Some(_), Some(slots), None) => Some(
+                            slots
+                                .iter()
+                                .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
+                                .collect(),
+                        ),
+                        _ => None,
+                    };
+                    if let (Some(m), Some(k)) = (ev.memo, &key) {
+                        if let Some(n) = m.get(at, k) {
+                            return Ok(n);
+                        }
+                    }
+                    let filter = filter.as_ref().map(|f| f as &dyn Filter);
+                    let n = ev.count_domain(domain, slot, filter, env, limit, listed)?;
+                    if let (Some(m), Some(k)) = (ev.memo, key) {
+                        m.put(at, k, n);
+                    }
+                    Ok(n)
+                })
+            }
+            (None, Some(list)) => {
+                let list = self.node(list);
+                Box::new(move |ev, env, limit| {
+                    let list = list(ev, env)?;
+                    ev.count_list(&list, slot, filter.as_ref().map(|f| f as &dyn Filter), env, limit)
+                })
+            }
+            (Some(domain), Some(list)) => {
+                let (domain, list) = (*domain, self.node(list));
+                Box::new(move |ev, env, limit| {
+                    let list = list(ev, env)?;
+                    let items = ev.narrowed(domain, &list);
+                    // Charged as listed, then as counted.
+                    ev.charge(items.len())?;
+                    ev.charge(items.len())?;
+                    let filter = filter.as_ref().map(|f| f as &dyn Filter);
+                    Ok(ev.judge(items.into_iter(), slot, filter, env, limit)?.0)
+                })
+            }
+            (None, None) => Box::new(|_, _, _| Ok(0)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::eval::Compiled;
+    use super::super::{Game, Rng, Rules, Setup};
+    use crate::check::{load, PackRef};
+    use std::sync::Arc;
+
+    /// Plays a game choosing at random with `seed`; `walked` evaluates every
+    /// expression by walking it instead of through its compiled closures.
+    fn play(rules: &Arc<Rules>, players: usize, seed: u64, walked: bool) -> (Vec<i64>, Vec<String>) {
+        let mut game = Game::new(rules.clone(), Setup::new(players).seed(seed)).unwrap();
+        assert!(game.compiled.functions.len() + game.compiled.complete.len() > 0);
+        if walked {
+            game.compiled = Arc::new(Compiled::default());
+        }
+        game.set_logging(true);
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        while game.decision().is_some() {
+            let options = game.options();
+            let choice = options[rng.below(options.len())];
+            game.apply(choice).unwrap();
+        }
+        (
+            game.scores().to_vec(),
+            game.log().iter().map(|e| format!("{e:?}")).collect(),
+        )
+    }
+
+    /// Compiled expressions answer what walked ones answer: every bundled
+    /// pack with base, and all of them together, play the same games (the
+    /// same events, in the same order, and the same scores) either way.
+    #[test]
+    fn compiled_expressions_play_the_games_walked_ones_play() {
+        let names = [
+            "abbot",
+            "christmas_present",
+            "gingerbread_man",
+            "inns_cathedrals",
+            "river",
+            "the_gifts",
+            "traders_builders",
+            "wind_roses",
+            "wind_roses_spielbox",
+            "winter",
+        ];
+        let mut sets: Vec<Vec<&str>> = names.iter().map(|n| vec!["base", n]).collect();
+        sets.push(
+            [
+                "base",
+                "abbot",
+                "christmas_present",
+                "gingerbread_man",
+                "the_gifts",
+                "wind_roses",
+                "winter",
+            ]
+            .to_vec(),
+        );
+        for set in sets {
+            let refs: Vec<PackRef> = set.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
+            let rules = Arc::new(Rules::new(load(&refs).unwrap()));
+            for seed in 0..6 {
+                let players = 2 + seed as usize % 3;
+                let compiled = play(&rules, players, seed, false);
+                let walked = play(&rules, players, seed, true);
+                assert!(compiled.1.len() > 100, "packs {set:?}: a whole game has many events");
+                assert_eq!(compiled, walked, "packs {set:?}, seed {seed}");
+            }
+        }
+    }
+}
