@@ -10,6 +10,7 @@ use super::eval::{
     compare_or_compute, existence_test, member_test, Compiled, CompiledFilter, Counter, Env, Evaluator, Filter, Node,
     Test,
 };
+use super::queries::simple_query;
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
@@ -170,6 +171,24 @@ impl Compiler<'_> {
                     }),
                 }
             }
+            Expr::Query { builtin, of, args } if args.is_empty() && simple_query(*builtin).is_some() => {
+                let answer = simple_query(*builtin).unwrap_or(|_, _| Value::Int(0));
+                let int = |v: Value| match v {
+                    Value::Int(n) => n,
+                    // Never: `answers_int` lists only built-ins that answer integers.
+                    _ => 0,
+                };
+                match of.as_deref() {
+                    Some(Expr::Subject) => {
+                        Box::new(move |ev, env| Ok(int(answer(ev, &env.subject.map_or(Value::None, Value::Feature)))))
+                    }
+                    Some(of) => {
+                        let of = self.node(of);
+                        Box::new(move |ev, env| Ok(int(answer(ev, &of(ev, env)?))))
+                    }
+                    None => Box::new(move |ev, _| Ok(int(answer(ev, &Value::None)))),
+                }
+            }
             _ => {
                 let node = self.value(e);
                 Box::new(move |ev, env| match node(ev, env)? {
@@ -230,10 +249,13 @@ impl Compiler<'_> {
                     None => Ok(Value::None),
                 };
                 match args.len() {
-                    0 => Box::new(move |ev, env| {
-                        let r = receiver(ev, env)?;
-                        ev.query(builtin, r, &[], env.depth)
-                    }),
+                    0 => match simple_query(builtin) {
+                        Some(answer) => Box::new(move |ev, env| Ok(answer(ev, &receiver(ev, env)?))),
+                        None => Box::new(move |ev, env| {
+                            let r = receiver(ev, env)?;
+                            ev.query(builtin, r, &[], env.depth)
+                        }),
+                    },
                     1 => Box::new(move |ev, env| {
                         let r = receiver(ev, env)?;
                         let a = [args[0](ev, env)?];
@@ -330,6 +352,17 @@ impl Compiler<'_> {
                     return Box::new(move |ev, env| Ok((count(ev, env, 1)? > 0) == holds_if_some));
                 }
                 if is_test(op) && self.is_int(l) && self.is_int(r) {
+                    if let Expr::Int(c) = **r {
+                        let l = self.int(l);
+                        return match op {
+                            BinOp::Eq => Box::new(move |ev, env| Ok(l(ev, env)? == c)),
+                            BinOp::Ne => Box::new(move |ev, env| Ok(l(ev, env)? != c)),
+                            BinOp::Lt => Box::new(move |ev, env| Ok(l(ev, env)? < c)),
+                            BinOp::Le => Box::new(move |ev, env| Ok(l(ev, env)? <= c)),
+                            BinOp::Gt => Box::new(move |ev, env| Ok(l(ev, env)? > c)),
+                            _ => Box::new(move |ev, env| Ok(l(ev, env)? >= c)),
+                        };
+                    }
                     let (l, r) = (self.int(l), self.int(r));
                     return match op {
                         BinOp::Eq => Box::new(move |ev, env| Ok(l(ev, env)? == r(ev, env)?)),

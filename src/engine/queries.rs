@@ -34,26 +34,18 @@ impl Evaluator<'_> {
         };
         let int = |n: usize| Value::Int(n as i64);
         Ok(match builtin {
-            Builtin::Tiles => feature(&of).map_or(Value::Int(0), |f| int(self.state.features().tile_count(f))),
-            Builtin::OpenEdges => {
-                feature(&of).map_or(Value::Int(0), |f| Value::Int(i64::from(self.state.features().open(f))))
-            }
-            Builtin::Neighbours => feature(&of).map_or(Value::Int(0), |f| {
-                let (placed, _) = self.state.features().members(f).next().unwrap_or((PlacedId(0), 0));
-                int(self
-                    .state
-                    .board()
-                    .neighbours(self.state.board().placed[placed.index()].pos))
-            }),
+            Builtin::Tiles => tiles(self, &of),
+            Builtin::OpenEdges => open_edges(self, &of),
+            Builtin::Neighbours => neighbours(self, &of),
             Builtin::Completed => match feature(&of) {
                 Some(f) => Value::Bool(self.completed_at(f, depth)?),
                 None => Value::Bool(false),
             },
-            Builtin::Scored => Value::Bool(feature(&of).is_some_and(|f| self.state.features().is_done(f))),
+            Builtin::Scored => scored(self, &of),
             Builtin::Touching => {
                 Value::Features(feature(&of).map_or_else(Vec::new, |f| self.state.touching(self.rules, f)))
             }
-            Builtin::Kind => feature(&of).map_or(Value::None, |f| Value::Kind(self.state.features().kind(f))),
+            Builtin::Kind => kind(self, &of),
             Builtin::Markers => match (feature(&of), args.first()) {
                 (Some(f), Some(Value::Marker(m))) => {
                     let n: usize = self
@@ -112,11 +104,7 @@ impl Evaluator<'_> {
                 }
                 None => Value::Int(0),
             },
-            Builtin::Owner => figure(&of)
-                .map(|m| m.owner)
-                .or_else(|| spot_figure(&of).map(|m| m.owner))
-                .flatten()
-                .map_or(Value::None, |p| Value::Player(p.0)),
+            Builtin::Owner => owner(self, &of),
             Builtin::FigureType => figure(&of)
                 .map(|m| m.figure_type)
                 .or_else(|| spot_figure(&of).map(|m| m.figure_type))
@@ -144,13 +132,7 @@ impl Evaluator<'_> {
                 ),
                 _ => Value::Figures(Vec::new()),
             },
-            Builtin::FigureFeature => match &of {
-                Value::Figure(id) => self
-                    .state
-                    .figure(*id)
-                    .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
-                _ => Value::None,
-            },
+            Builtin::FigureFeature => figure_feature(self, &of),
             Builtin::FigureTile => match &of {
                 Value::Figure(id) => self.state.figure(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
                 _ => Value::None,
@@ -186,7 +168,7 @@ impl Evaluator<'_> {
                 }
                 _ => Value::None,
             },
-            Builtin::Score => player(&of).map_or(Value::Int(0), |p| Value::Int(self.state.scores()[p])),
+            Builtin::Score => score(self, &of),
             Builtin::Supply => match (player(&of), args.first()) {
                 (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.state.supply(p, *f).unwrap_or(0))),
                 _ => Value::Int(0),
@@ -251,10 +233,7 @@ impl Evaluator<'_> {
                 (Some(p), Some(Value::Card(c))) => Value::Bool(self.state.hands()[p].contains(c)),
                 _ => Value::Bool(false),
             },
-            Builtin::Left => match of {
-                Value::Deck(d) => int(self.state.piles()[d as usize].len()),
-                _ => Value::Int(0),
-            },
+            Builtin::Left => left(self, &of),
             Builtin::AllFeatures => {
                 self.charge(self.state.features().len())?;
                 Value::Features(self.state.features().roots(None).collect())
@@ -271,9 +250,7 @@ impl Evaluator<'_> {
                     .count();
                 int(ends)
             }),
-            Builtin::FeatureTile => feature(&of)
-                .and_then(|f| self.state.features().members(f).next())
-                .map_or(Value::None, |(t, _)| Value::Tile(t.0)),
+            Builtin::FeatureTile => feature_tile(self, &of),
             Builtin::Distance => match (
                 tile(args.first().unwrap_or(&Value::None)),
                 tile(args.get(1).unwrap_or(&Value::None)),
@@ -301,7 +278,7 @@ impl Evaluator<'_> {
                 Value::Square(x, y) => self.state.board().at((x, y)).map_or(Value::None, |p| Value::Tile(p.0)),
                 _ => Value::None,
             },
-            Builtin::CurrentPlayer => Value::Player(self.state.current() as u8),
+            Builtin::CurrentPlayer => current_player(self, &of),
             Builtin::NextPlayer => Value::Player(((self.state.current() + 1) % self.state.players()) as u8),
             Builtin::Opponents => Value::Players(
                 (1..self.state.players())
@@ -309,7 +286,7 @@ impl Evaluator<'_> {
                     .collect(),
             ),
             Builtin::Players => Value::Players((0..self.state.players() as u8).collect()),
-            Builtin::PlacedTile => self.state.placed_tile().map_or(Value::None, |p| Value::Tile(p.0)),
+            Builtin::PlacedTile => placed_tile(self, &of),
             Builtin::StartTile => Value::Tile(0),
             Builtin::Turn => match (args.first(), args.get(1)) {
                 (Some(Value::Direction(d)), Some(Value::Int(deg))) => {
@@ -358,6 +335,110 @@ impl Evaluator<'_> {
                 _ => Value::Bool(false),
             },
         })
+    }
+}
+
+/// A built-in query answered from its receiver alone, that cannot fail.
+pub(super) type SimpleQuery = fn(&Evaluator, &Value) -> Value;
+
+/// The function answering `builtin` when it is a [`SimpleQuery`]: compiled
+/// expressions call it directly, without [`Evaluator::query`]'s dispatch
+/// (which calls the same functions).
+pub(super) fn simple_query(builtin: Builtin) -> Option<SimpleQuery> {
+    Some(match builtin {
+        Builtin::Tiles => tiles,
+        Builtin::OpenEdges => open_edges,
+        Builtin::Neighbours => neighbours,
+        Builtin::Scored => scored,
+        Builtin::Kind => kind,
+        Builtin::Owner => owner,
+        Builtin::FigureFeature => figure_feature,
+        Builtin::FeatureTile => feature_tile,
+        Builtin::Left => left,
+        Builtin::CurrentPlayer => current_player,
+        Builtin::PlacedTile => placed_tile,
+        Builtin::Score => score,
+        _ => return None,
+    })
+}
+
+/// The feature a value names, by its root.
+fn feature(ev: &Evaluator, v: &Value) -> Option<u32> {
+    match v {
+        Value::Feature(f) => Some(ev.state.features().find(*f)),
+        _ => None,
+    }
+}
+
+fn tiles(ev: &Evaluator, of: &Value) -> Value {
+    feature(ev, of).map_or(Value::Int(0), |f| Value::Int(ev.state.features().tile_count(f) as i64))
+}
+
+fn open_edges(ev: &Evaluator, of: &Value) -> Value {
+    feature(ev, of).map_or(Value::Int(0), |f| Value::Int(i64::from(ev.state.features().open(f))))
+}
+
+fn neighbours(ev: &Evaluator, of: &Value) -> Value {
+    feature(ev, of).map_or(Value::Int(0), |f| {
+        let (placed, _) = ev.state.features().members(f).next().unwrap_or((PlacedId(0), 0));
+        Value::Int(ev.state.board().neighbours(ev.state.board().placed[placed.index()].pos) as i64)
+    })
+}
+
+fn scored(ev: &Evaluator, of: &Value) -> Value {
+    Value::Bool(feature(ev, of).is_some_and(|f| ev.state.features().is_done(f)))
+}
+
+fn kind(ev: &Evaluator, of: &Value) -> Value {
+    feature(ev, of).map_or(Value::None, |f| Value::Kind(ev.state.features().kind(f)))
+}
+
+fn owner(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::Figure(id) => match ev.state.figure_or_gone(*id) {
+            Some(m) => m.owner,
+            None => ev.state.spot_figure(*id).and_then(|m| m.owner),
+        }
+        .map_or(Value::None, |p| Value::Player(p.0)),
+        _ => Value::None,
+    }
+}
+
+fn figure_feature(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::Figure(id) => ev
+            .state
+            .figure(*id)
+            .map_or(Value::None, |m| Value::Feature(ev.state.feature_of(m.placed, m.seg))),
+        _ => Value::None,
+    }
+}
+
+fn feature_tile(ev: &Evaluator, of: &Value) -> Value {
+    feature(ev, of)
+        .and_then(|f| ev.state.features().members(f).next())
+        .map_or(Value::None, |(t, _)| Value::Tile(t.0))
+}
+
+fn left(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::Deck(d) => Value::Int(ev.state.piles()[*d as usize].len() as i64),
+        _ => Value::Int(0),
+    }
+}
+
+fn current_player(ev: &Evaluator, _: &Value) -> Value {
+    Value::Player(ev.state.current() as u8)
+}
+
+fn placed_tile(ev: &Evaluator, _: &Value) -> Value {
+    ev.state.placed_tile().map_or(Value::None, |p| Value::Tile(p.0))
+}
+
+fn score(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::Player(p) => Value::Int(ev.state.scores()[*p as usize]),
+        _ => Value::Int(0),
     }
 }
 
