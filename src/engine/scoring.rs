@@ -23,7 +23,12 @@ impl Game {
         self.tasks.push(Task::EndTurn);
         // The candidates go straight onto the task stack, first on top.
         let at = self.tasks.len();
+        let kinds = &self.rules.pack.kinds;
         completion_candidates(&self.rules, &self.state, placed, |f| {
+            // A feature whose kind never completes (fields) is not judged.
+            if kinds[self.state.features().kind(f) as usize].complete.is_none() {
+                return;
+            }
             let queued = &mut self.tasks[at..];
             if !queued.iter().any(|t| matches!(t, Task::Complete(g) if *g == f)) {
                 self.tasks.push(Task::Complete(f));

@@ -313,7 +313,12 @@ impl Game {
 
     fn end_turn(&mut self) -> Step {
         let player = self.state.current() as u8;
-        self.then([Task::Trim(player), Task::NextTurn]);
+        if self.rules.pack.program.hand_limits.is_empty() {
+            // No hand is ever over a limit: nothing to trim.
+            self.tasks.push(Task::NextTurn);
+        } else {
+            self.then([Task::Trim(player), Task::NextTurn]);
+        }
         self.fire_with(EventKind::TurnEnd, 0, || vec![Value::Player(player)]);
         Step::Next
     }
@@ -324,8 +329,8 @@ impl Game {
         self.state
             .set_aside_extras(None, |tile, kept| log.emit(Event::TileSetAside { tile, kept }));
         self.state.next_player();
-        self.tasks.push(Task::StartTurn);
-        Step::Next
+        // The next turn starts at once (as its own task would, next).
+        self.start_turn()
     }
 
     fn game_end(&mut self) -> Step {
