@@ -108,6 +108,25 @@ fn is_test(op: BinOp) -> bool {
     )
 }
 
+/// The value of a constant expression (never a feature).
+fn constant_value(e: &Expr) -> Option<Value> {
+    Some(match e {
+        Expr::Int(n) => Value::Int(*n),
+        Expr::Bool(b) => Value::Bool(*b),
+        Expr::Nothing => Value::None,
+        Expr::Kind(k) => Value::Kind(*k),
+        Expr::Marker(m) => Value::Marker(*m),
+        Expr::Icon(i) => Value::Icon(*i),
+        Expr::FigureType(f) => Value::FigureType(*f),
+        Expr::Direction(d) => Value::Direction(*d),
+        Expr::Card(c) => Value::Card(*c),
+        Expr::Deck(d) => Value::Deck(*d),
+        Expr::Reason(r) => Value::Reason(*r),
+        Expr::Spot(s) => Value::Spot(*s),
+        _ => return None,
+    })
+}
+
 /// A closure answering a constant value.
 fn constant(v: Value) -> Node {
     match v {
@@ -212,18 +231,18 @@ impl Compiler<'_> {
     /// [`Compiler::node`] without its integer arithmetic.
     fn value(&self, e: &Expr) -> Node {
         match e {
-            Expr::Int(n) => constant(Value::Int(*n)),
-            Expr::Bool(b) => constant(Value::Bool(*b)),
-            Expr::Nothing => constant(Value::None),
-            Expr::Kind(k) => constant(Value::Kind(*k)),
-            Expr::Marker(m) => constant(Value::Marker(*m)),
-            Expr::Icon(i) => constant(Value::Icon(*i)),
-            Expr::FigureType(f) => constant(Value::FigureType(*f)),
-            Expr::Direction(d) => constant(Value::Direction(*d)),
-            Expr::Card(c) => constant(Value::Card(*c)),
-            Expr::Deck(d) => constant(Value::Deck(*d)),
-            Expr::Reason(r) => constant(Value::Reason(*r)),
-            Expr::Spot(s) => constant(Value::Spot(*s)),
+            Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Nothing
+            | Expr::Kind(_)
+            | Expr::Marker(_)
+            | Expr::Icon(_)
+            | Expr::FigureType(_)
+            | Expr::Direction(_)
+            | Expr::Card(_)
+            | Expr::Deck(_)
+            | Expr::Reason(_)
+            | Expr::Spot(_) => constant(constant_value(e).unwrap_or(Value::None)),
             Expr::Subject => Box::new(|_, env| Ok(env.subject.map_or(Value::None, Value::Feature))),
             Expr::Local(slot) => {
                 let slot = *slot as usize;
@@ -372,6 +391,20 @@ impl Compiler<'_> {
                         BinOp::Gt => Box::new(move |ev, env| Ok(l(ev, env)? > r(ev, env)?)),
                         _ => Box::new(move |ev, env| Ok(l(ev, env)? >= r(ev, env)?)),
                     };
+                }
+                if matches!(op, BinOp::Eq | BinOp::Ne) {
+                    // A comparison with a constant (never a feature, so
+                    // naming features by their roots changes nothing).
+                    let (c, other) = match (constant_value(l), constant_value(r)) {
+                        (_, Some(c)) => (Some(c), l),
+                        (Some(c), None) => (Some(c), r),
+                        (None, None) => (None, l),
+                    };
+                    if let Some(c) = c {
+                        let other = self.node(other);
+                        let equal = op == BinOp::Eq;
+                        return Box::new(move |ev, env| Ok((other(ev, env)? == c) == equal));
+                    }
                 }
                 let (l, r) = (self.node(l), self.node(r));
                 Box::new(move |ev, env| {

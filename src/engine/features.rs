@@ -108,7 +108,10 @@ impl Features {
         if self.stride > 0 {
             self.vars.extend_from_slice(&init[..self.stride]);
         }
-        self.strength.resize(self.strength.len() + self.players, 0);
+        // (Pushed, not resized: a resize of two or four entries calls memset.)
+        for _ in 0..self.players {
+            self.strength.push(0);
+        }
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             parent: id,
