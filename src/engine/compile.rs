@@ -108,6 +108,21 @@ fn is_test(op: BinOp) -> bool {
     )
 }
 
+/// A copy of a local's value: single values copied in place, lists cloned.
+#[inline(always)]
+fn read(v: &Value) -> Value {
+    match v {
+        Value::Feature(f) => Value::Feature(*f),
+        Value::Figure(f) => Value::Figure(*f),
+        Value::Player(p) => Value::Player(*p),
+        Value::Tile(t) => Value::Tile(*t),
+        Value::Int(n) => Value::Int(*n),
+        Value::Kind(k) => Value::Kind(*k),
+        Value::None => Value::None,
+        other => other.clone(),
+    }
+}
+
 /// The value of a constant expression (never a feature).
 fn constant_value(e: &Expr) -> Option<Value> {
     Some(match e {
@@ -246,7 +261,7 @@ impl Compiler<'_> {
             Expr::Subject => Box::new(|_, env| Ok(env.subject.map_or(Value::None, Value::Feature))),
             Expr::Local(slot) => {
                 let slot = *slot as usize;
-                Box::new(move |_, env| Ok(env.locals.get(slot).cloned().unwrap_or(Value::None)))
+                Box::new(move |_, env| Ok(env.locals.get(slot).map_or(Value::None, read)))
             }
             Expr::GameVar(v) => {
                 let v = *v as usize;
@@ -332,7 +347,7 @@ impl Compiler<'_> {
                 Box::new(move |ev, env| {
                     let v = value(ev, env)?;
                     if env.locals.len() <= slot {
-                        env.locals.resize(slot + 1, Value::None);
+                        env.locals.resize_with(slot + 1, || Value::None);
                     }
                     env.locals[slot] = v;
                     body(ev, env)

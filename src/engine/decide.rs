@@ -11,7 +11,7 @@ use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
-use super::value::{value_target, Value};
+use super::value::{nones, value_target, Value};
 use crate::ir::program::{ForbidWhat, Window};
 use crate::ir::ActionId;
 use crate::ir::{FigureTypeId, KindId, Ownership, TileId};
@@ -228,7 +228,7 @@ impl Game {
                 return false;
             }
             locals.clear();
-            locals.resize(usize::from(rule.slots).max(1), Value::None);
+            locals.resize_with(usize::from(rule.slots).max(1), || Value::None);
             locals[0] = subject.clone();
             let mut env = Env {
                 locals: &mut locals,
@@ -317,7 +317,7 @@ impl Game {
         {
             return Vec::new();
         }
-        let mut locals = vec![Value::None; a.slots as usize];
+        let mut locals = nones(a.slots as usize);
         let mut env = Env {
             locals: &mut locals,
             subject: None,

@@ -330,7 +330,7 @@ impl Evaluator<'_> {
             return Ok(Value::None);
         };
         let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
-        locals.resize(f.slots as usize, Value::None);
+        locals.resize_with(f.slots as usize, || Value::None);
         let mut out = Ok(Value::None);
         for (i, local) in locals.iter_mut().enumerate().take(n) {
             match arg(i, env) {
@@ -363,7 +363,7 @@ impl Evaluator<'_> {
         let v = self.eval(value, env)?;
         let slot = slot as usize;
         if env.locals.len() <= slot {
-            env.locals.resize(slot + 1, Value::None);
+            env.locals.resize_with(slot + 1, || Value::None);
         }
         env.locals[slot] = v;
         self.eval(body, env)
@@ -484,7 +484,7 @@ impl Evaluator<'_> {
     ) -> Result<(i64, usize), EvalError> {
         let slot = slot as usize;
         if env.locals.len() <= slot {
-            env.locals.resize(slot + 1, Value::None);
+            env.locals.resize_with(slot + 1, || Value::None);
         }
         let (mut passed, mut judged) = (0, 0);
         for member in members {

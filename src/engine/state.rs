@@ -32,7 +32,7 @@ use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
 use super::rules::{Rules, NONE};
 use super::types::{Figure, SpotFigure};
-use super::value::{EvalError, Value};
+use super::value::{nones, EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
@@ -134,7 +134,7 @@ impl State {
             extras: Vec::new(),
             placed_tile: None,
             extra_turn: false,
-            game_vars: vec![Value::None; program.vars.len()],
+            game_vars: nones(program.vars.len()),
             stride: rules.player_var_init.len(),
             player_vars: (0..players)
                 .flat_map(|_| rules.player_var_init.iter().copied())

@@ -138,3 +138,8 @@ pub(super) fn value_target(v: &Value) -> Target {
         _ => Target::None,
     }
 }
+
+/// `n` values `none` (a frame of locals), made without cloning one.
+pub(super) fn nones(n: usize) -> Vec<Value> {
+    std::iter::repeat_with(|| Value::None).take(n).collect()
+}
