@@ -14,7 +14,7 @@ use super::queries::simple_query;
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
-use crate::ir::program::{FnBody, Program};
+use crate::ir::program::{FnBody, Program, Stmt};
 use crate::ir::{BinOp, UnOp};
 
 /// A closure answering an integer, for expressions that always evaluate to
@@ -64,6 +64,25 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .actions
             .iter()
             .map(|a| a.domain.as_ref().and_then(|(_, f)| f.as_ref()).map(|f| c.filter(f, 0)))
+            .collect(),
+        statements: program
+            .blocks
+            .iter()
+            .map(|block| {
+                block
+                    .iter()
+                    .map(|s| match &s.stmt {
+                        Stmt::If { cond, .. } => Some(c.filter(cond, 0)),
+                        Stmt::ForEach {
+                            slot, filter: Some(f), ..
+                        }
+                        | Stmt::Choose {
+                            slot, filter: Some(f), ..
+                        } => Some(c.filter(f, *slot)),
+                        _ => None,
+                    })
+                    .collect()
+            })
             .collect(),
     }
 }

@@ -130,6 +130,16 @@ pub(super) struct Compiled {
     /// By action: its `when`, and the filter of its targets.
     pub action_when: Vec<Option<Test>>,
     pub action_filter: Vec<Option<CompiledFilter>>,
+    /// By block and statement: the condition of an `if`, the filter of a
+    /// `for` or a `choose` (members bound to its slot).
+    pub statements: Vec<Vec<Option<CompiledFilter>>>,
+}
+
+impl Compiled {
+    /// The compiled condition or filter of the statement at `at`.
+    pub(super) fn statement(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledFilter> {
+        self.statements.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()
+    }
 }
 
 impl std::fmt::Debug for Compiled {

@@ -71,14 +71,21 @@ impl Game {
                 None
             }
         };
+        let compiled = self.compiled.clone();
+        let fast = compiled.statement(at);
         while let Some(item) = items.pop() {
             self.frames[frame as usize].locals[slot as usize] = item;
-            let keep = match filter {
-                Some(f) => {
+            let keep = match (fast, filter) {
+                (Some(fast), _) => {
+                    let origin = self.frames[frame as usize].origin;
+                    self.with_frame(frame, |ev, env| fast.holds(&ev, env))
+                        .map_err(|e| self.located(e, origin))?
+                }
+                (None, Some(f)) => {
                     let origin = self.frames[frame as usize].origin;
                     self.eval_at(frame, f).map_err(|e| self.located(e, origin))? == Value::Bool(true)
                 }
-                None => true,
+                (None, None) => true,
             };
             if keep {
                 self.tasks.push(Task::Each {
@@ -229,11 +236,11 @@ impl Game {
                 self.frames[frame as usize].locals[*slot as usize] = v;
             }
             Stmt::If { cond, then, otherwise } => {
-                let block = if self.eval_at(frame, cond)? == Value::Bool(true) {
-                    Some(*then)
-                } else {
-                    *otherwise
+                let holds = match self.compiled.clone().statement(at) {
+                    Some(fast) => self.with_frame(frame, |ev, env| fast.holds(&ev, env))?,
+                    None => self.eval_at(frame, cond)? == Value::Bool(true),
                 };
+                let block = if holds { Some(*then) } else { *otherwise };
                 if let Some(block) = block {
                     self.tasks.push(Task::Run { frame, block, pc: 0 });
                 }
@@ -257,7 +264,7 @@ impl Game {
                     body: *body,
                 });
             }
-            Stmt::Choose { .. } => return self.exec_choose(frame, stmt),
+            Stmt::Choose { .. } => return self.exec_choose(frame, at, stmt),
             Stmt::ChooseOption { by, options } => return self.exec_choose_option(frame, by, options),
             Stmt::PlaceAtSpot { figure, owner, spot } => {
                 self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
@@ -421,7 +428,7 @@ impl Game {
 
     /// `choose`: the options that pass the filter; none runs `otherwise`,
     /// some stop the machine for the player's answer.
-    fn exec_choose(&mut self, frame: u32, stmt: &Stmt) -> Result<bool, EvalError> {
+    fn exec_choose(&mut self, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, EvalError> {
         let Stmt::Choose {
             optional,
             by,
@@ -438,17 +445,16 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
+        let compiled = self.compiled.clone();
         let items = match list {
             Some(l) => self.items_at(frame, *domain, Some(l), player as usize)?,
             None => self.with_frame(frame, |ev, env| {
-                let filter = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-                ev.candidates(
-                    *domain,
-                    *slot,
-                    filter.as_ref().map(|f| f as &dyn Filter),
-                    player as usize,
-                    env,
-                )
+                let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+                let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                    Some(fast) => Some(fast),
+                    None => walked.as_ref().map(|f| f as &dyn Filter),
+                };
+                ev.candidates(*domain, *slot, filter, player as usize, env)
             })?,
         };
         // Every option is judged against the same state: counts over the
@@ -462,9 +468,10 @@ impl Game {
             let mut options = Vec::new();
             for item in items {
                 env.locals[*slot as usize] = item.clone();
-                let keep = match filter {
-                    Some(f) => ev.eval(f, env)?.truthy(),
-                    None => true,
+                let keep = match (compiled.statement(at), filter) {
+                    (Some(fast), _) => fast.holds(&ev, env)?,
+                    (None, Some(f)) => ev.eval(f, env)?.truthy(),
+                    (None, None) => true,
                 };
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
                 if keep && !off_board {
