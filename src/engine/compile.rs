@@ -314,6 +314,16 @@ impl Compiler<'_> {
                         let a = [args[0](ev, env)?];
                         ev.query(builtin, r, &a, env.depth)
                     }),
+                    2 => Box::new(move |ev, env| {
+                        let r = receiver(ev, env)?;
+                        let a = [args[0](ev, env)?, args[1](ev, env)?];
+                        ev.query(builtin, r, &a, env.depth)
+                    }),
+                    3 => Box::new(move |ev, env| {
+                        let r = receiver(ev, env)?;
+                        let a = [args[0](ev, env)?, args[1](ev, env)?, args[2](ev, env)?];
+                        ev.query(builtin, r, &a, env.depth)
+                    }),
                     _ => Box::new(move |ev, env| {
                         let r = receiver(ev, env)?;
                         let values = args.iter().map(|a| a(ev, env)).collect::<Result<Vec<_>, _>>()?;

@@ -194,8 +194,9 @@ impl Evaluator<'_> {
             Builtin::TileFeatures => match of {
                 Value::Tile(t) if t != CANDIDATE => {
                     let placed = &self.state.board().placed[t as usize];
-                    let mut roots: Vec<u32> = Vec::new();
-                    for s in 0..pack.tiles[placed.tile as usize].segments.len() {
+                    let segments = pack.tiles[placed.tile as usize].segments.len();
+                    let mut roots: Vec<u32> = Vec::with_capacity(segments);
+                    for s in 0..segments {
                         let root = self.state.feature_of(PlacedId(t), s as u8);
                         if !roots.contains(&root) {
                             roots.push(root);
