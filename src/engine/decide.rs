@@ -114,8 +114,11 @@ impl Game {
         if !self.rules.has_actions(window) {
             return;
         }
+        let hand = &self.state.hands()[self.state.current()];
         for (id, action) in self.rules.pack.program.actions.iter().enumerate() {
-            if action.window == window {
+            // A card's action needs the card in hand (as `action_targets`
+            // checks again): most are not, and need no look at all.
+            if action.window == window && action.card.is_none_or(|c| hand.contains(&c)) {
                 for target in self.action_targets(id as ActionId) {
                     out.push(Choice::Action {
                         action: id as ActionId,
