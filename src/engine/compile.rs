@@ -7,8 +7,8 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, existence_test, member_test, Compiled, CompiledFilter, Counter, Env, Evaluator, Filter, Node,
-    Test,
+    compare_or_compute, constant_value, existence_test, member_test, Compiled, CompiledFilter, Counter, Env, Evaluator,
+    Filter, Node, Test,
 };
 use super::queries::simple_query;
 use super::rules::Rules;
@@ -142,25 +142,6 @@ fn read(v: &Value) -> Value {
     }
 }
 
-/// The value of a constant expression (never a feature).
-fn constant_value(e: &Expr) -> Option<Value> {
-    Some(match e {
-        Expr::Int(n) => Value::Int(*n),
-        Expr::Bool(b) => Value::Bool(*b),
-        Expr::Nothing => Value::None,
-        Expr::Kind(k) => Value::Kind(*k),
-        Expr::Marker(m) => Value::Marker(*m),
-        Expr::Icon(i) => Value::Icon(*i),
-        Expr::FigureType(f) => Value::FigureType(*f),
-        Expr::Direction(d) => Value::Direction(*d),
-        Expr::Card(c) => Value::Card(*c),
-        Expr::Deck(d) => Value::Deck(*d),
-        Expr::Reason(r) => Value::Reason(*r),
-        Expr::Spot(s) => Value::Spot(*s),
-        _ => return None,
-    })
-}
-
 /// A closure answering a constant value.
 fn constant(v: Value) -> Node {
     match v {
@@ -264,19 +245,10 @@ impl Compiler<'_> {
 
     /// [`Compiler::node`] without its integer arithmetic.
     fn value(&self, e: &Expr) -> Node {
+        if let Some(v) = constant_value(e) {
+            return constant(v);
+        }
         match e {
-            Expr::Int(_)
-            | Expr::Bool(_)
-            | Expr::Nothing
-            | Expr::Kind(_)
-            | Expr::Marker(_)
-            | Expr::Icon(_)
-            | Expr::FigureType(_)
-            | Expr::Direction(_)
-            | Expr::Card(_)
-            | Expr::Deck(_)
-            | Expr::Reason(_)
-            | Expr::Spot(_) => constant(constant_value(e).unwrap_or(Value::None)),
             Expr::Subject => Box::new(|_, env| Ok(env.subject.map_or(Value::None, Value::Feature))),
             Expr::Local(slot) => {
                 let slot = *slot as usize;
@@ -386,6 +358,8 @@ impl Compiler<'_> {
                 let count = self.counter(e);
                 Box::new(move |ev, env| Ok(Value::Int(count(ev, env, i64::MAX)?)))
             }
+            // The constants, answered above.
+            _ => constant(Value::None),
         }
     }
 
@@ -495,26 +469,10 @@ impl Compiler<'_> {
             (Some(domain), None) => {
                 let (domain, memo) = (*domain, memo.clone());
                 Box::new(move |ev, env, limit| {
-                    let key: Option<Vec<Value>> = match (ev.memo, &memo, ev.candidate) {
-                        (Some(_), Some(slots), None) => Some(
-                            slots
-                                .iter()
-                                .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
-                                .collect(),
-                        ),
-                        _ => None,
-                    };
-                    if let (Some(m), Some(k)) = (ev.memo, &key) {
-                        if let Some(n) = m.get(at, k) {
-                            return Ok(n);
-                        }
-                    }
-                    let filter = filter.as_ref().map(|f| f as &dyn Filter);
-                    let n = ev.count_domain(domain, slot, filter, env, limit, listed)?;
-                    if let (Some(m), Some(k)) = (ev.memo, key) {
-                        m.put(at, k, n);
-                    }
-                    Ok(n)
+                    ev.remembered(at, memo.as_deref(), env, |env| {
+                        let filter = filter.as_ref().map(|f| f as &dyn Filter);
+                        ev.count_domain(domain, slot, filter, env, limit, listed)
+                    })
                 })
             }
             (None, Some(list)) => {

@@ -219,18 +219,6 @@ impl Evaluator<'_> {
     /// Evaluates an expression.
     pub(super) fn eval(&self, expr: &Expr, env: &mut Env) -> Result<Value, EvalError> {
         Ok(match expr {
-            Expr::Int(n) => Value::Int(*n),
-            Expr::Bool(b) => Value::Bool(*b),
-            Expr::Nothing => Value::None,
-            Expr::Kind(k) => Value::Kind(*k),
-            Expr::Marker(m) => Value::Marker(*m),
-            Expr::Icon(i) => Value::Icon(*i),
-            Expr::FigureType(f) => Value::FigureType(*f),
-            Expr::Direction(d) => Value::Direction(*d),
-            Expr::Card(c) => Value::Card(*c),
-            Expr::Deck(d) => Value::Deck(*d),
-            Expr::Reason(r) => Value::Reason(*r),
-            Expr::Spot(s) => Value::Spot(*s),
             Expr::Subject => env.subject.map_or(Value::None, Value::Feature),
             Expr::Local(slot) => env.locals.get(*slot as usize).cloned().unwrap_or(Value::None),
             Expr::GameVar(v) => self.state.game_var(*v as usize).clone(),
@@ -259,6 +247,8 @@ impl Evaluator<'_> {
             }
             Expr::Let { slot, value, body } => self.bind(*slot, value, body, env)?,
             Expr::Count { .. } => Value::Int(self.count(expr, env, i64::MAX)?),
+            // The constants.
+            _ => constant_value(expr).unwrap_or(Value::None),
         })
     }
 
@@ -398,34 +388,12 @@ impl Evaluator<'_> {
             (Some(domain), None) => {
                 // The node is always counted with the same limit (its parent
                 // expression decides it), so what is remembered is that count.
-                let key: Option<Vec<Value>> = match (self.memo, memo, self.candidate) {
-                    (Some(_), Some(slots), None) => Some(
-                        slots
-                            .iter()
-                            .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
-                            .collect(),
-                    ),
-                    _ => None,
-                };
-                let at = expr as *const Expr as usize;
-                if let (Some(m), Some(k)) = (self.memo, &key) {
-                    if let Some(n) = m.get(at, k) {
-                        return Ok(n);
-                    }
-                }
                 let filter = filter.as_deref().map(|expr| Walked { expr, slot: *slot });
-                let n = self.count_domain(
-                    *domain,
-                    *slot,
-                    filter.as_ref().map(|f| f as &dyn Filter),
-                    env,
-                    limit,
-                    *listed,
-                )?;
-                if let (Some(m), Some(k)) = (self.memo, key) {
-                    m.put(at, k, n);
-                }
-                Ok(n)
+                let at = expr as *const Expr as usize;
+                self.remembered(at, memo.as_deref(), env, |env| {
+                    let filter = filter.as_ref().map(|f| f as &dyn Filter);
+                    self.count_domain(*domain, *slot, filter, env, limit, *listed)
+                })
             }
             (None, Some(l)) => {
                 let list = self.eval(l, env)?;
@@ -448,6 +416,39 @@ impl Evaluator<'_> {
             }
             (None, None) => Ok(0),
         }
+    }
+
+    /// A count over a whole board domain, `count(env)`, remembered in the
+    /// evaluator's [`Memo`] (when it has one and no placement candidate is
+    /// judged) by the count's node `at` and the values of the local `slots`
+    /// it reads: a count that does not depend on the member being judged is
+    /// counted once.
+    pub(super) fn remembered(
+        &self,
+        at: usize,
+        slots: Option<&[u16]>,
+        env: &mut Env,
+        count: impl FnOnce(&mut Env) -> Result<i64, EvalError>,
+    ) -> Result<i64, EvalError> {
+        let key: Option<Vec<Value>> = match (self.memo, slots, self.candidate) {
+            (Some(_), Some(slots), None) => Some(
+                slots
+                    .iter()
+                    .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        if let (Some(m), Some(k)) = (self.memo, &key) {
+            if let Some(n) = m.get(at, k) {
+                return Ok(n);
+            }
+        }
+        let n = count(env)?;
+        if let (Some(m), Some(k)) = (self.memo, key) {
+            m.put(at, k, n);
+        }
+        Ok(n)
     }
 
     /// How many members of a list value pass `filter`, each bound to
@@ -935,5 +936,25 @@ pub(super) fn compare_or_compute(op: BinOp, a: Value, b: Value) -> Result<Value,
             _ => Value::Bool(false),
         },
         _ => Value::Bool(false),
+    })
+}
+
+/// The value of a constant expression (never a feature).
+#[inline]
+pub(super) fn constant_value(e: &Expr) -> Option<Value> {
+    Some(match e {
+        Expr::Int(n) => Value::Int(*n),
+        Expr::Bool(b) => Value::Bool(*b),
+        Expr::Nothing => Value::None,
+        Expr::Kind(k) => Value::Kind(*k),
+        Expr::Marker(m) => Value::Marker(*m),
+        Expr::Icon(i) => Value::Icon(*i),
+        Expr::FigureType(f) => Value::FigureType(*f),
+        Expr::Direction(d) => Value::Direction(*d),
+        Expr::Card(c) => Value::Card(*c),
+        Expr::Deck(d) => Value::Deck(*d),
+        Expr::Reason(r) => Value::Reason(*r),
+        Expr::Spot(s) => Value::Spot(*s),
+        _ => return None,
     })
 }
