@@ -114,9 +114,9 @@ pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, E
 
 /// The expressions of a rule pack that evaluation starts from, compiled
 /// once per pack by `compile.rs` and shared by its games: value functions'
-/// bodies, handlers' guards, feature kinds' clauses and actions' conditions.
-/// Everything else (statements' expressions) is walked by
-/// [`Evaluator::eval`], and calls the compiled functions.
+/// bodies, handlers' guards, feature kinds' clauses, actions' conditions and
+/// statements' conditions and filters. Statements' other expressions are
+/// walked by [`Evaluator::eval`], and call the compiled functions.
 #[derive(Default)]
 pub(super) struct Compiled {
     /// By function; `None` for a function with statements.
@@ -329,6 +329,11 @@ impl Evaluator<'_> {
         let FnBody::Expr(body) = &f.body else {
             return Ok(Value::None);
         };
+        // The checker gives a function a slot for each parameter at least.
+        debug_assert!(
+            n <= f.slots as usize,
+            "a call passes no more arguments than its function has slots"
+        );
         let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
         locals.resize_with(f.slots as usize, || Value::None);
         let mut out = Ok(Value::None);
@@ -659,6 +664,13 @@ impl Evaluator<'_> {
             subject: Some(f),
             depth: 0,
         };
+        let clause = &self.rules.pack.kinds[kind];
+        debug_assert!(
+            [&clause.score_completed, &clause.score_final][usize::from(!completed)]
+                .as_ref()
+                .is_some_and(|e| std::ptr::eq(e, expr)),
+            "the formula given is the kind's clause named by `completed`"
+        );
         let value = match compiled.get(kind) {
             Some(Some(node)) => node(self, env)?,
             _ => self.eval(expr, env)?,

@@ -34,6 +34,13 @@ pub use super::ids::MAX_PLAYERS;
 /// finite stack, so a game is bounded too.
 pub const MAX_TURN_DECISIONS: u32 = 1_000;
 
+#[cfg(test)]
+thread_local! {
+    /// In tests: games made on this thread walk every expression instead of
+    /// running its compiled closures (see `compile.rs`'s test).
+    pub(super) static WALKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The expressions of `rules` compiled: once per rules, kept in them and
 /// shared by their games.
 fn compiled(rules: &Rules) -> Arc<Compiled> {
@@ -122,6 +129,10 @@ impl Game {
             keyed_order(&rules, &mut stack, key);
         }
         let mut game = Game::setup(rules, players, seed, stack)?;
+        #[cfg(test)]
+        if WALKED.get() {
+            game.compiled = Arc::new(Compiled::default());
+        }
         game.keyed = keyed.is_some();
         if let Some(replay) = replay {
             game.forced.extend(replay.draws);
