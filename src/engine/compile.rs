@@ -72,7 +72,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 block
                     .iter()
                     .map(|s| match &s.stmt {
-                        Stmt::If { cond, .. } => Some(c.filter(cond, 0)),
+                        Stmt::If { cond, .. } => Some(CompiledFilter {
+                            test: c.test(cond),
+                            kind: None,
+                            owner: None,
+                        }),
                         Stmt::ForEach {
                             slot, filter: Some(f), ..
                         }
@@ -506,6 +510,22 @@ mod tests {
     use crate::bundled::bundled_names;
     use crate::check::{load, PackRef};
     use std::sync::Arc;
+
+    /// The built-ins compiled as integers are those the table of built-ins
+    /// declares integers (and `queries.rs` answers them with integers only).
+    #[test]
+    fn integer_builtins_are_declared_integers() {
+        use crate::ir::expr::{Type, BUILTINS};
+        for def in BUILTINS {
+            assert_eq!(
+                super::answers_int(def.builtin),
+                def.result == Type::Int,
+                "{} ({:?})",
+                def.name,
+                def.builtin
+            );
+        }
+    }
 
     /// Plays a game choosing at random with `seed`; `walked` evaluates every
     /// expression by walking it instead of through its compiled closures.
