@@ -527,6 +527,35 @@ mod tests {
         }
     }
 
+    /// The compiled table is what games run: with every `complete when`
+    /// compiled to `false`, no feature of a base game completes, so nobody
+    /// scores in its first 50 turns, while the same game with the real
+    /// table does.
+    #[test]
+    fn games_run_the_compiled_table() {
+        use super::super::eval::Compiled;
+        let rules = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        let scores_after_50_turns = |table: Option<Compiled>| {
+            let mut game = Game::new(rules.clone(), Setup::new(2).seed(3)).unwrap();
+            if let Some(table) = table {
+                game.compiled = Arc::new(table);
+            }
+            let mut rng = Rng::new(3 ^ 0x5eed);
+            while game.decision().is_some() && game.turn() < 50 {
+                let options = game.options();
+                game.apply(options[rng.below(options.len())]).unwrap();
+            }
+            game.scores().to_vec()
+        };
+        let mut never = super::compile(&rules);
+        for clause in never.complete.iter_mut().flatten() {
+            *clause = Box::new(|_, _| Ok(false));
+        }
+        assert_eq!(scores_after_50_turns(Some(never)), vec![0, 0]);
+        let real = scores_after_50_turns(None);
+        assert!(real.iter().any(|s| *s > 0), "{real:?}");
+    }
+
     /// Plays a game choosing at random with `seed`; `walked` evaluates every
     /// expression by walking it instead of through its compiled closures.
     fn play(rules: &Arc<Rules>, players: usize, seed: u64, walked: bool) -> (Vec<i64>, Vec<String>) {
