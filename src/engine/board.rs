@@ -128,6 +128,14 @@ impl Board {
         }
     }
 
+    /// Makes room for `tiles` placed tiles and the frontier they can make
+    /// (at most two squares more than twice the tiles), so a game that
+    /// knows its tile set does not grow them a step at a time.
+    pub(crate) fn reserve(&mut self, tiles: usize) {
+        self.placed.reserve(tiles);
+        self.frontier.reserve(2 * tiles + 2);
+    }
+
     /// Grows the grid until `pos` and its four neighbours lie inside it.
     fn make_room(&mut self, (x, y): Pos) {
         let (x, y) = (i64::from(x), i64::from(y));

@@ -266,15 +266,12 @@ impl Game {
     /// 0) occupies it; a figure of weight 0 is not a follower: it neither
     /// occupies a feature nor is kept off an occupied one.
     fn holding(&self, feature: u32) -> (bool, bool) {
-        if self.state.features().figure_count(feature) == 0 {
+        let features = self.state.features();
+        if features.figure_count(feature) == 0 {
             return (false, false);
         }
-        let pack = &self.rules.pack;
-        let complete = self.state.features().is_done(feature);
-        let occupied = self
-            .figures_on(feature)
-            .any(|m| m.owner.is_some() && pack.figures[m.figure_type as usize].weight > 0);
-        (complete, occupied)
+        let occupied = features.followers_by_player(feature).iter().any(|w| *w > 0);
+        (features.is_done(features.find(feature)), occupied)
     }
 
     /// The tests of a deployment that depend on the figure type: a player's

@@ -39,6 +39,11 @@ pub struct Features {
     stride: usize,
     /// Majority bonuses: `strength[node * players + p]`, meaningful at roots.
     strength: Vec<i16>,
+    /// Followers: `followers[node * players + p]`, the summed weights of
+    /// player `p`'s figures standing on the feature, meaningful at roots and
+    /// kept up to date on every figure move and union, so majorities are
+    /// known without a look at the figures.
+    followers: Vec<u32>,
     players: usize,
 }
 
@@ -61,6 +66,7 @@ impl Clone for Features {
             vars: copy_with_room(&self.vars, COPY_ROOM * self.stride),
             stride: self.stride,
             strength: copy_with_room(&self.strength, COPY_ROOM * self.players),
+            followers: copy_with_room(&self.followers, COPY_ROOM * self.players),
             players: self.players,
         }
     }
@@ -83,16 +89,7 @@ impl Features {
         self.nodes.reserve(nodes);
         self.vars.reserve(nodes * self.stride);
         self.strength.reserve(nodes * self.players);
-    }
-
-    /// A player's majority bonus on a feature.
-    pub fn strength(&self, f: FeatureId, player: usize) -> i64 {
-        i64::from(
-            self.strength
-                .get(self.find(f) as usize * self.players + player)
-                .copied()
-                .unwrap_or(0),
-        )
+        self.followers.reserve(nodes * self.players);
     }
 
     /// Adds to a player's majority bonus on a feature.
@@ -111,6 +108,7 @@ impl Features {
         // (Pushed, not resized: a resize of two or four entries calls memset.)
         for _ in 0..self.players {
             self.strength.push(0);
+            self.followers.push(0);
         }
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
@@ -205,6 +203,7 @@ impl Features {
         for p in 0..self.players {
             let (r, c) = (root as usize * self.players + p, child as usize * self.players + p);
             self.strength[r] = self.strength[r].saturating_add(self.strength[c]);
+            self.followers[r] = self.followers[r].saturating_add(self.followers[c]);
         }
         for (k, merge) in merges.iter().enumerate() {
             let (x, y) = (
@@ -238,20 +237,46 @@ impl Features {
         self.nodes[self.find(node) as usize].figures
     }
 
-    /// A figure came to stand on the segment `node`.
-    pub(crate) fn add_figure(&mut self, node: u32) {
+    /// A figure came to stand on the segment `node`; `follower` is its
+    /// owner and weight when it counts for a player's majority.
+    pub(crate) fn add_figure(&mut self, node: u32, follower: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         self.nodes[root].figures += 1;
+        if let Some((p, weight)) = follower {
+            let w = &mut self.followers[root * self.players + p];
+            *w = w.saturating_add(weight);
+        }
     }
 
-    /// A figure left the segment `node`.
-    pub(crate) fn remove_figure(&mut self, node: u32) {
+    /// A figure left the segment `node` (`follower` as it came).
+    pub(crate) fn remove_figure(&mut self, node: u32, follower: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         debug_assert!(
             self.nodes[root].figures > 0,
             "a figure leaves only a feature it stands on"
         );
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
+        if let Some((p, weight)) = follower {
+            let w = &mut self.followers[root * self.players + p];
+            *w = w.saturating_sub(weight);
+        }
+    }
+
+    /// The summed weights of a player's figures on the feature of `node`.
+    pub fn followers(&self, node: u32, player: usize) -> u32 {
+        self.followers_by_player(node).get(player).copied().unwrap_or(0)
+    }
+
+    /// Each player's [`Features::followers`] on the feature of `node`.
+    pub(crate) fn followers_by_player(&self, node: u32) -> &[u32] {
+        let at = self.find(node) as usize * self.players;
+        self.followers.get(at..at + self.players).unwrap_or_default()
+    }
+
+    /// Each player's majority bonus on the feature of `node`.
+    pub(crate) fn strength_by_player(&self, node: u32) -> &[i16] {
+        let at = self.find(node) as usize * self.players;
+        self.strength.get(at..at + self.players).unwrap_or_default()
     }
 
     /// Whether the feature was completed and scored.

@@ -4,11 +4,11 @@
 //! read the state through its accessors only.
 
 use super::features::FeatureId;
-use super::ids::{PlacedId, MAX_PLAYERS};
+use super::ids::PlacedId;
 use super::rules::Rules;
 use super::state::State;
 use super::types::Figure;
-use crate::ir::{FigureTypeId, Ownership, TileId};
+use crate::ir::{FigureTypeId, TileId};
 
 impl State {
     /// The feature-graph node of a segment of a placed tile.
@@ -46,35 +46,16 @@ impl State {
 
     /// The players with the most figures on a feature, each counted by its
     /// weight (all tied ones), as a set: bit `p` for player `p` (at most
-    /// [`MAX_PLAYERS`]); empty if none.
-    pub(super) fn majority_mask(&self, rules: &Rules, f: FeatureId) -> u32 {
-        // At most MAX_PLAYERS players: counted on the stack.
-        let mut counts = [0i64; MAX_PLAYERS];
-        let mut present = [false; MAX_PLAYERS];
-        for m in self.figures_on(f) {
-            if let Some(owner) = m.owner {
-                let fig = &rules.pack.figures[m.figure_type as usize];
-                if fig.ownership == Ownership::PerPlayer && fig.weight > 0 {
-                    counts[owner.index()] += i64::from(fig.weight);
-                    present[owner.index()] = true;
-                }
-            }
-        }
+    /// [`MAX_PLAYERS`](super::ids::MAX_PLAYERS)); empty if none.
+    pub(super) fn majority_mask(&self, f: FeatureId) -> u32 {
+        // Read from the followers kept on the feature: no look at the figures.
+        let features = self.features();
+        let (followers, strength) = (features.followers_by_player(f), features.strength_by_player(f));
+        let count = |p: usize| i64::from(followers[p]) + i64::from(strength[p]);
         // Majority bonuses count only for players with a figure there.
-        for (p, count) in counts.iter_mut().enumerate().take(self.players()) {
-            if present[p] {
-                *count += self.features().strength(f, p);
-            }
-        }
-        let best = counts
-            .iter()
-            .zip(&present)
-            .filter(|(_, here)| **here)
-            .map(|(c, _)| *c)
-            .max()
-            .unwrap_or(0);
-        (0..self.players())
-            .filter(|p| present[*p] && counts[*p] == best)
+        let best = (0..followers.len()).filter(|p| followers[*p] > 0).map(count).max();
+        (0..followers.len())
+            .filter(|p| followers[*p] > 0 && Some(count(*p)) == best)
             .fold(0, |mask, p| mask | 1 << p)
     }
 

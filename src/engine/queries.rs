@@ -2,7 +2,7 @@
 //! `supply of` ...): what an expression may ask about the game state.
 
 use super::eval::{Evaluator, CANDIDATE};
-use super::ids::{PlacedId, Player};
+use super::ids::PlacedId;
 use super::value::{EvalError, Value};
 use crate::ir::expr::Builtin;
 
@@ -65,12 +65,9 @@ impl Evaluator<'_> {
                 Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.figures_on(f).map(|m| m.id).collect()))
             }
             Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) => int(self
-                    .state
-                    .figures_on(f)
-                    .filter(|m| m.owner == Some(Player::at(p)))
-                    .map(|m| pack.figures[m.figure_type as usize].weight as usize)
-                    .sum::<usize>()),
+                (Some(f), Some(p)) if p < self.state.players() => {
+                    Value::Int(i64::from(self.state.features().followers(f, p)))
+                }
                 _ => Value::Int(0),
             },
             Builtin::Has => match (feature(&of), args.first()) {
@@ -80,13 +77,13 @@ impl Evaluator<'_> {
                 _ => Value::Bool(false),
             },
             Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
-                let mask = self.state.majority_mask(self.rules, f);
+                let mask = self.state.majority_mask(f);
                 (0..self.state.players() as u8)
                     .filter(|p| mask & (1 << p) != 0)
                     .collect()
             })),
             Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) => Value::Bool(self.state.majority_mask(self.rules, f) & (1 << p) != 0),
+                (Some(f), Some(p)) => Value::Bool(self.state.majority_mask(f) & (1 << p) != 0),
                 _ => Value::Bool(false),
             },
             Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {

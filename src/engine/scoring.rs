@@ -190,7 +190,7 @@ impl Game {
             .iter()
             .position(|a| a.feature == root)
             .map(|i| self.adjustments.remove(i));
-        let owners = self.state.majority_mask(&self.rules, f);
+        let owners = self.state.majority_mask(f);
         if owners == 0 {
             return Ok(());
         }

@@ -36,6 +36,7 @@ use super::value::{nones, EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
+use std::sync::Arc;
 
 /// Most feature-graph nodes a new game makes room for at once.
 const MAX_RESERVED_SEGMENTS: usize = 4096;
@@ -43,7 +44,7 @@ const MAX_RESERVED_SEGMENTS: usize = 4096;
 /// Every tile of the set except one copy of the start tile.
 pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
     let pack = &rules.pack;
-    let mut stack = Vec::new();
+    let mut stack = Vec::with_capacity(pack.tiles.iter().map(|t| t.count as usize).sum());
     for (t, tile) in pack.tiles.iter().enumerate() {
         let copies = tile.count.saturating_sub(u32::from(t == pack.start as usize));
         stack.extend(std::iter::repeat_n(t as TileId, copies as usize));
@@ -66,6 +67,9 @@ pub(super) struct State {
     next_figure_id: u32,
     /// Figure types in the packs: the stride of `supply`.
     figure_types: usize,
+    /// What a figure of each type counts for its owner's majority: its
+    /// weight for a player's figure type, 0 for a neutral one.
+    follower_weights: Arc<[u32]>,
     /// `supply[player * figures + figure]`.
     supply: Vec<u16>,
     /// Neutral figures off the board, by figure type.
@@ -108,6 +112,8 @@ impl State {
                 Ownership::Neutral => neutral[f] = fig.count as u16,
             }
         }
+        // Room for every figure of the set on the board at once.
+        let all_figures: usize = supply.iter().chain(&neutral).map(|n| usize::from(*n)).sum();
         let reasons = pack.reasons.len();
         let program = &pack.program;
         let mut piles = vec![Vec::new(); program.decks.len()];
@@ -119,11 +125,22 @@ impl State {
             current: 0,
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
-            on_board: Vec::new(),
+            on_board: Vec::with_capacity(all_figures.min(MAX_RESERVED_SEGMENTS)),
             at_spots: Vec::new(),
             gone: Vec::new(),
             next_figure_id: 0,
             figure_types: figures,
+            follower_weights: pack
+                .figures
+                .iter()
+                .map(|f| {
+                    if f.ownership == Ownership::PerPlayer {
+                        f.weight
+                    } else {
+                        0
+                    }
+                })
+                .collect(),
             supply,
             neutral,
             reasons,
@@ -147,6 +164,8 @@ impl State {
         // huge set grows as it is played instead).
         let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
         state.features.reserve(segments.min(MAX_RESERVED_SEGMENTS));
+        let tiles: usize = pack.tiles.iter().map(|t| t.count as usize).sum();
+        state.board.reserve(tiles.min(MAX_RESERVED_SEGMENTS));
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
@@ -411,7 +430,7 @@ impl State {
     /// Puts a figure on the board and counts it on its feature.
     fn stand(&mut self, figure: &Figure) {
         let node = self.node_of(figure.placed, figure.seg);
-        self.features.add_figure(node);
+        self.features.add_figure(node, self.follower(figure));
         self.on_board.push(*figure);
     }
 
@@ -419,8 +438,14 @@ impl State {
     fn unstand(&mut self, i: usize) -> Figure {
         let m = self.on_board.remove(i);
         let node = self.node_of(m.placed, m.seg);
-        self.features.remove_figure(node);
+        self.features.remove_figure(node, self.follower(&m));
         m
+    }
+
+    /// Whose majority a figure counts for, and its weight there.
+    fn follower(&self, m: &Figure) -> Option<(usize, u32)> {
+        let weight = self.follower_weights.get(m.figure_type as usize).copied().unwrap_or(0);
+        m.owner.filter(|_| weight > 0).map(|p| (p.index(), weight))
     }
 
     /// Takes one figure of a type from its supply (the owner's, or the
@@ -530,8 +555,9 @@ impl State {
             self.node_of(self.on_board[i].placed, self.on_board[i].seg),
             self.node_of(placed, seg),
         );
-        self.features.remove_figure(from);
-        self.features.add_figure(to);
+        let follower = self.follower(&self.on_board[i]);
+        self.features.remove_figure(from, follower);
+        self.features.add_figure(to, follower);
         let m = &mut self.on_board[i];
         (m.placed, m.seg) = (placed, seg);
         Some(*m)
@@ -875,6 +901,21 @@ mod tests {
                 standing,
                 "figures counted on feature {f}"
             );
+            // ... and each player's followers there, by weight (what
+            // majorities are read from).
+            for p in 0..state.players() {
+                let weight: u32 = state
+                    .figures()
+                    .iter()
+                    .filter(|x| state.feature_of(x.placed, x.seg) == f && x.owner == Some(Player(p as u8)))
+                    .map(|x| pack.figures[x.figure_type as usize].weight)
+                    .sum();
+                assert_eq!(
+                    state.features().followers(f, p),
+                    weight,
+                    "player {p}'s followers on feature {f}"
+                );
+            }
         }
         for p in 0..state.players() {
             let sum: i128 = (0..pack.reasons.len())
