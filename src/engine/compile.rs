@@ -216,6 +216,9 @@ impl Compiler<'_> {
                     // Never: `answers_int` lists only built-ins that answer integers.
                     _ => 0,
                 };
+                if let Some(answer) = self.on_local(e) {
+                    return Box::new(move |ev, env| Ok(int(answer(ev, env))));
+                }
                 match of.as_deref() {
                     Some(Expr::Subject) => {
                         Box::new(move |ev, env| Ok(int(answer(ev, &env.subject.map_or(Value::None, Value::Feature)))))
@@ -271,6 +274,9 @@ impl Compiler<'_> {
             }
             Expr::Query { builtin, of, args } => {
                 let builtin = *builtin;
+                if let Some(answer) = self.on_local(e) {
+                    return Box::new(move |ev, env| Ok(answer(ev, env)));
+                }
                 let of = of.as_deref().map(|e| self.node(e));
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 let receiver = move |ev: &Evaluator, env: &mut Env| match &of {
@@ -423,8 +429,11 @@ impl Compiler<'_> {
                         (None, None) => (None, l),
                     };
                     if let Some(c) = c {
-                        let other = self.node(other);
                         let equal = op == BinOp::Eq;
+                        if let Some(answer) = self.on_local(other) {
+                            return Box::new(move |ev, env| Ok((answer(ev, env) == c) == equal));
+                        }
+                        let other = self.node(other);
                         return Box::new(move |ev, env| Ok((other(ev, env)? == c) == equal));
                     }
                 }
@@ -440,6 +449,28 @@ impl Compiler<'_> {
                 Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
             }
         }
+    }
+
+    /// A built-in answered from its receiver alone (`x.kind`, `f.owner`)
+    /// asked of a local variable: answered from the variable where it
+    /// lies, with no copy of it and no closure to read it.
+    fn on_local(&self, e: &Expr) -> Option<impl Fn(&Evaluator, &mut Env) -> Value + Send + Sync + use<>> {
+        let Expr::Query {
+            builtin,
+            of: Some(of),
+            args,
+        } = e
+        else {
+            return None;
+        };
+        let (Expr::Local(slot), true) = (&**of, args.is_empty()) else {
+            return None;
+        };
+        let (answer, slot) = (simple_query(*builtin)?, *slot as usize);
+        Some(move |ev: &Evaluator, env: &mut Env| match env.locals.get(slot) {
+            Some(v) => answer(ev, v),
+            None => answer(ev, &Value::None),
+        })
     }
 
     /// A count's filter, its members bound to `slot`.
