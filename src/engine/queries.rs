@@ -42,9 +42,7 @@ impl Evaluator<'_> {
                 None => Value::Bool(false),
             },
             Builtin::Scored => scored(self, &of),
-            Builtin::Touching => {
-                Value::Features(feature(&of).map_or_else(Vec::new, |f| self.state.touching(self.rules, f)))
-            }
+            Builtin::Touching => touching(self, &of),
             Builtin::Kind => kind(self, &of),
             Builtin::Markers => match (feature(&of), args.first()) {
                 (Some(f), Some(Value::Marker(m))) => {
@@ -61,9 +59,7 @@ impl Evaluator<'_> {
                 }
                 _ => Value::Int(0),
             },
-            Builtin::Figures => {
-                Value::Figures(feature(&of).map_or_else(Vec::new, |f| self.state.figures_on(f).map(|m| m.id).collect()))
-            }
+            Builtin::Figures => figures(self, &of),
             Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
                 (Some(f), Some(p)) if p < self.state.players() => {
                     Value::Int(i64::from(self.state.features().followers(f, p)))
@@ -76,12 +72,7 @@ impl Evaluator<'_> {
                 }
                 _ => Value::Bool(false),
             },
-            Builtin::Owners => Value::Players(feature(&of).map_or_else(Vec::new, |f| {
-                let mask = self.state.majority_mask(f);
-                (0..self.state.players() as u8)
-                    .filter(|p| mask & (1 << p) != 0)
-                    .collect()
-            })),
+            Builtin::Owners => owners(self, &of),
             Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
                 (Some(f), Some(p)) => Value::Bool(self.state.majority_mask(f) & (1 << p) != 0),
                 _ => Value::Bool(false),
@@ -188,21 +179,7 @@ impl Evaluator<'_> {
                     .map_or(Value::None, |m| Value::Feature(self.state.feature_of(m.placed, m.seg))),
                 _ => Value::None,
             },
-            Builtin::TileFeatures => match of {
-                Value::Tile(t) if t != CANDIDATE => {
-                    let placed = &self.state.board().placed[t as usize];
-                    let segments = pack.tiles[placed.tile as usize].segments.len();
-                    let mut roots: Vec<u32> = Vec::with_capacity(segments);
-                    for s in 0..segments {
-                        let root = self.state.feature_of(PlacedId(t), s as u8);
-                        if !roots.contains(&root) {
-                            roots.push(root);
-                        }
-                    }
-                    Value::Features(roots)
-                }
-                _ => Value::Features(Vec::new()),
-            },
+            Builtin::TileFeatures => tile_features(self, &of),
             Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
                 let kind =
                     pack.tiles[self.state.board().placed[m.placed.index()].tile as usize].segments[m.seg as usize].kind;
@@ -356,6 +333,10 @@ pub(super) fn simple_query(builtin: Builtin) -> Option<SimpleQuery> {
         Builtin::CurrentPlayer => current_player,
         Builtin::PlacedTile => placed_tile,
         Builtin::Score => score,
+        Builtin::TileFeatures => tile_features,
+        Builtin::Figures => figures,
+        Builtin::Owners => owners,
+        Builtin::Touching => touching,
         _ => return None,
     })
 }
@@ -381,6 +362,46 @@ fn neighbours(ev: &Evaluator, of: &Value) -> Value {
         let (placed, _) = ev.state.features().members(f).next().unwrap_or((PlacedId(0), 0));
         Value::Int(ev.state.board().neighbours(ev.state.board().placed[placed.index()].pos) as i64)
     })
+}
+
+/// The features of a placed tile, by their roots, each once, in the order
+/// of the tile's segments.
+fn tile_features(ev: &Evaluator, of: &Value) -> Value {
+    match *of {
+        Value::Tile(t) if t != CANDIDATE => {
+            let Some(placed) = ev.state.board().placed.get(t as usize) else {
+                return Value::Features(Vec::new());
+            };
+            let segments = ev.rules.pack.tiles[placed.tile as usize].segments.len();
+            let mut roots: Vec<u32> = Vec::with_capacity(segments);
+            for s in 0..segments {
+                let root = ev.state.feature_of(PlacedId(t), s as u8);
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+            Value::Features(roots)
+        }
+        _ => Value::Features(Vec::new()),
+    }
+}
+
+/// The figures on a feature, in the order they came to the board.
+fn figures(ev: &Evaluator, of: &Value) -> Value {
+    Value::Figures(feature(ev, of).map_or_else(Vec::new, |f| ev.state.figures_on(f).map(|m| m.id).collect()))
+}
+
+/// The players holding a feature's majority.
+fn owners(ev: &Evaluator, of: &Value) -> Value {
+    Value::Players(feature(ev, of).map_or_else(Vec::new, |f| {
+        let mask = ev.state.majority_mask(f);
+        (0..ev.state.players() as u8).filter(|p| mask & (1 << p) != 0).collect()
+    }))
+}
+
+/// The features a feature's segments name as touching, each once.
+fn touching(ev: &Evaluator, of: &Value) -> Value {
+    Value::Features(feature(ev, of).map_or_else(Vec::new, |f| ev.state.touching(ev.rules, f)))
 }
 
 fn scored(ev: &Evaluator, of: &Value) -> Value {
