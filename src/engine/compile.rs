@@ -35,6 +35,14 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 _ => None,
             })
             .collect(),
+        function_tests: program
+            .functions
+            .iter()
+            .map(|f| match &f.body {
+                FnBody::Expr(e) if is_condition(e) => Some(c.test(e)),
+                _ => None,
+            })
+            .collect(),
         guards: program
             .handlers
             .iter()
@@ -129,6 +137,16 @@ fn is_test(op: BinOp) -> bool {
         op,
         BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
     )
+}
+
+/// Whether an expression is a condition: its value is `true` or `false`,
+/// and compiled as a [`Test`] it answers the same.
+fn is_condition(e: &Expr) -> bool {
+    match e {
+        Expr::Bool(_) | Expr::Unary(UnOp::Not, _) => true,
+        Expr::Binary(op, ..) => is_test(*op),
+        _ => false,
+    }
 }
 
 /// A copy of a local's value: single values copied in place, lists cloned.
@@ -443,6 +461,11 @@ impl Compiler<'_> {
                     let b = ev.normal(r(ev, env)?);
                     Ok(compare_or_compute(op, a, b)?.truthy())
                 })
+            }
+            Expr::Call { func, args } => {
+                let func = *func;
+                let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
+                Box::new(move |ev, env| ev.call_test(func, args.len(), env, |i, env| args[i](ev, env)))
             }
             _ => {
                 let node = self.node(e);

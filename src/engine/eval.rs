@@ -121,6 +121,9 @@ pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, E
 pub(super) struct Compiled {
     /// By function; `None` for a function with statements.
     pub functions: Vec<Option<Node>>,
+    /// By function whose body is a condition (a comparison, `and`, `or`,
+    /// `not`): the body compiled as one, for calls asked only whether true.
+    pub function_tests: Vec<Option<Test>>,
     /// By handler: its `when`.
     pub guards: Vec<Option<Test>>,
     /// By feature kind: `complete when`, the completed and final scores.
@@ -319,15 +322,51 @@ impl Evaluator<'_> {
         func: crate::ir::shared::FnId,
         n: usize,
         env: &mut Env,
-        mut arg: impl FnMut(usize, &mut Env) -> Result<Value, EvalError>,
+        arg: impl FnMut(usize, &mut Env) -> Result<Value, EvalError>,
     ) -> Result<Value, EvalError> {
+        self.in_frame(func, n, env, arg, Value::None, |ev, body, inner| {
+            match ev.compiled.functions.get(func as usize) {
+                Some(Some(node)) => node(ev, inner),
+                _ => ev.eval(body, inner),
+            }
+        })
+    }
+
+    /// [`Evaluator::call_with`] asked only whether the value is true: a
+    /// function whose body is a condition runs it compiled as one.
+    pub(super) fn call_test(
+        &self,
+        func: crate::ir::shared::FnId,
+        n: usize,
+        env: &mut Env,
+        arg: impl FnMut(usize, &mut Env) -> Result<Value, EvalError>,
+    ) -> Result<bool, EvalError> {
+        match self.compiled.function_tests.get(func as usize) {
+            Some(Some(test)) => self.in_frame(func, n, env, arg, false, |ev, _, inner| test(ev, inner)),
+            _ => Ok(self.call_with(func, n, env, arg)?.truthy()),
+        }
+    }
+
+    /// Runs `body` on the body of value function `func` in a fresh frame of
+    /// locals (taken from the spare frames) that its `n` arguments `arg(i)`
+    /// fill, evaluated in the caller's `env`; `none` for a function with
+    /// statements.
+    fn in_frame<T>(
+        &self,
+        func: crate::ir::shared::FnId,
+        n: usize,
+        env: &mut Env,
+        mut arg: impl FnMut(usize, &mut Env) -> Result<Value, EvalError>,
+        none: T,
+        body: impl FnOnce(&Evaluator, &Expr, &mut Env) -> Result<T, EvalError>,
+    ) -> Result<T, EvalError> {
         if env.depth >= MAX_EVAL_DEPTH {
             return Err(EvalError::TooDeep);
         }
         self.charge(1)?;
         let f = &self.rules.pack.program.functions[func as usize];
-        let FnBody::Expr(body) = &f.body else {
-            return Ok(Value::None);
+        let FnBody::Expr(expr) = &f.body else {
+            return Ok(none);
         };
         // The checker gives a function a slot for each parameter at least.
         debug_assert!(
@@ -336,26 +375,25 @@ impl Evaluator<'_> {
         );
         let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
         locals.resize_with(f.slots as usize, || Value::None);
-        let mut out = Ok(Value::None);
+        let mut out = Ok(none);
+        let mut filled = true;
         for (i, local) in locals.iter_mut().enumerate().take(n) {
             match arg(i, env) {
                 Ok(v) => *local = v,
                 Err(e) => {
                     out = Err(e);
+                    filled = false;
                     break;
                 }
             }
         }
-        if out.is_ok() {
+        if filled {
             let inner = &mut Env {
                 locals: &mut locals,
                 subject: None,
                 depth: env.depth + 1,
             };
-            out = match self.compiled.functions.get(func as usize) {
-                Some(Some(node)) => node(self, inner),
-                _ => self.eval(body, inner),
-            };
+            out = body(self, expr, inner);
         }
         locals.clear();
         self.budget.spare.borrow_mut().push(locals);
