@@ -270,7 +270,7 @@ impl Game {
         if features.figure_count(feature) == 0 {
             return (false, false);
         }
-        let occupied = features.followers_by_player(feature).iter().any(|w| *w > 0);
+        let occupied = features.standings(feature).iter().any(|s| s.followers > 0);
         (features.is_done(features.find(feature)), occupied)
     }
 

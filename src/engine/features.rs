@@ -30,6 +30,17 @@ struct Node {
     kind: KindId,
 }
 
+/// A player's standing on a feature: what their majority there counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Standing {
+    /// The summed weights of the player's figures standing on the feature,
+    /// kept up to date on every figure move and union, so majorities are
+    /// known without a look at the figures.
+    pub followers: u16,
+    /// The player's majority bonus there (`strengthen`).
+    pub bonus: i16,
+}
+
 /// All features on the board.
 #[derive(Debug, Default)]
 pub struct Features {
@@ -37,13 +48,9 @@ pub struct Features {
     /// Feature variables: `vars[node * stride + k]`, meaningful at roots.
     vars: Vec<i64>,
     stride: usize,
-    /// Majority bonuses: `strength[node * players + p]`, meaningful at roots.
-    strength: Vec<i16>,
-    /// Followers: `followers[node * players + p]`, the summed weights of
-    /// player `p`'s figures standing on the feature, meaningful at roots and
-    /// kept up to date on every figure move and union, so majorities are
-    /// known without a look at the figures.
-    followers: Vec<u32>,
+    /// Each player's standing on a feature: `standing[node * players + p]`,
+    /// meaningful at roots (one table, so a copy allocates it once).
+    standing: Vec<Standing>,
     players: usize,
 }
 
@@ -65,8 +72,7 @@ impl Clone for Features {
             nodes: copy_with_room(&self.nodes, COPY_ROOM),
             vars: copy_with_room(&self.vars, COPY_ROOM * self.stride),
             stride: self.stride,
-            strength: copy_with_room(&self.strength, COPY_ROOM * self.players),
-            followers: copy_with_room(&self.followers, COPY_ROOM * self.players),
+            standing: copy_with_room(&self.standing, COPY_ROOM * self.players),
             players: self.players,
         }
     }
@@ -88,15 +94,14 @@ impl Features {
     pub(crate) fn reserve(&mut self, nodes: usize) {
         self.nodes.reserve(nodes);
         self.vars.reserve(nodes * self.stride);
-        self.strength.reserve(nodes * self.players);
-        self.followers.reserve(nodes * self.players);
+        self.standing.reserve(nodes * self.players);
     }
 
     /// Adds to a player's majority bonus on a feature.
     pub fn strengthen(&mut self, f: FeatureId, player: usize, by: i64) {
         let i = self.find(f) as usize * self.players + player;
-        if let Some(s) = self.strength.get_mut(i) {
-            *s = (i64::from(*s) + by).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+        if let Some(s) = self.standing.get_mut(i) {
+            s.bonus = (i64::from(s.bonus) + by).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
         }
     }
 
@@ -107,8 +112,7 @@ impl Features {
         }
         // (Pushed, not resized: a resize of two or four entries calls memset.)
         for _ in 0..self.players {
-            self.strength.push(0);
-            self.followers.push(0);
+            self.standing.push(Standing::default());
         }
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
@@ -202,8 +206,10 @@ impl Features {
         r.figures = figures;
         for p in 0..self.players {
             let (r, c) = (root as usize * self.players + p, child as usize * self.players + p);
-            self.strength[r] = self.strength[r].saturating_add(self.strength[c]);
-            self.followers[r] = self.followers[r].saturating_add(self.followers[c]);
+            let child = self.standing[c];
+            let root = &mut self.standing[r];
+            root.bonus = root.bonus.saturating_add(child.bonus);
+            root.followers = root.followers.saturating_add(child.followers);
         }
         for (k, merge) in merges.iter().enumerate() {
             let (x, y) = (
@@ -243,8 +249,8 @@ impl Features {
         let root = self.find(node) as usize;
         self.nodes[root].figures += 1;
         if let Some((p, weight)) = follower {
-            let w = &mut self.followers[root * self.players + p];
-            *w = w.saturating_add(weight);
+            let w = &mut self.standing[root * self.players + p].followers;
+            *w = w.saturating_add(u16::try_from(weight).unwrap_or(u16::MAX));
         }
     }
 
@@ -257,26 +263,20 @@ impl Features {
         );
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
         if let Some((p, weight)) = follower {
-            let w = &mut self.followers[root * self.players + p];
-            *w = w.saturating_sub(weight);
+            let w = &mut self.standing[root * self.players + p].followers;
+            *w = w.saturating_sub(u16::try_from(weight).unwrap_or(u16::MAX));
         }
     }
 
     /// The summed weights of a player's figures on the feature of `node`.
     pub fn followers(&self, node: u32, player: usize) -> u32 {
-        self.followers_by_player(node).get(player).copied().unwrap_or(0)
+        self.standings(node).get(player).map_or(0, |s| u32::from(s.followers))
     }
 
-    /// Each player's [`Features::followers`] on the feature of `node`.
-    pub(crate) fn followers_by_player(&self, node: u32) -> &[u32] {
+    /// Each player's standing on the feature of `node`.
+    pub(crate) fn standings(&self, node: u32) -> &[Standing] {
         let at = self.find(node) as usize * self.players;
-        self.followers.get(at..at + self.players).unwrap_or_default()
-    }
-
-    /// Each player's majority bonus on the feature of `node`.
-    pub(crate) fn strength_by_player(&self, node: u32) -> &[i16] {
-        let at = self.find(node) as usize * self.players;
-        self.strength.get(at..at + self.players).unwrap_or_default()
+        self.standing.get(at..at + self.players).unwrap_or_default()
     }
 
     /// Whether the feature was completed and scored.

@@ -49,13 +49,12 @@ impl State {
     /// [`MAX_PLAYERS`](super::ids::MAX_PLAYERS)); empty if none.
     pub(super) fn majority_mask(&self, f: FeatureId) -> u32 {
         // Read from the followers kept on the feature: no look at the figures.
-        let features = self.features();
-        let (followers, strength) = (features.followers_by_player(f), features.strength_by_player(f));
-        let count = |p: usize| i64::from(followers[p]) + i64::from(strength[p]);
+        let standings = self.features().standings(f);
+        let count = |s: &super::features::Standing| i64::from(s.followers) + i64::from(s.bonus);
         // Majority bonuses count only for players with a figure there.
-        let best = (0..followers.len()).filter(|p| followers[*p] > 0).map(count).max();
-        (0..followers.len())
-            .filter(|p| followers[*p] > 0 && Some(count(*p)) == best)
+        let best = standings.iter().filter(|s| s.followers > 0).map(count).max();
+        (0..standings.len())
+            .filter(|p| standings[*p].followers > 0 && Some(count(&standings[*p])) == best)
             .fold(0, |mask, p| mask | 1 << p)
     }
 
