@@ -35,8 +35,9 @@ struct Node {
 pub(crate) struct Standing {
     /// The summed weights of the player's figures standing on the feature,
     /// kept up to date on every figure move and union, so majorities are
-    /// known without a look at the figures.
-    pub followers: u16,
+    /// known without a look at the figures (the checker allows at most 1000
+    /// figures of a type, each of weight at most 100: far within a `u32`).
+    pub followers: u32,
     /// The player's majority bonus there (`strengthen`).
     pub bonus: i16,
 }
@@ -250,7 +251,7 @@ impl Features {
         self.nodes[root].figures += 1;
         if let Some((p, weight)) = follower {
             let w = &mut self.standing[root * self.players + p].followers;
-            *w = w.saturating_add(u16::try_from(weight).unwrap_or(u16::MAX));
+            *w = w.saturating_add(weight);
         }
     }
 
@@ -264,13 +265,13 @@ impl Features {
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
         if let Some((p, weight)) = follower {
             let w = &mut self.standing[root * self.players + p].followers;
-            *w = w.saturating_sub(u16::try_from(weight).unwrap_or(u16::MAX));
+            *w = w.saturating_sub(weight);
         }
     }
 
     /// The summed weights of a player's figures on the feature of `node`.
     pub fn followers(&self, node: u32, player: usize) -> u32 {
-        self.standings(node).get(player).map_or(0, |s| u32::from(s.followers))
+        self.standings(node).get(player).map_or(0, |s| s.followers)
     }
 
     /// Each player's standing on the feature of `node`.

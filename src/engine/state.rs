@@ -15,8 +15,9 @@
 //!   Figure ids are never reused.
 //! - **the feature graph matches the board**: [`State::put_tile`] adds the
 //!   tile's segments as nodes and joins them to their neighbours' at once.
-//!   Each feature counts the figures standing on it; the figure mutators
-//!   above keep the count (through `stand` and `unstand`).
+//!   Each feature counts the figures standing on it and each player's
+//!   followers there by weight; the figure mutators above keep both
+//!   (through `stand` and `unstand`, and `relocate` directly).
 //! - **scores add up**: [`State::award`] is the one way points are paid, so
 //!   a player's score is always the sum of their points by reason; a payment
 //!   that would overflow changes neither.
@@ -38,8 +39,9 @@ use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
 use std::sync::Arc;
 
-/// Most feature-graph nodes a new game makes room for at once.
-const MAX_RESERVED_SEGMENTS: usize = 4096;
+/// Most entries of a table (feature-graph nodes, tiles, figures) a new game
+/// makes room for at once.
+const MAX_RESERVED: usize = 4096;
 
 /// Every tile of the set except one copy of the start tile.
 pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
@@ -125,7 +127,7 @@ impl State {
             current: 0,
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
-            on_board: Vec::with_capacity(all_figures.min(MAX_RESERVED_SEGMENTS)),
+            on_board: Vec::with_capacity(all_figures.min(MAX_RESERVED)),
             at_spots: Vec::new(),
             gone: Vec::new(),
             next_figure_id: 0,
@@ -163,9 +165,9 @@ impl State {
         // Room for the segments of the whole tile set (up to a bound, so a
         // huge set grows as it is played instead).
         let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
-        state.features.reserve(segments.min(MAX_RESERVED_SEGMENTS));
+        state.features.reserve(segments.min(MAX_RESERVED));
         let tiles: usize = pack.tiles.iter().map(|t| t.count as usize).sum();
-        state.board.reserve(tiles.min(MAX_RESERVED_SEGMENTS));
+        state.board.reserve(tiles.min(MAX_RESERVED));
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
