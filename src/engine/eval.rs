@@ -376,18 +376,16 @@ impl Evaluator<'_> {
         let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
         locals.resize_with(f.slots as usize, || Value::None);
         let mut out = Ok(none);
-        let mut filled = true;
         for (i, local) in locals.iter_mut().enumerate().take(n) {
             match arg(i, env) {
                 Ok(v) => *local = v,
                 Err(e) => {
                     out = Err(e);
-                    filled = false;
                     break;
                 }
             }
         }
-        if filled {
+        if out.is_ok() {
             let inner = &mut Env {
                 locals: &mut locals,
                 subject: None,

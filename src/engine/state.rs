@@ -166,8 +166,8 @@ impl State {
         // huge set grows as it is played instead).
         let segments: usize = pack.tiles.iter().map(|t| t.count as usize * t.segments.len()).sum();
         state.features.reserve(segments.min(MAX_RESERVED));
-        let tiles: usize = pack.tiles.iter().map(|t| t.count as usize).sum();
-        state.board.reserve(tiles.min(MAX_RESERVED));
+        // Room for the stack's tiles and the start tile.
+        state.board.reserve((state.stack.len() + 1).min(MAX_RESERVED));
         state.put_tile(rules, pack.start, (0, 0), Rotation::default());
         state
     }
