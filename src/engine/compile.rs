@@ -7,8 +7,8 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, existence_test, member_test, Compiled, CompiledFilter, Counter, Env, Evaluator,
-    Filter, Node, Test,
+    compare_or_compute, constant_value, existence_test, member_test, near_test, Compiled, CompiledFilter, Counter, Env,
+    Evaluator, Filter, Node, Test,
 };
 use super::queries::simple_query;
 use super::rules::Rules;
@@ -84,6 +84,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                             test: c.test(cond),
                             kind: None,
                             owner: None,
+                            near: None,
                         }),
                         Stmt::ForEach {
                             slot, filter: Some(f), ..
@@ -502,6 +503,7 @@ impl Compiler<'_> {
             test: self.test(e),
             kind: member_test(self.program, e, slot, Builtin::Kind).map(|k| self.node(k)),
             owner: member_test(self.program, e, slot, Builtin::Owner).map(|o| self.node(o)),
+            near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
         }
     }
 
@@ -629,6 +631,65 @@ mod tests {
             game.scores().to_vec(),
             game.log().iter().map(|e| format!("{e:?}")).collect(),
         )
+    }
+
+    /// A count over the board's features that looks only near a tile
+    /// (`distance(x.tile, E) <= d` among its leading conjuncts) counts what
+    /// a scan of every feature counts: the same games, compiled (`if`) and
+    /// walked (`score`), with such counts in every form as with the same
+    /// counts made to scan everything (`t != none` first).
+    #[test]
+    fn counts_near_a_tile_count_what_full_scans_count() {
+        let filters = [
+            "distance(m.tile, t) <= 1",
+            "distance(t, m.tile) < 3",
+            "m.kind == city and distance(m.tile, t) == 2",
+            "1 >= distance(m.tile, t)",
+            "m.kind == monastery and distance(placed_tile, m.tile) <= 3 and m.completed",
+            "distance(m.tile, t) == 0",
+            "m.kind == road and distance(m.tile, t) == 1 and m.open_edges > 1",
+        ];
+        let pack = |full_scan: bool| {
+            let mut text = String::from("pack near\nlanguage 1\nrequires base\non tile_placed(t) {\n");
+            for (i, f) in filters.iter().enumerate() {
+                let f = if full_scan {
+                    format!("t != none and {f}")
+                } else {
+                    f.to_string()
+                };
+                text += &format!(
+                    "  if count(m in features where {f}) > {i} {{\n    \
+                     score count(m in features where {f}) to current_player reason \"near\"\n  }}\n"
+                );
+            }
+            text += "}\n";
+            let packs = [
+                PackRef::Bundled("base".into()),
+                PackRef::Text {
+                    name: "near.rules".into(),
+                    text,
+                },
+            ];
+            Arc::new(Rules::new(load(&packs).unwrap()))
+        };
+        let (near, full) = (pack(false), pack(true));
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let with_near = play(&near, players, seed, false);
+            assert_eq!(with_near, play(&full, players, seed, false), "seed {seed}");
+            assert_eq!(
+                play(&near, players, seed, true),
+                play(&full, players, seed, true),
+                "seed {seed}"
+            );
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(
+                total(&with_near.0) > total(&play(&base, players, seed, false).0) + 100,
+                "the counts near a tile find features: {:?}",
+                with_near.0
+            );
+        }
     }
 
     /// Compiled expressions answer what walked ones answer: every bundled

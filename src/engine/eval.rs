@@ -12,7 +12,7 @@ use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{Domain, FnBody, Program};
-use crate::ir::{BinOp, UnOp};
+use crate::ir::{BinOp, KindId, UnOp};
 use std::cell::Cell;
 
 /// Deepest nesting of function calls and completion checks while evaluating.
@@ -162,6 +162,8 @@ pub(super) struct CompiledFilter {
     pub test: Test,
     pub kind: Option<Node>,
     pub owner: Option<Node>,
+    /// The tile and distance of [`near_test`], the tile compiled.
+    pub near: Option<(Node, i64)>,
 }
 
 impl Filter for CompiledFilter {
@@ -176,6 +178,10 @@ impl Filter for CompiledFilter {
             _ => return Ok(None),
         };
         node.as_ref().map(|n| n(ev, env)).transpose()
+    }
+
+    fn near(&self, ev: &Evaluator, env: &mut Env, _slot: u16) -> Result<Option<(Value, i64)>, EvalError> {
+        self.near.as_ref().map(|(n, d)| Ok((n(ev, env)?, *d))).transpose()
     }
 }
 
@@ -569,21 +575,10 @@ impl Evaluator<'_> {
         let (n, judged) = match domain {
             Domain::Features(kind) => {
                 self.charge(features.len())?;
-                // A filter that starts with `x.kind == K` passes no feature of
-                // another kind: those are not judged at all.
-                let kind = match filter
-                    .map(|f| f.wanted(self, env, slot, Builtin::Kind))
-                    .transpose()?
-                    .flatten()
-                {
-                    Some(k) => match (k, kind) {
-                        (Value::Kind(k), None) => Some(k),
-                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
-                        _ => return Ok(0),
-                    },
-                    None => kind,
-                };
-                self.judge(features.roots(kind).map(Value::Feature), slot, filter, env, limit)?
+                match self.feature_scan(kind, slot, filter, env)? {
+                    Some(scan) => self.judge(scan.map(Value::Feature), slot, filter, env, limit)?,
+                    None => return Ok(0),
+                }
             }
             Domain::Figures(t) => {
                 let owner = self.owner_wanted(filter, slot, env)?;
@@ -768,21 +763,11 @@ impl Evaluator<'_> {
     ) -> Result<Vec<Value>, EvalError> {
         let items: Vec<Value> = match domain {
             Domain::Features(kind) => {
-                let features = self.state.features();
-                self.charge(features.len())?;
-                let kind = match filter
-                    .map(|f| f.wanted(self, env, slot, Builtin::Kind))
-                    .transpose()?
-                    .flatten()
-                {
-                    Some(k) => match (k, kind) {
-                        (Value::Kind(k), None) => Some(k),
-                        (Value::Kind(k), Some(kind)) if k == kind => Some(k),
-                        _ => return Ok(Vec::new()),
-                    },
-                    None => kind,
-                };
-                features.roots(kind).map(Value::Feature).collect()
+                self.charge(self.state.features().len())?;
+                match self.feature_scan(kind, slot, filter, env)? {
+                    Some(scan) => scan.map(Value::Feature).collect(),
+                    None => return Ok(Vec::new()),
+                }
             }
             Domain::Figures(t) => {
                 let owner = self.owner_wanted(filter, slot, env)?;
@@ -798,6 +783,64 @@ impl Evaluator<'_> {
         };
         self.charge(items.len())?;
         Ok(items)
+    }
+
+    /// The features of the board (of `kind`, when given) that `filter`,
+    /// each bound to `slot`, may pass, by root in ascending order: none when
+    /// it starts with `x.kind == K` for another kind than `kind`, else those
+    /// of kind `K` (see [`member_test`]); and of those, only the features
+    /// whose tile lies within `d` squares of `E`'s when its leading conjuncts
+    /// include `distance(x.tile, E) <= d` (see [`near_test`]).
+    fn feature_scan(
+        &self,
+        kind: Option<KindId>,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        env: &mut Env,
+    ) -> Result<Option<impl Iterator<Item = FeatureId> + '_>, EvalError> {
+        let Some(filter) = filter else {
+            return Ok(Some(Scan::All(self.state.features().roots(kind))));
+        };
+        // Features of another kind than the one wanted are not judged at all.
+        let kind = match filter.wanted(self, env, slot, Builtin::Kind)? {
+            Some(Value::Kind(k)) if kind.is_none_or(|kind| kind == k) => Some(k),
+            Some(_) => return Ok(None),
+            None => kind,
+        };
+        let features = self.state.features();
+        let board = self.state.board();
+        // A tile `E` that is no tile is 0 squares from every tile: no narrowing.
+        let near = match filter.near(self, env, slot)? {
+            Some((Value::Tile(CANDIDATE), d)) => self.candidate.map(|c| (c.pos, d)),
+            Some((Value::Tile(t), d)) => board.placed.get(t as usize).map(|p| (p.pos, d)),
+            _ => None,
+        };
+        let Some(((x, y), d)) = near else {
+            return Ok(Some(Scan::All(features.roots(kind))));
+        };
+        let mut scan = NearScan {
+            features,
+            placed: &board.placed,
+            rules: self.rules,
+            kind,
+            tiles: [0; NEAR_TILES],
+            len: 0,
+            next: 0,
+            nodes: 0..0,
+        };
+        let d = d as i32;
+        for dy in -d..=d {
+            for dx in -d..=d {
+                if let Some(p) = board.at((x + dx, y + dy)) {
+                    scan.tiles[scan.len] = p.0;
+                    scan.len += 1;
+                }
+            }
+        }
+        // A tile's nodes follow those of the tiles placed before it: in the
+        // order of placement, roots come out in ascending order.
+        scan.tiles[..scan.len].sort_unstable();
+        Ok(Some(Scan::Near(scan)))
     }
 
     /// The owner a figure must have to pass `filter` (see [`member_test`]).
@@ -861,6 +904,11 @@ pub(super) trait Filter {
     /// evaluated now, `x` bound to `slot` and `B` the built-in `test`; `None`
     /// when the filter does not start so.
     fn wanted(&self, ev: &Evaluator, env: &mut Env, slot: u16, test: Builtin) -> Result<Option<Value>, EvalError>;
+
+    /// The tile `E`, evaluated now, and the distance `d` of a feature
+    /// filter whose leading conjuncts include `distance(x.tile, E) <= d`
+    /// ([`near_test`]), `x` bound to `slot`; `None` when it has none.
+    fn near(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<(Value, i64)>, EvalError>;
 }
 
 /// A filter walked as an expression.
@@ -880,6 +928,13 @@ impl Filter for Walked<'_> {
             .map(|e| ev.eval(e, env))
             .transpose()
     }
+
+    fn near(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<(Value, i64)>, EvalError> {
+        debug_assert_eq!(slot, self.slot);
+        near_test(self.expr, slot)
+            .map(|(e, d)| Ok((ev.eval(e, env)?, d)))
+            .transpose()
+    }
 }
 
 /// The value `E` of a filter that starts with `x.B == E` (or `E == x.B`),
@@ -891,12 +946,7 @@ impl Filter for Walked<'_> {
 /// simple arguments is looked into: `may_swap(x, city)` whose body starts
 /// with `x.owner == current_player`.
 pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
-    let fixed = |e: &Expr| match e {
-        Expr::Kind(_) | Expr::Nothing | Expr::FigureType(_) => true,
-        Expr::Local(s) => *s != slot,
-        Expr::Query { of: None, args, .. } => args.is_empty(),
-        _ => false,
-    };
+    let fixed = |e: &Expr| fixed(e, slot);
     match filter {
         Expr::Binary(BinOp::And, first, _) => member_test(program, first, slot, test),
         Expr::Binary(BinOp::Eq, a, b) => {
@@ -933,25 +983,168 @@ pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16,
     }
 }
 
+/// Whether `e` is a constant, a local variable other than `slot` or a
+/// global query without arguments (`current_player`): evaluating it cannot
+/// fail, and it reads nothing a member bound to `slot` changes.
+fn fixed(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Kind(_) | Expr::Nothing | Expr::FigureType(_) => true,
+        Expr::Local(s) => *s != slot,
+        Expr::Query { of: None, args, .. } => args.is_empty(),
+        _ => false,
+    }
+}
+
+/// Farthest distance a scan of the features near a tile looks ([`near_test`]):
+/// 7 by 7 squares.
+pub(super) const NEAR_MAX: i64 = 3;
+
+/// The tile `E` and the distance `d` of a feature filter whose leading
+/// conjuncts, after member tests only (`x.kind == K`, `x.owner == P`),
+/// include `distance(x.tile, E) <= d` (or `== d`, `< d + 1`, either way
+/// round), `x` bound to `slot`, `E` [`fixed`] and `d` at most [`NEAR_MAX`]:
+/// such a filter is false, with no failure, for every feature whose tile
+/// (the tile of its root) lies farther from `E`, so a scan may pass over
+/// those features without judging them.
+pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
+    // `Ok(None)`: only member tests so far; `Err`: something else first.
+    fn leading(e: &Expr, slot: u16) -> Result<Option<(&Expr, i64)>, ()> {
+        match e {
+            Expr::Binary(BinOp::And, l, r) => match leading(l, slot)? {
+                Some(found) => Ok(Some(found)),
+                None => leading(r, slot),
+            },
+            Expr::Binary(BinOp::Eq, a, b) => {
+                let member = |e: &Expr| {
+                    matches!(e, Expr::Query { builtin: Builtin::Kind | Builtin::Owner, of: Some(of), args }
+                        if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
+                };
+                if (member(a) && fixed(b, slot)) || (member(b) && fixed(a, slot)) {
+                    return Ok(None);
+                }
+                distance_bound(e, slot).map(Some).ok_or(())
+            }
+            _ => distance_bound(e, slot).map(Some).ok_or(()),
+        }
+    }
+    leading(filter, slot).ok().flatten()
+}
+
+/// `distance(x.tile, E) op c` as `(E, d)`: every feature it holds for lies
+/// within `d` squares of `E` (see [`near_test`]).
+fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
+    let Expr::Binary(op, l, r) = e else {
+        return None;
+    };
+    let (distance, op, c) = match (&**l, &**r) {
+        (_, Expr::Int(c)) => (&**l, *op, *c),
+        (Expr::Int(c), _) => (&**r, flipped(*op), *c),
+        _ => return None,
+    };
+    let d = match op {
+        BinOp::Eq | BinOp::Le => c,
+        BinOp::Lt => c.checked_sub(1)?,
+        _ => return None,
+    };
+    let Expr::Query {
+        builtin: Builtin::Distance,
+        of: None,
+        args,
+    } = distance
+    else {
+        return None;
+    };
+    let tile_of_member = |e: &Expr| {
+        matches!(e, Expr::Query { builtin: Builtin::FeatureTile, of: Some(of), args }
+            if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
+    };
+    let other = match args.as_slice() {
+        [a, b] if tile_of_member(a) && fixed(b, slot) => b,
+        [a, b] if tile_of_member(b) && fixed(a, slot) => a,
+        _ => return None,
+    };
+    (0..=NEAR_MAX).contains(&d).then_some((other, d))
+}
+
+/// `a op b` as `b op' a`.
+fn flipped(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
 /// The value `x.owner` has for a figure with this owner.
 fn owner_value(owner: Option<super::ids::Player>) -> Value {
     owner.map_or(Value::None, |p| Value::Player(p.0))
+}
+
+/// Most tiles within [`NEAR_MAX`] squares of one.
+const NEAR_TILES: usize = ((2 * NEAR_MAX + 1) * (2 * NEAR_MAX + 1)) as usize;
+
+/// The features (of `kind`, when given) whose root lies on one of a few
+/// placed tiles, by root in ascending order (see [`Evaluator::feature_scan`]).
+struct NearScan<'a> {
+    features: &'a super::features::Features,
+    placed: &'a [PlacedTile],
+    rules: &'a Rules,
+    kind: Option<KindId>,
+    /// The tiles, by placed index in ascending order.
+    tiles: [u16; NEAR_TILES],
+    len: usize,
+    /// The next tile whose nodes are visited.
+    next: usize,
+    /// The nodes of the tile being visited not yet visited.
+    nodes: std::ops::Range<u32>,
+}
+
+impl Iterator for NearScan<'_> {
+    type Item = FeatureId;
+
+    fn next(&mut self) -> Option<FeatureId> {
+        loop {
+            for node in self.nodes.by_ref() {
+                if self.features.is_root(node, self.kind) {
+                    return Some(node);
+                }
+            }
+            let &placed = self.tiles[..self.len].get(self.next)?;
+            self.next += 1;
+            let p = &self.placed[placed as usize];
+            let segments = self.rules.pack.tiles[p.tile as usize].segments.len() as u32;
+            self.nodes = p.first_node..p.first_node + segments;
+        }
+    }
+}
+
+/// The features a scan judges: all of them (of a kind), or those near a
+/// tile (see [`Evaluator::feature_scan`]).
+enum Scan<A, B> {
+    All(A),
+    Near(B),
+}
+
+impl<A: Iterator<Item = FeatureId>, B: Iterator<Item = FeatureId>> Iterator for Scan<A, B> {
+    type Item = FeatureId;
+
+    fn next(&mut self) -> Option<FeatureId> {
+        match self {
+            Scan::All(all) => all.next(),
+            Scan::Near(near) => near.next(),
+        }
+    }
 }
 
 /// A comparison of a count with 0 or 1 that only asks whether some member
 /// passes (`count(...) > 0`, `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either
 /// way round): the count, and whether the comparison holds when one does.
 pub(super) fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
-    let flip = |op| match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Ge => BinOp::Le,
-        other => other,
-    };
     let (count, op, n) = match (l, r) {
         (Expr::Count { .. }, Expr::Int(n)) => (l, op, *n),
-        (Expr::Int(n), Expr::Count { .. }) => (r, flip(op), *n),
+        (Expr::Int(n), Expr::Count { .. }) => (r, flipped(op), *n),
         _ => return None,
     };
     let holds_if_some = match (op, n) {

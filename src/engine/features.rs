@@ -145,6 +145,12 @@ impl Features {
             .map(|(i, _)| i as FeatureId)
     }
 
+    /// Whether `node` is a feature's root (of `kind`, when given).
+    pub fn is_root(&self, node: u32, kind: Option<KindId>) -> bool {
+        let n = &self.nodes[node as usize];
+        n.parent == node && kind.is_none_or(|k| n.kind == k)
+    }
+
     /// The feature a node belongs to.
     pub fn find(&self, mut node: u32) -> FeatureId {
         while self.nodes[node as usize].parent != node {
