@@ -8,7 +8,7 @@ use super::game::Game;
 use super::ids::Player;
 use super::task::{Pending, Phase, Step, Task};
 use super::types::{Event, Target};
-use super::value::{nones, EvalError};
+use super::value::EvalError;
 use crate::ir::{BlockId, CardId};
 use crate::source::Span;
 
@@ -59,7 +59,7 @@ impl Game {
         {
             Some(((block, slots), origin)) => {
                 self.tasks.push(Task::ToDiscard(card));
-                self.push_frame(nones(slots as usize), origin, block);
+                self.push_frame(self.compiled.frame(slots as usize), origin, block);
             }
             None => self.state.add_to_hand(player, card),
         }
@@ -127,7 +127,7 @@ impl Game {
             .collect();
         for (card, block, slots, origin) in cards.into_iter().rev() {
             self.discard_card(player as usize, card);
-            self.push_frame(nones(slots as usize), origin, block);
+            self.push_frame(self.compiled.frame(slots as usize), origin, block);
         }
         Step::Next
     }

@@ -8,14 +8,16 @@
 
 use super::eval::{
     compare_or_compute, constant_value, existence_test, member_test, near_test, Compiled, CompiledFilter, Counter, Env,
-    Evaluator, Filter, Node, Test,
+    Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
 use super::queries::simple_query;
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};
+use crate::ir::shared::FnId;
 use crate::ir::{BinOp, UnOp};
+use std::cell::{Cell, RefCell};
 
 /// A closure answering an integer, for expressions that always evaluate to
 /// one.
@@ -24,22 +26,31 @@ type IntNode = Box<dyn Fn(&Evaluator, &mut Env) -> Result<i64, EvalError> + Send
 /// Compiles every expression evaluation starts from (see [`Compiled`]).
 pub(super) fn compile(rules: &Rules) -> Compiled {
     let pack = &rules.pack;
-    let c = Compiler { program: &pack.program };
     let program = &pack.program;
-    Compiled {
+    let c = Compiler {
+        program,
+        top: Cell::new(frame_bound(rules)),
+        deepest: Cell::new(0),
+        room: Cell::new(MAX_INLINED_NODES),
+        inlining: RefCell::new(Vec::new()),
+        kept: RefCell::new(Vec::new()),
+    };
+    let mut compiled = Compiled {
         functions: program
             .functions
             .iter()
-            .map(|f| match &f.body {
-                FnBody::Expr(e) => Some(c.node(e)),
+            .enumerate()
+            .map(|(i, f)| match &f.body {
+                FnBody::Expr(e) => Some(c.within(i as FnId, || c.node(e))),
                 _ => None,
             })
             .collect(),
         function_tests: program
             .functions
             .iter()
-            .map(|f| match &f.body {
-                FnBody::Expr(e) if is_condition(e) => Some(c.test(e)),
+            .enumerate()
+            .map(|(i, f)| match &f.body {
+                FnBody::Expr(e) if is_condition(e) => Some(c.within(i as FnId, || c.test(e))),
                 _ => None,
             })
             .collect(),
@@ -97,11 +108,228 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                     .collect()
             })
             .collect(),
+        inlined: Vec::new(),
+        frame_slots: 0,
+    };
+    compiled.frame_slots = usize::from(c.deepest.get());
+    compiled.inlined = c.kept.into_inner();
+    compiled
+}
+
+/// Most calls inlined inside one another (a recursive function is called,
+/// not inlined, once it is being inlined).
+const MAX_INLINED: usize = 4;
+
+/// Most local slots a frame grows to for inlined calls.
+const MAX_INLINED_SLOTS: u16 = 256;
+
+/// Most expression nodes inlined in a pack's compiled code in all: past it,
+/// calls are called (a pack of functions each calling the one before many
+/// times would otherwise compile to exponentially many closures).
+const MAX_INLINED_NODES: usize = 100_000;
+
+/// More local slots than any frame evaluation runs in has (a handler's, a
+/// function's, an action's, a forbid rule's, a card's, a feature kind
+/// clause's): inlined calls keep their parameters and variables above it.
+fn frame_bound(rules: &Rules) -> u16 {
+    let program = &rules.pack.program;
+    let clauses = rules.pack.kinds.iter().flat_map(|k| {
+        [&k.complete, &k.score_completed, &k.score_final]
+            .into_iter()
+            .flatten()
+            .map(slot_bound)
+    });
+    let cards = program
+        .cards
+        .iter()
+        .flat_map(|c| [c.on_draw, c.at_end])
+        .flatten()
+        .map(|(_, slots)| slots);
+    program
+        .handlers
+        .iter()
+        .map(|h| h.slots)
+        .chain(program.functions.iter().map(|f| f.slots))
+        .chain(program.actions.iter().map(|a| a.slots))
+        .chain(program.forbids.iter().map(|f| f.slots.max(1)))
+        .chain(cards)
+        .chain(clauses)
+        .max()
+        .unwrap_or(0)
+}
+
+/// One more than the highest local slot `e` reads or binds (0 for none).
+fn slot_bound(e: &Expr) -> u16 {
+    let mut bound = 0;
+    visit(e, &mut |e| {
+        if let Expr::Local(slot) | Expr::Let { slot, .. } | Expr::Count { slot, .. } = e {
+            bound = bound.max(slot.saturating_add(1));
+        }
+    });
+    bound
+}
+
+/// How many nodes `e` has.
+fn size(e: &Expr) -> usize {
+    let mut n = 0;
+    visit(e, &mut |_| n += 1);
+    n
+}
+
+/// Calls `each` on `e` and every expression inside it.
+fn visit(e: &Expr, each: &mut impl FnMut(&Expr)) {
+    each(e);
+    match e {
+        Expr::MemberVar { of, .. } => visit(of, each),
+        Expr::Query { of, args, .. } => {
+            of.iter().for_each(|e| visit(e, each));
+            args.iter().for_each(|e| visit(e, each));
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|e| visit(e, each)),
+        Expr::Unary(_, x) => visit(x, each),
+        Expr::Binary(_, a, b) => {
+            visit(a, each);
+            visit(b, each);
+        }
+        Expr::If { cond, then, otherwise } => {
+            visit(cond, each);
+            visit(then, each);
+            visit(otherwise, each);
+        }
+        Expr::Let { value, body, .. } => {
+            visit(value, each);
+            visit(body, each);
+        }
+        Expr::Count { list, filter, .. } => {
+            list.iter().for_each(|e| visit(e, each));
+            filter.iter().for_each(|e| visit(e, each));
+        }
+        _ => {}
+    }
+}
+
+/// `e` with every local slot it reads or binds moved up by `by` (a value
+/// function's body, to run inlined in its caller's frame); `None` when a
+/// slot would pass `u16::MAX` or `e` reads a clause's subject.
+fn shifted(e: &Expr, by: u16) -> Option<Expr> {
+    let boxed = |e: &Expr| shifted(e, by).map(Box::new);
+    let all = |es: &[Expr]| es.iter().map(|e| shifted(e, by)).collect::<Option<Vec<_>>>();
+    Some(match e {
+        Expr::Subject => return None,
+        Expr::Local(s) => Expr::Local(s.checked_add(by)?),
+        Expr::MemberVar { var, of } => Expr::MemberVar {
+            var: *var,
+            of: boxed(of)?,
+        },
+        Expr::Query { builtin, of, args } => Expr::Query {
+            builtin: *builtin,
+            of: match of {
+                Some(of) => Some(boxed(of)?),
+                None => None,
+            },
+            args: all(args)?,
+        },
+        Expr::Call { func, args } => Expr::Call {
+            func: *func,
+            args: all(args)?,
+        },
+        Expr::Unary(op, x) => Expr::Unary(*op, boxed(x)?),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, boxed(a)?, boxed(b)?),
+        Expr::If { cond, then, otherwise } => Expr::If {
+            cond: boxed(cond)?,
+            then: boxed(then)?,
+            otherwise: boxed(otherwise)?,
+        },
+        Expr::Let { slot, value, body } => Expr::Let {
+            slot: slot.checked_add(by)?,
+            value: boxed(value)?,
+            body: boxed(body)?,
+        },
+        Expr::Count {
+            slot,
+            domain,
+            list,
+            filter,
+            memo,
+            listed,
+        } => Expr::Count {
+            slot: slot.checked_add(by)?,
+            domain: *domain,
+            list: match list {
+                Some(l) => Some(boxed(l)?),
+                None => None,
+            },
+            filter: match filter {
+                Some(f) => Some(boxed(f)?),
+                None => None,
+            },
+            memo: match memo {
+                Some(m) => Some(m.iter().map(|s| s.checked_add(by)).collect::<Option<Box<[u16]>>>()?),
+                None => None,
+            },
+            listed: *listed,
+        },
+        other => other.clone(),
+    })
+}
+
+/// Runs a call inlined in the caller's frame: what
+/// [`Evaluator::call_with`] does (the same depth limit, charge and order),
+/// the callee's frame being the caller's local slots `region..end`, its
+/// parameters filled by `args`.
+fn inline_call<T>(
+    ev: &Evaluator,
+    env: &mut Env,
+    args: &[Node],
+    (region, end): (usize, usize),
+    body: impl FnOnce(&Evaluator, &mut Env) -> Result<T, EvalError>,
+) -> Result<T, EvalError> {
+    if env.depth >= MAX_EVAL_DEPTH {
+        return Err(EvalError::TooDeep);
+    }
+    ev.charge(1)?;
+    if env.locals.len() < end {
+        env.locals.resize_with(end, || Value::None);
+    }
+    for (i, arg) in args.iter().enumerate() {
+        let v = arg(ev, env)?;
+        env.locals[region + i] = v;
+    }
+    env.depth += 1;
+    let out = body(ev, env);
+    env.depth -= 1;
+    out
+}
+
+/// The local variable `x` of `x.kind`.
+fn kind_of_local(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Query {
+            builtin: Builtin::Kind,
+            of: Some(of),
+            args,
+        } if args.is_empty() => match **of {
+            Expr::Local(slot) => Some(slot as usize),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
 struct Compiler<'p> {
     program: &'p Program,
+    /// The first local slot free for the next inlined call's frame.
+    top: Cell<u16>,
+    /// Expression nodes that may still be inlined ([`MAX_INLINED_NODES`]).
+    room: Cell<usize>,
+    /// The end of the highest inlined call's frame (0: none).
+    deepest: Cell<u16>,
+    /// The functions being inlined (or compiled), innermost last.
+    inlining: RefCell<Vec<FnId>>,
+    /// Inlined bodies (their slots moved up), kept as long as the closures
+    /// compiled from them: counts are remembered by their node's address.
+    #[allow(clippy::vec_box, reason = "boxed, so a body keeps its address when the list grows")]
+    kept: RefCell<Vec<Box<Expr>>>,
 }
 
 /// The built-ins whose every answer is an integer (see `queries.rs`).
@@ -334,6 +562,9 @@ impl Compiler<'_> {
             }
             Expr::Call { func, args } => {
                 let func = *func;
+                if let Some((args, frame, body)) = self.inlined(func, args, |body| self.node(body)) {
+                    return Box::new(move |ev, env| inline_call(ev, env, &args, frame, |ev, env| body(ev, env)));
+                }
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 Box::new(move |ev, env| ev.call_with(func, args.len(), env, |i, env| args[i](ev, env)))
             }
@@ -449,6 +680,17 @@ impl Compiler<'_> {
                     };
                     if let Some(c) = c {
                         let equal = op == BinOp::Eq;
+                        if let (Value::Kind(k), Some(slot)) = (&c, kind_of_local(other)) {
+                            // `x.kind == K`: the kind read off the feature graph, no value made.
+                            let k = *k;
+                            return Box::new(move |ev, env| {
+                                let features = ev.state.features();
+                                Ok(match env.locals.get(slot) {
+                                    Some(Value::Feature(f)) => features.kind(features.find(*f)) == k,
+                                    _ => false,
+                                } == equal)
+                            });
+                        }
                         if let Some(answer) = self.on_local(other) {
                             return Box::new(move |ev, env| Ok((answer(ev, env) == c) == equal));
                         }
@@ -465,6 +707,16 @@ impl Compiler<'_> {
             }
             Expr::Call { func, args } => {
                 let func = *func;
+                let inlined = self.inlined(func, args, |body| -> Test {
+                    if is_condition(body) {
+                        return self.test(body);
+                    }
+                    let node = self.node(body);
+                    Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
+                });
+                if let Some((args, frame, body)) = inlined {
+                    return Box::new(move |ev, env| inline_call(ev, env, &args, frame, |ev, env| body(ev, env)));
+                }
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 Box::new(move |ev, env| ev.call_test(func, args.len(), env, |i, env| args[i](ev, env)))
             }
@@ -473,6 +725,53 @@ impl Compiler<'_> {
                 Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
             }
         }
+    }
+
+    /// `compile` run while function `func` is being compiled: calls to it
+    /// in there are not inlined.
+    fn within<T>(&self, func: FnId, compile: impl FnOnce() -> T) -> T {
+        self.inlining.borrow_mut().push(func);
+        let out = compile();
+        self.inlining.borrow_mut().pop();
+        out
+    }
+
+    /// A call of value function `func` with `args`, inlined: its arguments
+    /// compiled, the slots of its frame in the caller's (`inline_call`), and
+    /// `compile` of its body with its slots moved there. `None` for a
+    /// function with statements, one already being inlined (recursion) or
+    /// too deep in inlined calls, or a frame grown too big.
+    #[allow(clippy::type_complexity)]
+    fn inlined<T>(
+        &self,
+        func: FnId,
+        args: &[Expr],
+        compile: impl FnOnce(&Expr) -> T,
+    ) -> Option<(Vec<Node>, (usize, usize), T)> {
+        let f = self.program.functions.get(func as usize)?;
+        let FnBody::Expr(body) = &f.body else {
+            return None;
+        };
+        {
+            let inlining = self.inlining.borrow();
+            if inlining.len() >= MAX_INLINED || inlining.contains(&func) {
+                return None;
+            }
+        }
+        let region = self.top.get();
+        let end = region.checked_add(f.slots).filter(|end| *end <= MAX_INLINED_SLOTS)?;
+        let room = self.room.get().checked_sub(size(body))?;
+        let body = Box::new(shifted(body, region)?);
+        self.room.set(room);
+        // The arguments and the body run above the frame, so calls inlined
+        // in them keep out of it.
+        self.top.set(end);
+        self.deepest.set(self.deepest.get().max(end));
+        let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
+        let compiled = self.within(func, || compile(&body));
+        self.top.set(region);
+        self.kept.borrow_mut().push(body);
+        Some((args, (usize::from(region), usize::from(end)), compiled))
     }
 
     /// A built-in answered from its receiver alone (`x.kind`, `f.owner`)
@@ -689,6 +988,45 @@ mod tests {
                 "the counts near a tile find features: {:?}",
                 with_near.0
             );
+        }
+    }
+
+    /// Calls inlined in their callers' frames answer what calls in frames
+    /// of their own answer: value functions with `let`, `if`, counts that
+    /// read their parameters, calls as arguments of calls, in conditions,
+    /// values and arithmetic, play the same games compiled as walked, and
+    /// their points are paid.
+    #[test]
+    fn inlined_calls_play_the_games_called_ones_play() {
+        let text = "pack inlined\nlanguage 1\nrequires base\n\
+            fn roads(t: tile) = count(f in t.features where f.kind == road)\n\
+            fn owned(f: feature) = count(p in f.owners) > 0\n\
+            fn mine(f: feature) = f.controlled_by(current_player) and owned(f)\n\
+            fn both(a: int, b: int) = a + b\n\
+            fn bigger(f: feature) = count(feature g where g.kind == f.kind and g.tiles > f.tiles)\n\
+            fn value(t: tile): int {\n  let n = roads(t)\n  if n >= 2 {\n    return both(n, n)\n  }\n  \
+              return both(count(feature g where g.kind == city and mine(g)), roads(t))\n}\n\
+            on tile_placed(t) when count(f in t.features where mine(f)) > 0 or value(t) > 2 {\n  \
+              score value(t) + both(roads(t), value(t)) to current_player reason \"inlined\"\n}\n\
+            on tile_placed(t) when count(f in t.features where bigger(f) > 2 and bigger(f) < 6) > 1 {\n  \
+              score 1 to current_player reason \"inlined\"\n}\n";
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "inlined.rules".into(),
+                text: text.into(),
+            },
+        ];
+        let rules = Arc::new(Rules::new(load(&packs).unwrap()));
+        let compiled = super::compile(&rules);
+        assert!(!compiled.inlined.is_empty(), "calls are inlined");
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let inlined = play(&rules, players, seed, false);
+            assert_eq!(inlined, play(&rules, players, seed, true), "seed {seed}");
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(total(&inlined.0) > total(&play(&base, players, seed, false).0) + 50);
         }
     }
 

@@ -11,7 +11,7 @@ use super::ids::{PlacedId, Player, Rotation};
 use super::rules::{half_kinds, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
-use super::value::{nones, value_target, Value};
+use super::value::{value_target, Value};
 use crate::ir::program::{ForbidWhat, Window};
 use crate::ir::ActionId;
 use crate::ir::{FigureTypeId, KindId, Ownership, TileId};
@@ -225,7 +225,7 @@ impl Game {
     }
 
     fn forbidding_now(&self, ev: &Evaluator, applies: impl Fn(ForbidWhat) -> bool, subject: Value) -> Option<usize> {
-        let mut locals = Vec::new();
+        let mut locals = self.compiled.frame(0);
         self.rules.pack.program.forbids.iter().position(|rule| {
             if !applies(rule.what) {
                 return false;
@@ -317,7 +317,7 @@ impl Game {
         {
             return Vec::new();
         }
-        let mut locals = nones(a.slots as usize);
+        let mut locals = self.compiled.frame(a.slots as usize);
         let mut env = Env {
             locals: &mut locals,
             subject: None,

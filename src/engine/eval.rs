@@ -136,9 +136,23 @@ pub(super) struct Compiled {
     /// By block and statement: the condition of an `if`, the filter of a
     /// `for` or a `choose` (members bound to its slot).
     pub statements: Vec<Vec<Option<CompiledFilter>>>,
+    /// The bodies of inlined calls, their slots moved up, which the
+    /// closures compiled from them name their counts by.
+    #[allow(clippy::vec_box, reason = "each body keeps the address its counts are named by")]
+    pub inlined: Vec<Box<Expr>>,
+    /// Local slots a frame has room for, inlined calls' frames included.
+    pub frame_slots: usize,
 }
 
 impl Compiled {
+    /// A frame of `n` local slots (none set), with room for the frames of
+    /// the calls inlined in the code it runs.
+    pub(super) fn frame(&self, n: usize) -> Vec<Value> {
+        let mut locals = Vec::with_capacity(n.max(self.frame_slots));
+        locals.resize_with(n, || Value::None);
+        locals
+    }
+
     /// The compiled condition or filter of the statement at `at`.
     pub(super) fn statement(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledFilter> {
         self.statements.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()
@@ -379,7 +393,12 @@ impl Evaluator<'_> {
             n <= f.slots as usize,
             "a call passes no more arguments than its function has slots"
         );
-        let mut locals = self.budget.spare.borrow_mut().pop().unwrap_or_default();
+        let mut locals = self
+            .budget
+            .spare
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| self.compiled.frame(0));
         locals.resize_with(f.slots as usize, || Value::None);
         let mut out = Ok(none);
         for (i, local) in locals.iter_mut().enumerate().take(n) {

@@ -50,12 +50,20 @@ impl State {
     pub(super) fn majority_mask(&self, f: FeatureId) -> u32 {
         // Read from the followers kept on the feature: no look at the figures.
         let standings = self.features().standings(f);
-        let count = |s: &super::features::Standing| i64::from(s.followers) + i64::from(s.bonus);
         // Majority bonuses count only for players with a figure there.
-        let best = standings.iter().filter(|s| s.followers > 0).map(count).max();
-        (0..standings.len())
-            .filter(|p| standings[*p].followers > 0 && Some(count(&standings[*p])) == best)
-            .fold(0, |mask, p| mask | 1 << p)
+        let (mut best, mut mask) = (i64::MIN, 0);
+        for (p, s) in standings.iter().enumerate() {
+            if s.followers == 0 {
+                continue;
+            }
+            let count = i64::from(s.followers) + i64::from(s.bonus);
+            if count > best {
+                (best, mask) = (count, 1 << p);
+            } else if count == best {
+                mask |= 1 << p;
+            }
+        }
+        mask
     }
 
     /// The features named by the `touches` lists of this feature's segments, each once.

@@ -12,7 +12,7 @@ use super::ids::Player;
 use super::rules::Rules;
 use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::{Event, Target};
-use super::value::{nones, value_target, EvalError, Value};
+use super::value::{value_target, EvalError, Value};
 use crate::ir::expr::Expr;
 use crate::ir::program::{Domain, EventKind, FnBody, OptionArm, Stmt};
 use crate::ir::{BlockId, VarId};
@@ -284,7 +284,7 @@ impl Game {
             }
             Stmt::Call { func, args } => {
                 let f = &rules.pack.program.functions[*func as usize];
-                let mut call_locals = nones(f.slots as usize);
+                let mut call_locals = self.compiled.frame(f.slots as usize);
                 for (i, a) in args.iter().enumerate() {
                     call_locals[i] = self.eval_at(frame, a)?;
                 }

@@ -14,7 +14,7 @@ use super::game::Game;
 use super::ids::{PlacedId, Player};
 use super::task::{Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 use super::types::{Event, Target};
-use super::value::{nones, target_value, EvalError, Value};
+use super::value::{target_value, EvalError, Value};
 use crate::ir::program::EventKind;
 use crate::ir::TileId;
 use crate::ir::{ActionId, BlockId};
@@ -105,7 +105,7 @@ impl Game {
     /// Runs an action's body on its target.
     pub(super) fn start_action(&mut self, action: ActionId, target: Target) {
         let a = &self.rules.pack.program.actions[action as usize];
-        let mut locals = nones(a.slots as usize);
+        let mut locals = self.compiled.frame(a.slots as usize);
         if let Some(first) = locals.first_mut() {
             *first = target_value(target);
         }
@@ -363,7 +363,7 @@ impl Game {
             ..self.evaluator()
         };
         let mut chosen = Vec::new();
-        let mut locals = Vec::new();
+        let mut locals = self.compiled.frame(0);
         for &h in rules.handlers_of(event).iter().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
             *last = Some(handler.span);
@@ -413,7 +413,7 @@ impl Game {
                 self.rules.pack.locate(origin)
             )));
         }
-        let mut locals = nones(slots.max(args.len() as u16) as usize);
+        let mut locals = self.compiled.frame(slots.max(args.len() as u16) as usize);
         locals[..args.len()].clone_from_slice(&args);
         if !chosen.is_empty() {
             self.tasks.push(Task::Handlers { args, chosen, depth });
