@@ -10,7 +10,7 @@ use super::eval::{
     compare_or_compute, constant_value, existence_test, member_test, near_test, Compiled, CompiledFilter, Counter, Env,
     Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
-use super::queries::simple_query;
+use super::queries::{simple_query, small_list, SMALL_LIST};
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
@@ -31,6 +31,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         program,
         top: Cell::new(frame_bound(rules)),
         deepest: Cell::new(0),
+        once: Cell::new(false),
         room: Cell::new(MAX_INLINED_NODES),
         inlining: RefCell::new(Vec::new()),
         kept: RefCell::new(Vec::new()),
@@ -57,7 +58,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         guards: program
             .handlers
             .iter()
-            .map(|h| h.when.as_ref().map(|e| c.test(e)))
+            .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
         complete: pack
             .kinds
@@ -77,7 +78,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         action_when: program
             .actions
             .iter()
-            .map(|a| a.when.as_ref().map(|e| c.test(e)))
+            .map(|a| a.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
         action_filter: program
             .actions
@@ -92,7 +93,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                     .iter()
                     .map(|s| match &s.stmt {
                         Stmt::If { cond, .. } => Some(CompiledFilter {
-                            test: c.test(cond),
+                            test: c.once(|| c.test(cond)),
                             kind: None,
                             owner: None,
                             near: None,
@@ -322,6 +323,9 @@ struct Compiler<'p> {
     top: Cell<u16>,
     /// Expression nodes that may still be inlined ([`MAX_INLINED_NODES`]).
     room: Cell<usize>,
+    /// Whether the code being compiled runs once while its memo lives
+    /// ([`Compiler::once`]).
+    once: Cell<bool>,
     /// The end of the highest inlined call's frame (0: none).
     deepest: Cell<u16>,
     /// The functions being inlined (or compiled), innermost last.
@@ -798,12 +802,26 @@ impl Compiler<'_> {
 
     /// A count's filter, its members bound to `slot`.
     fn filter(&self, e: &Expr, slot: u16) -> CompiledFilter {
-        CompiledFilter {
+        // Judged once per member: counts in it are remembered.
+        let once = self.once.replace(false);
+        let filter = CompiledFilter {
             test: self.test(e),
             kind: member_test(self.program, e, slot, Builtin::Kind).map(|k| self.node(k)),
             owner: member_test(self.program, e, slot, Builtin::Owner).map(|o| self.node(o)),
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
-        }
+        };
+        self.once.set(once);
+        filter
+    }
+
+    /// `compile` of a condition judged once while its [`super::eval::Memo`]
+    /// lives (a handler's guard, an action's `when`, an `if`): counts in it
+    /// outside filters are not remembered, which would only cost.
+    fn once<T>(&self, compile: impl FnOnce() -> T) -> T {
+        let once = self.once.replace(true);
+        let out = compile();
+        self.once.set(once);
+        out
     }
 
     /// A count as a closure given the limit at which it stops: what
@@ -826,7 +844,8 @@ impl Compiler<'_> {
         let filter = filter.as_deref().map(|f| self.filter(f, slot));
         match (domain, list) {
             (Some(domain), None) => {
-                let (domain, memo) = (*domain, memo.clone());
+                let memo = if self.once.get() { None } else { memo.clone() };
+                let domain = *domain;
                 Box::new(move |ev, env, limit| {
                     ev.remembered(at, memo.as_deref(), env, |env| {
                         let filter = filter.as_ref().map(|f| f as &dyn Filter);
@@ -835,6 +854,31 @@ impl Compiler<'_> {
                 })
             }
             (None, Some(list)) => {
+                // A list a built-in answers on the stack (a tile's features, a
+                // feature's owners) is counted there, as its value would be.
+                if let Expr::Query {
+                    builtin,
+                    of: Some(of),
+                    args,
+                } = &**list
+                {
+                    if let (Some((small, member)), Some(answer), true) =
+                        (small_list(*builtin), simple_query(*builtin), args.is_empty())
+                    {
+                        let of = self.node(of);
+                        return Box::new(move |ev, env, limit| {
+                            let of = of(ev, env)?;
+                            let filter = filter.as_ref().map(|f| f as &dyn Filter);
+                            let mut ids = [0; SMALL_LIST];
+                            match small(ev, &of, &mut ids) {
+                                Some(n) => {
+                                    ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
+                                }
+                                None => ev.count_list(&answer(ev, &of), slot, filter, env, limit),
+                            }
+                        });
+                    }
+                }
                 let list = self.node(list);
                 Box::new(move |ev, env, limit| {
                     let list = list(ev, env)?;

@@ -217,12 +217,13 @@ pub(super) struct Memo {
 impl Memo {
     /// The count remembered for the count expression at address `expr`
     /// (compiled or walked, a count is named by its node in the pack) with
-    /// the local values `key`.
-    pub(super) fn get(&self, expr: usize, key: &[Value]) -> Option<i64> {
+    /// the values the local `slots` have in `locals` (read in place).
+    pub(super) fn get(&self, expr: usize, slots: &[u16], locals: &[Value]) -> Option<i64> {
+        let value = |s: &u16| locals.get(usize::from(*s)).unwrap_or(&Value::None);
         self.entries
             .borrow()
             .iter()
-            .find(|(e, k, _)| *e == expr && k.as_slice() == key)
+            .find(|(e, k, _)| *e == expr && k.len() == slots.len() && k.iter().eq(slots.iter().map(value)))
             .map(|(_, _, n)| *n)
     }
 
@@ -496,24 +497,18 @@ impl Evaluator<'_> {
         env: &mut Env,
         count: impl FnOnce(&mut Env) -> Result<i64, EvalError>,
     ) -> Result<i64, EvalError> {
-        let key: Option<Vec<Value>> = match (self.memo, slots, self.candidate) {
-            (Some(_), Some(slots), None) => Some(
-                slots
-                    .iter()
-                    .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
-                    .collect(),
-            ),
-            _ => None,
+        let (Some(memo), Some(slots), None) = (self.memo, slots, self.candidate) else {
+            return count(env);
         };
-        if let (Some(m), Some(k)) = (self.memo, &key) {
-            if let Some(n) = m.get(at, k) {
-                return Ok(n);
-            }
+        if let Some(n) = memo.get(at, slots, env.locals) {
+            return Ok(n);
         }
         let n = count(env)?;
-        if let (Some(m), Some(k)) = (self.memo, key) {
-            m.put(at, k, n);
-        }
+        let key = slots
+            .iter()
+            .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
+            .collect();
+        memo.put(at, key, n);
         Ok(n)
     }
 
@@ -527,25 +522,33 @@ impl Evaluator<'_> {
         env: &mut Env,
         limit: i64,
     ) -> Result<i64, EvalError> {
-        let members = match list {
-            Value::Features(v) => v.len(),
-            Value::Players(v) => v.len(),
-            Value::Figures(v) => v.len(),
-            Value::Directions(v) => v.len(),
-            _ => 0,
-        };
-        self.charge(members)?;
-        if filter.is_none() {
-            return Ok((members as i64).min(limit));
+        match list {
+            Value::Features(v) => self.count_members(v.iter().map(|f| Value::Feature(*f)), slot, filter, env, limit),
+            Value::Players(v) => self.count_members(v.iter().map(|p| Value::Player(*p)), slot, filter, env, limit),
+            Value::Figures(v) => self.count_members(v.iter().map(|f| Value::Figure(*f)), slot, filter, env, limit),
+            Value::Directions(v) => {
+                self.count_members(v.iter().map(|d| Value::Direction(*d)), slot, filter, env, limit)
+            }
+            _ => self.count_members(std::iter::empty(), slot, filter, env, limit),
         }
-        let judged = match list {
-            Value::Features(v) => self.judge(v.iter().map(|f| Value::Feature(*f)), slot, filter, env, limit),
-            Value::Players(v) => self.judge(v.iter().map(|p| Value::Player(*p)), slot, filter, env, limit),
-            Value::Figures(v) => self.judge(v.iter().map(|f| Value::Figure(*f)), slot, filter, env, limit),
-            Value::Directions(v) => self.judge(v.iter().map(|d| Value::Direction(*d)), slot, filter, env, limit),
-            _ => Ok((0, 0)),
-        };
-        Ok(judged?.0)
+    }
+
+    /// How many of a list's `members` pass `filter`, each bound to `slot`:
+    /// the list is charged, then its members are judged.
+    pub(super) fn count_members(
+        &self,
+        members: impl ExactSizeIterator<Item = Value>,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<i64, EvalError> {
+        let n = members.len();
+        self.charge(n)?;
+        if filter.is_none() {
+            return Ok((n as i64).min(limit));
+        }
+        Ok(self.judge(members, slot, filter, env, limit)?.0)
     }
 
     /// Judges members one by one, each bound to `slot`, until `limit` of

@@ -386,6 +386,59 @@ fn tile_features(ev: &Evaluator, of: &Value) -> Value {
     }
 }
 
+/// Most members of a list answered on the stack ([`small_list`]).
+pub(super) const SMALL_LIST: usize = 64;
+
+/// A list built-in answered into a buffer on the stack: the members' ids,
+/// how many there are, or `None` when they do not fit (the built-in's value
+/// then says them).
+pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> Option<usize>;
+
+/// A list member's value, by its id.
+pub(super) type Member = fn(u32) -> Value;
+
+/// The built-ins whose lists [`SmallList`] answers, and the value of a
+/// member by its id: a count over them lists nothing on the heap.
+pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
+    match builtin {
+        Builtin::TileFeatures => Some((tile_roots, Value::Feature)),
+        Builtin::Owners => Some((owner_ids, |p| Value::Player(p as u8))),
+        _ => None,
+    }
+}
+
+/// [`tile_features`] into a buffer.
+fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let Value::Tile(t) = *of else { return Some(0) };
+    let Some(placed) = ev.state.board().placed.get(t as usize).filter(|_| t != CANDIDATE) else {
+        return Some(0);
+    };
+    let segments = ev.rules.pack.tiles[placed.tile as usize].segments.len();
+    if segments > SMALL_LIST {
+        return None;
+    }
+    let mut n = 0;
+    for s in 0..segments {
+        let root = ev.state.feature_of(PlacedId(t), s as u8);
+        if !out[..n].contains(&root) {
+            out[n] = root;
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
+/// [`owners`] into a buffer.
+fn owner_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let mask = feature(ev, of).map_or(0, |f| ev.state.majority_mask(f));
+    let mut n = 0;
+    for p in (0..ev.state.players() as u32).filter(|p| mask & (1 << p) != 0) {
+        *out.get_mut(n)? = p;
+        n += 1;
+    }
+    Some(n)
+}
+
 /// The figures on a feature, in the order they came to the board.
 fn figures(ev: &Evaluator, of: &Value) -> Value {
     Value::Figures(feature(ev, of).map_or_else(Vec::new, |f| ev.state.figures_on(f).map(|m| m.id).collect()))
