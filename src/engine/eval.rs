@@ -12,7 +12,7 @@ use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{Domain, FnBody, Program};
-use crate::ir::{BinOp, KindId, UnOp};
+use crate::ir::{BinOp, FigureTypeId, KindId, UnOp};
 use std::cell::Cell;
 
 /// Deepest nesting of function calls and completion checks while evaluating.
@@ -603,14 +603,7 @@ impl Evaluator<'_> {
                 }
             }
             Domain::Figures(t) => {
-                let owner = self.owner_wanted(filter, slot, env)?;
-                let figures = self
-                    .state
-                    .figures()
-                    .iter()
-                    .filter(|m| t.is_none_or(|t| m.figure_type == t))
-                    .filter(|m| owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o))
-                    .map(|m| Value::Figure(m.id));
+                let figures = self.figure_scan(t, slot, filter, env)?.map(Value::Figure);
                 self.judge(figures, slot, filter, env, limit)?
             }
             Domain::Tiles => {
@@ -791,16 +784,7 @@ impl Evaluator<'_> {
                     None => return Ok(Vec::new()),
                 }
             }
-            Domain::Figures(t) => {
-                let owner = self.owner_wanted(filter, slot, env)?;
-                self.state
-                    .figures()
-                    .iter()
-                    .filter(|m| t.is_none_or(|t| m.figure_type == t))
-                    .filter(|m| owner.as_ref().is_none_or(|o| owner_value(m.owner) == *o))
-                    .map(|m| Value::Figure(m.id))
-                    .collect()
-            }
+            Domain::Figures(t) => self.figure_scan(t, slot, filter, env)?.map(Value::Figure).collect(),
             _ => return self.domain_items(domain, None, player, env),
         };
         self.charge(items.len())?;
@@ -865,12 +849,34 @@ impl Evaluator<'_> {
         Ok(Some(Scan::Near(scan)))
     }
 
-    /// The owner a figure must have to pass `filter` (see [`member_test`]).
-    fn owner_wanted(&self, filter: Option<&dyn Filter>, slot: u16, env: &mut Env) -> Result<Option<Value>, EvalError> {
-        Ok(filter
+    /// The figures on the board (of type `t`, when given) that `filter`,
+    /// each bound to `slot`, may pass, by id in board order: those of owner
+    /// `P` when it starts with `x.owner == P` (see [`member_test`]), matched
+    /// as the figures keep their owners (no value made for each).
+    fn figure_scan(
+        &self,
+        t: Option<FigureTypeId>,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        env: &mut Env,
+    ) -> Result<impl Iterator<Item = u32> + '_, EvalError> {
+        let wanted = filter
             .map(|f| f.wanted(self, env, slot, Builtin::Owner))
             .transpose()?
-            .flatten())
+            .flatten();
+        // `x.owner` is a player or `none`: any other value wanted passes no figure.
+        let (any, owner, never) = match wanted {
+            None => (true, None, false),
+            Some(Value::None) => (false, None, false),
+            Some(Value::Player(p)) => (false, Some(p), false),
+            Some(_) => (false, None, true),
+        };
+        Ok(self
+            .state
+            .figures()
+            .iter()
+            .filter(move |m| !never && t.is_none_or(|t| m.figure_type == t) && (any || m.owner.map(|p| p.0) == owner))
+            .map(|m| m.id))
     }
 
     /// A figure's type, wherever it is: on the board, at a spot, or gone.
@@ -1097,11 +1103,6 @@ fn flipped(op: BinOp) -> BinOp {
         BinOp::Ge => BinOp::Le,
         other => other,
     }
-}
-
-/// The value `x.owner` has for a figure with this owner.
-fn owner_value(owner: Option<super::ids::Player>) -> Value {
-    owner.map_or(Value::None, |p| Value::Player(p.0))
 }
 
 /// Most tiles within [`NEAR_MAX`] squares of one.
