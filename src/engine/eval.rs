@@ -45,6 +45,12 @@ impl Clone for Budget {
 }
 
 impl Budget {
+    /// Evaluation work charged to the game so far.
+    #[cfg(test)]
+    pub(super) fn game_work(&self) -> u64 {
+        self.game_work.get()
+    }
+
     /// Gives the next evaluations the whole budget of a decision again.
     pub(super) fn reset(&self) {
         self.work.set(0);
