@@ -118,8 +118,9 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
     compiled
 }
 
-/// Most calls inlined inside one another (a recursive function is called,
-/// not inlined, once it is being inlined).
+/// Most functions being inlined or compiled inside one another (the
+/// function whose body is compiled counts as one); a function already being
+/// inlined is called, not inlined again.
 const MAX_INLINED: usize = 4;
 
 /// Most local slots a frame grows to for inlined calls.
