@@ -7,8 +7,8 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, existence_test, member_test, near_test, Compiled, CompiledFilter, Counter, Env,
-    Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, Compiled, CompiledFilter,
+    Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
 use super::queries::{simple_query, small_list, SMALL_LIST};
 use super::rules::Rules;
@@ -302,21 +302,6 @@ fn inline_call<T>(
     let out = body(ev, env);
     env.depth -= 1;
     out
-}
-
-/// The local variable `x` of `x.kind`.
-fn kind_of_local(e: &Expr) -> Option<usize> {
-    match e {
-        Expr::Query {
-            builtin: Builtin::Kind,
-            of: Some(of),
-            args,
-        } if args.is_empty() => match **of {
-            Expr::Local(slot) => Some(slot as usize),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 struct Compiler<'p> {
@@ -688,9 +673,9 @@ impl Compiler<'_> {
                     };
                     if let Some(c) = c {
                         let equal = op == BinOp::Eq;
-                        if let (Value::Kind(k), Some(slot)) = (&c, kind_of_local(other)) {
+                        if let (Value::Kind(k), Some((Builtin::Kind, slot))) = (&c, local_query(other)) {
                             // `x.kind == K`: the kind read off the feature graph, no value made.
-                            let k = *k;
+                            let (k, slot) = (*k, usize::from(slot));
                             return Box::new(move |ev, env| {
                                 let features = ev.state.features();
                                 Ok(match env.locals.get(slot) {
@@ -770,25 +755,20 @@ impl Compiler<'_> {
         let room = self.room.get().checked_sub(size(body))?;
         let moved = Box::new(shifted(body, region)?);
         self.room.set(room);
-        // Each count of the moved body is named by the function's own node.
-        let mut counts = Vec::new();
-        visit(body, &mut |e| {
-            if matches!(e, Expr::Count { .. }) {
-                counts.push(e as *const Expr as usize);
-            }
-        });
-        let mut moved_counts = Vec::new();
-        visit(&moved, &mut |e| {
-            if matches!(e, Expr::Count { .. }) {
-                moved_counts.push(e as *const Expr as usize);
-            }
-        });
-        {
-            let mut named = self.named.borrow_mut();
-            for (moved, own) in moved_counts.into_iter().zip(counts) {
-                named.insert(moved, own);
-            }
-        }
+        // Each count of the moved body is named by the function's own node
+        // (both are visited in the same order).
+        let counts = |e: &Expr| {
+            let mut at = Vec::new();
+            visit(e, &mut |e| {
+                if matches!(e, Expr::Count { .. }) {
+                    at.push(e as *const Expr as usize);
+                }
+            });
+            at
+        };
+        self.named
+            .borrow_mut()
+            .extend(counts(&moved).into_iter().zip(counts(body)));
         let body = moved;
         // The arguments and the body run above the frame, so calls inlined
         // in them keep out of it.
@@ -805,18 +785,8 @@ impl Compiler<'_> {
     /// asked of a local variable: answered from the variable where it
     /// lies, with no copy of it and no closure to read it.
     fn on_local(&self, e: &Expr) -> Option<impl Fn(&Evaluator, &mut Env) -> Value + Send + Sync + use<>> {
-        let Expr::Query {
-            builtin,
-            of: Some(of),
-            args,
-        } = e
-        else {
-            return None;
-        };
-        let (Expr::Local(slot), true) = (&**of, args.is_empty()) else {
-            return None;
-        };
-        let (answer, slot) = (simple_query(*builtin)?, *slot as usize);
+        let (builtin, slot) = local_query(e)?;
+        let (answer, slot) = (simple_query(builtin)?, usize::from(slot));
         Some(move |ev: &Evaluator, env: &mut Env| match env.locals.get(slot) {
             Some(v) => answer(ev, v),
             None => answer(ev, &Value::None),
@@ -872,20 +842,14 @@ impl Compiler<'_> {
                     args,
                 } = &**list
                 {
-                    if let (Some((small, member)), Some(answer), true) =
-                        (small_list(*builtin), simple_query(*builtin), args.is_empty())
-                    {
+                    if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
                         let of = self.node(of);
                         return Box::new(move |ev, env, limit| {
                             let of = of(ev, env)?;
                             let filter = filter.as_ref().map(|f| f as &dyn Filter);
                             let mut ids = [0; SMALL_LIST];
-                            match small(ev, &of, &mut ids) {
-                                Some(n) => {
-                                    ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
-                                }
-                                None => ev.count_list(&answer(ev, &of), slot, filter, env, limit),
-                            }
+                            let n = small(ev, &of, &mut ids);
+                            ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
                         });
                     }
                 }

@@ -229,7 +229,7 @@ impl Memo {
         self.entries
             .borrow()
             .iter()
-            .find(|(e, k, _)| *e == expr && k.len() == slots.len() && k.iter().eq(slots.iter().map(value)))
+            .find(|(e, k, _)| *e == expr && k.iter().eq(slots.iter().map(value)))
             .map(|(_, _, n)| *n)
     }
 
@@ -984,10 +984,7 @@ pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16,
     match filter {
         Expr::Binary(BinOp::And, first, _) => member_test(program, first, slot, test),
         Expr::Binary(BinOp::Eq, a, b) => {
-            let of_member = |e: &Expr| {
-                matches!(e, Expr::Query { builtin, of: Some(of), args }
-                    if *builtin == test && args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
-            };
+            let of_member = |e: &Expr| local_query(e) == Some((test, slot));
             if of_member(a) && fixed(b) {
                 Some(b)
             } else if of_member(b) && fixed(a) {
@@ -1013,6 +1010,22 @@ pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16,
                 other => Some(other),
             }
         }
+        _ => None,
+    }
+}
+
+/// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
+/// as `(B, x's slot)`.
+pub(super) fn local_query(e: &Expr) -> Option<(Builtin, u16)> {
+    match e {
+        Expr::Query {
+            builtin,
+            of: Some(of),
+            args,
+        } if args.is_empty() => match **of {
+            Expr::Local(slot) => Some((*builtin, slot)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -1049,10 +1062,8 @@ pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
                 None => leading(r, slot),
             },
             Expr::Binary(BinOp::Eq, a, b) => {
-                let member = |e: &Expr| {
-                    matches!(e, Expr::Query { builtin: Builtin::Kind | Builtin::Owner, of: Some(of), args }
-                        if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
-                };
+                let member =
+                    |e: &Expr| matches!(local_query(e), Some((Builtin::Kind | Builtin::Owner, s)) if s == slot);
                 if (member(a) && fixed(b, slot)) || (member(b) && fixed(a, slot)) {
                     return Ok(None);
                 }
@@ -1088,10 +1099,7 @@ fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
     else {
         return None;
     };
-    let tile_of_member = |e: &Expr| {
-        matches!(e, Expr::Query { builtin: Builtin::FeatureTile, of: Some(of), args }
-            if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot))
-    };
+    let tile_of_member = |e: &Expr| local_query(e) == Some((Builtin::FeatureTile, slot));
     let other = match args.as_slice() {
         [a, b] if tile_of_member(a) && fixed(b, slot) => b,
         [a, b] if tile_of_member(b) && fixed(a, slot) => a,

@@ -367,32 +367,19 @@ fn neighbours(ev: &Evaluator, of: &Value) -> Value {
 /// The features of a placed tile, by their roots, each once, in the order
 /// of the tile's segments.
 fn tile_features(ev: &Evaluator, of: &Value) -> Value {
-    match *of {
-        Value::Tile(t) if t != CANDIDATE => {
-            let Some(placed) = ev.state.board().placed.get(t as usize) else {
-                return Value::Features(Vec::new());
-            };
-            let segments = ev.rules.pack.tiles[placed.tile as usize].segments.len();
-            let mut roots: Vec<u32> = Vec::with_capacity(segments);
-            for s in 0..segments {
-                let root = ev.state.feature_of(PlacedId(t), s as u8);
-                if !roots.contains(&root) {
-                    roots.push(root);
-                }
-            }
-            Value::Features(roots)
-        }
-        _ => Value::Features(Vec::new()),
-    }
+    let mut ids = [0; SMALL_LIST];
+    let n = tile_roots(ev, of, &mut ids);
+    Value::Features(ids[..n].to_vec())
 }
 
-/// Most members of a list answered on the stack ([`small_list`]).
+/// Most members of a list answered on the stack ([`small_list`]): a tile
+/// has at most 64 segments (the checker's bound) and a game at most 32
+/// players (majorities are 32-bit masks).
 pub(super) const SMALL_LIST: usize = 64;
 
 /// A list built-in answered into a buffer on the stack: the members' ids,
-/// how many there are, or `None` when they do not fit (the built-in's value
-/// then says them).
-pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> Option<usize>;
+/// and how many there are.
+pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> usize;
 
 /// A list member's value, by its id.
 pub(super) type Member = fn(u32) -> Value;
@@ -408,35 +395,32 @@ pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
 }
 
 /// [`tile_features`] into a buffer.
-fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
-    let Value::Tile(t) = *of else { return Some(0) };
+fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
+    let Value::Tile(t) = *of else { return 0 };
     let Some(placed) = ev.state.board().placed.get(t as usize).filter(|_| t != CANDIDATE) else {
-        return Some(0);
+        return 0;
     };
     let segments = ev.rules.pack.tiles[placed.tile as usize].segments.len();
-    if segments > SMALL_LIST {
-        return None;
-    }
     let mut n = 0;
-    for s in 0..segments {
+    for s in 0..segments.min(SMALL_LIST) {
         let root = ev.state.feature_of(PlacedId(t), s as u8);
         if !out[..n].contains(&root) {
             out[n] = root;
             n += 1;
         }
     }
-    Some(n)
+    n
 }
 
 /// [`owners`] into a buffer.
-fn owner_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+fn owner_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
     let mask = feature(ev, of).map_or(0, |f| ev.state.majority_mask(f));
     let mut n = 0;
-    for p in (0..ev.state.players() as u32).filter(|p| mask & (1 << p) != 0) {
-        *out.get_mut(n)? = p;
+    for p in (0..ev.state.players().min(32) as u32).filter(|p| mask & (1 << p) != 0) {
+        out[n] = p;
         n += 1;
     }
-    Some(n)
+    n
 }
 
 /// The figures on a feature, in the order they came to the board.
@@ -446,10 +430,9 @@ fn figures(ev: &Evaluator, of: &Value) -> Value {
 
 /// The players holding a feature's majority.
 fn owners(ev: &Evaluator, of: &Value) -> Value {
-    Value::Players(feature(ev, of).map_or_else(Vec::new, |f| {
-        let mask = ev.state.majority_mask(f);
-        (0..ev.state.players() as u8).filter(|p| mask & (1 << p) != 0).collect()
-    }))
+    let mut ids = [0; SMALL_LIST];
+    let n = owner_ids(ev, of, &mut ids);
+    Value::Players(ids[..n].iter().map(|p| *p as u8).collect())
 }
 
 /// The features a feature's segments name as touching, each once.
