@@ -59,7 +59,8 @@ impl Game {
         {
             Some(((block, slots), origin)) => {
                 self.tasks.push(Task::ToDiscard(card));
-                self.push_frame(self.compiled.frame(slots as usize), origin, block);
+                let locals = self.locals(slots as usize);
+                self.push_frame(locals, origin, block);
             }
             None => self.state.add_to_hand(player, card),
         }
@@ -127,7 +128,8 @@ impl Game {
             .collect();
         for (card, block, slots, origin) in cards.into_iter().rev() {
             self.discard_card(player as usize, card);
-            self.push_frame(self.compiled.frame(slots as usize), origin, block);
+            let locals = self.locals(slots as usize);
+            self.push_frame(locals, origin, block);
         }
         Step::Next
     }

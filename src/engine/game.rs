@@ -19,7 +19,7 @@ use super::rng::Rng;
 use super::rules::Rules;
 use super::setup::Setup;
 use super::state::{full_stack, State};
-use super::task::{Adjustment, Frame, Log, Phase, Steer, Task};
+use super::task::{Adjustment, Frame, Log, Phase, Spare, Steer, Task};
 use super::types::{Decision, Event, Figure, Target};
 use super::value::EvalError;
 use crate::ir::geometry::{EDGE_NAMES, HALF_EDGE_NAMES};
@@ -98,6 +98,8 @@ pub struct Game {
     pub(super) asking: Option<crate::source::Span>,
     /// Actions (that are not a card's play) taken this turn, with their targets.
     pub(super) taken: Vec<(ActionId, Target)>,
+    /// Emptied lists the task loop reuses.
+    pub(super) spare: Spare,
 }
 
 impl Game {
@@ -182,6 +184,7 @@ impl Game {
             turn_steps: 0,
             asking: None,
             taken: Vec::new(),
+            spare: Spare::default(),
         })
     }
 
@@ -213,6 +216,7 @@ impl Game {
             },
             budget: self.budget.clone(),
             taken: self.taken.clone(),
+            spare: Spare::default(),
             // Cloned last, so the copy can be built in place rather than
             // moved (no clone that could fail comes after it).
             state: self.state.clone(),

@@ -284,7 +284,7 @@ impl Game {
             }
             Stmt::Call { func, args } => {
                 let f = &rules.pack.program.functions[*func as usize];
-                let mut call_locals = self.compiled.frame(f.slots as usize);
+                let mut call_locals = self.locals(f.slots as usize);
                 for (i, a) in args.iter().enumerate() {
                     call_locals[i] = self.eval_at(frame, a)?;
                 }
@@ -564,7 +564,7 @@ impl Game {
     /// Fires a figure's event at once (before the next statement).
     fn fire_figure(&mut self, event: EventKind, id: u32) {
         let depth = self.depth();
-        self.fire(event, vec![Value::Figure(id)], depth);
+        self.fire_one(event, depth, || Value::Figure(id));
     }
 
     /// Moves a figure (or the first on the board of a type; a neutral one
@@ -619,11 +619,7 @@ impl Game {
             // then nowhere, so rules see no owner or type for it).
             if self.state.return_from_spot(id).is_some() {
                 let depth = self.depth();
-                self.fire(
-                    crate::ir::program::EventKind::FigureReturned,
-                    vec![Value::Figure(id)],
-                    depth,
-                );
+                self.fire_one(EventKind::FigureReturned, depth, || Value::Figure(id));
             }
             return;
         };

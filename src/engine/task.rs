@@ -96,6 +96,59 @@ pub(super) struct Frame {
     pub depth: u16,
 }
 
+/// Most emptied lists of each sort [`Spare`] keeps.
+const MAX_SPARE: usize = 16;
+
+/// Emptied lists kept for reuse, so that the task loop allocates only
+/// while they grow: the locals of handler, call and card frames, event
+/// arguments, and the handlers an event chose. A copy of a game starts
+/// with none (search clones stay small).
+#[derive(Default)]
+pub(super) struct Spare {
+    values: Vec<Vec<Value>>,
+    ids: Vec<Vec<u16>>,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
+}
+
+impl Spare {
+    /// An empty list of values.
+    pub fn values(&mut self) -> Vec<Value> {
+        self.values.pop().unwrap_or_default()
+    }
+
+    /// Keeps a list of values for reuse, emptied.
+    pub fn keep_values(&mut self, mut v: Vec<Value>) {
+        if self.values.len() < MAX_SPARE && v.capacity() > 0 {
+            v.clear();
+            self.values.push(v);
+        }
+    }
+
+    /// An empty list of ids.
+    pub fn ids(&mut self) -> Vec<u16> {
+        self.ids.pop().unwrap_or_default()
+    }
+
+    /// Keeps a list of ids for reuse, emptied.
+    pub fn keep_ids(&mut self, mut v: Vec<u16>) {
+        if self.ids.len() < MAX_SPARE && v.capacity() > 0 {
+            v.clear();
+            self.ids.push(v);
+        }
+    }
+}
+
 /// What a task asks of the loop.
 pub(super) enum Step {
     /// Go on with the next task.

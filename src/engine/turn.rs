@@ -63,19 +63,32 @@ impl Game {
 
     /// Queues an event's handlers, if it has any.
     pub(super) fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
-        self.fire_with(event, depth, || args);
+        if !self.rules.handlers_of(event).is_empty() {
+            self.tasks.push(Task::Fire { event, args, depth });
+        }
     }
 
-    /// [`Game::fire`] with arguments built only when some rule listens, so an
-    /// event nobody hears allocates nothing (the turn's own events).
-    pub(super) fn fire_with(&mut self, event: EventKind, depth: u16, args: impl FnOnce() -> Vec<Value>) {
+    /// [`Game::fire`] with one argument, its list made only when some rule
+    /// listens (from a spare one): an event nobody hears allocates nothing.
+    #[inline(always)]
+    pub(super) fn fire_one(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
         if !self.rules.handlers_of(event).is_empty() {
-            self.tasks.push(Task::Fire {
-                event,
-                args: args(),
-                depth,
-            });
+            let mut args = self.spare.values();
+            args.push(arg());
+            self.tasks.push(Task::Fire { event, args, depth });
         }
+    }
+
+    /// Locals for a new frame of `n` slots, all `none`, with room for the
+    /// inlined calls evaluation runs in them (as [`Compiled::frame`]
+    /// makes them), from a spare list when there is one.
+    ///
+    /// [`Compiled::frame`]: super::eval::Compiled::frame
+    pub(super) fn locals(&mut self, n: usize) -> Vec<Value> {
+        let mut locals = self.spare.values();
+        locals.reserve(n.max(self.compiled.frame_slots));
+        locals.resize_with(n, || Value::None);
+        locals
     }
 
     /// How deeply the running rule is nested in handlers and calls.
@@ -87,8 +100,8 @@ impl Game {
     pub(super) fn after_place(&mut self, placed: PlacedId) {
         self.tasks.push(Task::AwaitDeploy(placed));
         let depth = self.depth();
-        self.fire_with(EventKind::DeployPhase, depth, || vec![Value::Tile(placed.0)]);
-        self.fire_with(EventKind::TilePlaced, depth, || vec![Value::Tile(placed.0)]);
+        self.fire_one(EventKind::DeployPhase, depth, || Value::Tile(placed.0));
+        self.fire_one(EventKind::TilePlaced, depth, || Value::Tile(placed.0));
     }
 
     /// After a deployment (or a pass): scoring, after the deployment's event.
@@ -96,20 +109,20 @@ impl Game {
         self.tasks.push(Task::Scoring(placed));
         if let Some(id) = figure {
             let depth = self.depth();
-            self.fire_with(EventKind::FigureDeployed, depth, || vec![Value::Figure(id)]);
+            self.fire_one(EventKind::FigureDeployed, depth, || Value::Figure(id));
             // Fired last, so it runs first.
-            self.fire_with(EventKind::FigurePlaced, depth, || vec![Value::Figure(id)]);
+            self.fire_one(EventKind::FigurePlaced, depth, || Value::Figure(id));
         }
     }
 
     /// Runs an action's body on its target.
     pub(super) fn start_action(&mut self, action: ActionId, target: Target) {
         let a = &self.rules.pack.program.actions[action as usize];
-        let mut locals = self.compiled.frame(a.slots as usize);
+        let (body, origin, slots) = (a.body, a.span, a.slots);
+        let mut locals = self.locals(slots as usize);
         if let Some(first) = locals.first_mut() {
             *first = target_value(target);
         }
-        let (body, origin) = (a.body, a.span);
         self.push_frame(locals, origin, body);
     }
 
@@ -221,7 +234,9 @@ impl Game {
                     body,
                 } => self.each(&rules, frame, slot, items, at, body)?,
                 Task::PopFrame => {
-                    self.frames.pop();
+                    if let Some(frame) = self.frames.pop() {
+                        self.spare.keep_values(frame.locals);
+                    }
                     Step::Next
                 }
             };
@@ -265,7 +280,7 @@ impl Game {
         self.taken.clear();
         self.tasks.push(Task::Draw);
         let player = self.state.current() as u8;
-        self.fire_with(EventKind::TurnStart, 0, || vec![Value::Player(player)]);
+        self.fire_one(EventKind::TurnStart, 0, || Value::Player(player));
         Step::Next
     }
 
@@ -297,7 +312,7 @@ impl Game {
                 });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
-                    self.fire_with(EventKind::TileDrawn, 0, || vec![Value::Player(player as u8)]);
+                    self.fire_one(EventKind::TileDrawn, 0, || Value::Player(player as u8));
                 } else {
                     self.state.discard_tile();
                     self.emit(Event::Discarded {
@@ -319,7 +334,7 @@ impl Game {
         } else {
             self.then([Task::Trim(player), Task::NextTurn]);
         }
-        self.fire_with(EventKind::TurnEnd, 0, || vec![Value::Player(player)]);
+        self.fire_one(EventKind::TurnEnd, 0, || Value::Player(player));
         Step::Next
     }
 
@@ -354,6 +369,8 @@ impl Game {
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
+        let (mut chosen, mut locals) = (self.spare.ids(), self.spare.values());
+        locals.reserve(self.compiled.frame_slots);
         let rules = &*self.rules;
         // Every guard is judged against the same state: counts over the
         // board that do not depend on the handler are counted once.
@@ -362,8 +379,6 @@ impl Game {
             memo: Some(&memo),
             ..self.evaluator()
         };
-        let mut chosen = Vec::new();
-        let mut locals = self.compiled.frame(0);
         for &h in rules.handlers_of(event).iter().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
             *last = Some(handler.span);
@@ -387,7 +402,11 @@ impl Game {
                 chosen.push(h);
             }
         }
-        if !chosen.is_empty() {
+        self.spare.keep_values(locals);
+        if chosen.is_empty() {
+            self.spare.keep_values(args);
+            self.spare.keep_ids(chosen);
+        } else {
             self.tasks.push(Task::Handlers { args, chosen, depth });
         }
         Ok(Step::Next)
@@ -413,9 +432,12 @@ impl Game {
                 self.rules.pack.locate(origin)
             )));
         }
-        let mut locals = self.compiled.frame(slots.max(args.len() as u16) as usize);
+        let mut locals = self.locals(slots.max(args.len() as u16) as usize);
         locals[..args.len()].clone_from_slice(&args);
-        if !chosen.is_empty() {
+        if chosen.is_empty() {
+            self.spare.keep_values(args);
+            self.spare.keep_ids(chosen);
+        } else {
             self.tasks.push(Task::Handlers { args, chosen, depth });
         }
         self.push_frame_at(locals, origin, body, depth + 1);
