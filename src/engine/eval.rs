@@ -647,7 +647,8 @@ impl Evaluator<'_> {
     /// The evaluation work a whole game may do: [`GAME_EVAL_BUDGET_PER_TILE`]
     /// for every tile of its set, and never less than ten decisions' worth.
     pub(super) fn game_eval_budget(&self) -> u64 {
-        (self.rules.pack.tile_count() as u64)
+        self.rules
+            .tile_count
             .saturating_mul(GAME_EVAL_BUDGET_PER_TILE)
             .max(EVAL_BUDGET)
     }

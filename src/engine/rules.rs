@@ -69,6 +69,9 @@ pub struct Rules {
     /// rules; without, no candidate is judged, so options cost as before.
     pub(crate) forbids_placement: bool,
     pub(crate) forbids_deployment: bool,
+    /// How many tiles the set has ([`RulePack::tile_count`], counted once:
+    /// every charge of evaluation work compares against a budget made of it).
+    pub(crate) tile_count: u64,
     /// What the layers above derive from these rules once and share among
     /// their games (the compiled expressions of `compile.rs`), kept here
     /// as `Any` so that this module names nothing above it.
@@ -131,6 +134,7 @@ impl Rules {
         let forbids_placement = program.forbids.iter().any(|f| f.what == ForbidWhat::Placement);
         let forbids_deployment = program.forbids.iter().any(|f| f.what != ForbidWhat::Placement);
         Rules {
+            tile_count: u64::from(pack.tile_count()),
             stacked,
             forbids_placement,
             forbids_deployment,
