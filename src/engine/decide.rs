@@ -12,7 +12,7 @@ use super::rules::{half_kinds, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
-use crate::ir::program::{ForbidWhat, Window};
+use crate::ir::program::{Action, ForbidWhat, Window};
 use crate::ir::ActionId;
 use crate::ir::{FigureTypeId, KindId, Ownership, TileId};
 
@@ -305,6 +305,20 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return Vec::new();
         };
+        if a.card
+            .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
+        {
+            return Vec::new();
+        }
+        let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
+        let targets = self.targets_in(action, a, &mut locals);
+        self.budget.keep(locals);
+        targets
+    }
+
+    /// The targets of action `a` (number `action`) now, judged in a frame
+    /// of `locals`.
+    fn targets_in(&self, action: ActionId, a: &Action, locals: &mut Vec<Value>) -> Vec<Target> {
         // Every target is judged against the same state: counts over the
         // board that do not depend on the target are counted once.
         let memo = Memo::default();
@@ -312,14 +326,8 @@ impl Game {
             memo: Some(&memo),
             ..self.evaluator()
         };
-        if a.card
-            .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
-        {
-            return Vec::new();
-        }
-        let mut locals = self.compiled.frame(a.slots as usize);
         let mut env = Env {
-            locals: &mut locals,
+            locals,
             subject: None,
             depth: 0,
         };

@@ -28,8 +28,9 @@ pub(super) struct Budget {
     game_work: Cell<u64>,
     /// How many looks are running inside one another (see [`Budget::look`]).
     looking: Cell<u32>,
-    /// Emptied local frames of finished function calls, kept for the next
-    /// calls so that a call allocates nothing (never cloned).
+    /// Emptied local frames of finished function calls and looks at
+    /// actions' targets, kept for the next ones so that they allocate
+    /// nothing (never cloned).
     spare: std::cell::RefCell<Vec<Vec<Value>>>,
 }
 
@@ -45,6 +46,20 @@ impl Clone for Budget {
 }
 
 impl Budget {
+    /// Locals for a frame of `n` slots, all `none`, made while the game is
+    /// only read (a function's call, a look at an action's targets): a
+    /// spare frame when there is one, else one as `compiled` makes them.
+    pub(super) fn frame(&self, compiled: &Compiled, n: usize) -> Vec<Value> {
+        let spare = self.spare.borrow_mut().pop().unwrap_or_default();
+        compiled.frame_in(spare, n)
+    }
+
+    /// Keeps a frame made by [`Budget::frame`], emptied, for the next one.
+    pub(super) fn keep(&self, mut locals: Vec<Value>) {
+        locals.clear();
+        self.spare.borrow_mut().push(locals);
+    }
+
     /// Evaluation work charged to the game so far.
     #[cfg(test)]
     pub(super) fn game_work(&self) -> u64 {
@@ -154,9 +169,16 @@ impl Compiled {
     /// A frame of `n` local slots (none set), with room for the frames of
     /// the calls inlined in the code it runs.
     pub(super) fn frame(&self, n: usize) -> Vec<Value> {
-        let mut locals = Vec::with_capacity(n.max(self.frame_slots));
-        locals.resize_with(n, || Value::None);
-        locals
+        self.frame_in(Vec::new(), n)
+    }
+
+    /// [`Compiled::frame`] made in `spare`, an emptied list: no allocation
+    /// when it has the room.
+    pub(super) fn frame_in(&self, mut spare: Vec<Value>, n: usize) -> Vec<Value> {
+        debug_assert!(spare.is_empty(), "a spare frame is emptied before reuse");
+        spare.reserve_exact(n.max(self.frame_slots));
+        spare.resize_with(n, || Value::None);
+        spare
     }
 
     /// The compiled condition or filter of the statement at `at`.
@@ -400,13 +422,7 @@ impl Evaluator<'_> {
             n <= f.slots as usize,
             "a call passes no more arguments than its function has slots"
         );
-        let mut locals = self
-            .budget
-            .spare
-            .borrow_mut()
-            .pop()
-            .unwrap_or_else(|| self.compiled.frame(0));
-        locals.resize_with(f.slots as usize, || Value::None);
+        let mut locals = self.budget.frame(self.compiled, f.slots as usize);
         let mut out = Ok(none);
         for (i, local) in locals.iter_mut().enumerate().take(n) {
             match arg(i, env) {
@@ -425,8 +441,7 @@ impl Evaluator<'_> {
             };
             out = body(self, expr, inner);
         }
-        locals.clear();
-        self.budget.spare.borrow_mut().push(locals);
+        self.budget.keep(locals);
         out
     }
 

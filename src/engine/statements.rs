@@ -288,11 +288,14 @@ impl Game {
                 for (i, a) in args.iter().enumerate() {
                     call_locals[i] = self.eval_at(frame, a)?;
                 }
-                if let FnBody::Block(b) = &f.body {
-                    if self.depth() >= MAX_DEPTH {
-                        return Err(EvalError::TooDeep);
+                match &f.body {
+                    FnBody::Block(b) => {
+                        if self.depth() >= MAX_DEPTH {
+                            return Err(EvalError::TooDeep);
+                        }
+                        self.push_frame(call_locals, f.span, *b);
                     }
-                    self.push_frame(call_locals, f.span, *b);
+                    _ => self.spare.keep_values(call_locals),
                 }
             }
         }

@@ -99,10 +99,11 @@ pub(super) struct Frame {
 /// Most emptied lists of each sort [`Spare`] keeps.
 const MAX_SPARE: usize = 16;
 
-/// Emptied lists kept for reuse, so that the task loop allocates only
-/// while they grow: the locals of handler, call and card frames, event
-/// arguments, and the handlers an event chose. A copy of a game starts
-/// with none (search clones stay small).
+/// Emptied lists kept for reuse (up to [`MAX_SPARE`] of each sort), so
+/// that the task loop mostly allocates only while they grow: the locals of
+/// handler, action, call and card frames, event arguments, and the
+/// handlers an event chose. A copy of a game starts with none (search
+/// clones stay small).
 #[derive(Default)]
 pub(super) struct Spare {
     values: Vec<Vec<Value>>,

@@ -80,15 +80,13 @@ impl Game {
     }
 
     /// Locals for a new frame of `n` slots, all `none`, with room for the
-    /// inlined calls evaluation runs in them (as [`Compiled::frame`]
-    /// makes them), from a spare list when there is one.
+    /// inlined calls evaluation runs in them ([`Compiled::frame_in`]), in a
+    /// spare list when there is one.
     ///
-    /// [`Compiled::frame`]: super::eval::Compiled::frame
+    /// [`Compiled::frame_in`]: super::eval::Compiled::frame_in
     pub(super) fn locals(&mut self, n: usize) -> Vec<Value> {
-        let mut locals = self.spare.values();
-        locals.reserve(n.max(self.compiled.frame_slots));
-        locals.resize_with(n, || Value::None);
-        locals
+        let spare = self.spare.values();
+        self.compiled.frame_in(spare, n)
     }
 
     /// How deeply the running rule is nested in handlers and calls.
@@ -442,5 +440,32 @@ impl Game {
         }
         self.push_frame_at(locals, origin, body, depth + 1);
         Ok(Step::Next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Game, Rules, Setup};
+    use super::Value;
+    use crate::check::{load, PackRef};
+    use std::sync::Arc;
+
+    /// A frame made from a spare list holds `none` in every slot, however
+    /// full the list was when it was kept, and a game's copy keeps none.
+    #[test]
+    fn frames_from_spare_lists_start_empty() {
+        let rules = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        let mut game = Game::new(rules, Setup::new(2).seed(1)).unwrap();
+        for n in [0, 1, 3, 8] {
+            game.spare.keep_values(vec![Value::Int(7); 8]);
+            game.spare.keep_values(vec![Value::Players(vec![1, 2]); 2]);
+            let locals = game.locals(n);
+            assert_eq!(locals.len(), n);
+            assert!(locals.iter().all(|v| *v == Value::None), "{locals:?}");
+            assert!(locals.capacity() >= game.compiled.frame_slots);
+        }
+        for mut copy in [game.search_clone(), game.clone()] {
+            assert_eq!(copy.spare.values().capacity(), 0, "a copy starts with no spare lists");
+        }
     }
 }
