@@ -295,7 +295,7 @@ impl Game {
                         }
                         self.push_frame(call_locals, f.span, *b);
                     }
-                    _ => self.spare.keep_values(call_locals),
+                    _ => self.spare.values.keep(call_locals),
                 }
             }
         }

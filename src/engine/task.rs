@@ -100,14 +100,14 @@ pub(super) struct Frame {
 const MAX_SPARE: usize = 16;
 
 /// Emptied lists kept for reuse (up to [`MAX_SPARE`] of each sort), so
-/// that the task loop mostly allocates only while they grow: the locals of
-/// handler, action, call and card frames, event arguments, and the
-/// handlers an event chose. A copy of a game starts with none (search
-/// clones stay small).
+/// that the task loop mostly allocates only while they grow: `values`, the
+/// locals of handler, action, call and card frames and event arguments;
+/// `ids`, the handlers an event chose. A copy of a game starts with none
+/// (search clones stay small).
 #[derive(Default)]
 pub(super) struct Spare {
-    values: Vec<Vec<Value>>,
-    ids: Vec<Vec<u16>>,
+    pub values: Pool<Value>,
+    pub ids: Pool<u16>,
 }
 
 impl Clone for Spare {
@@ -122,30 +122,26 @@ impl std::fmt::Debug for Spare {
     }
 }
 
-impl Spare {
-    /// An empty list of values.
-    pub fn values(&mut self) -> Vec<Value> {
-        self.values.pop().unwrap_or_default()
+/// Emptied lists of one sort (see [`Spare`]).
+pub(super) struct Pool<T>(Vec<Vec<T>>);
+
+impl<T> Default for Pool<T> {
+    fn default() -> Pool<T> {
+        Pool(Vec::new())
+    }
+}
+
+impl<T> Pool<T> {
+    /// An empty list: a kept one when there is one.
+    pub fn take(&mut self) -> Vec<T> {
+        self.0.pop().unwrap_or_default()
     }
 
-    /// Keeps a list of values for reuse, emptied.
-    pub fn keep_values(&mut self, mut v: Vec<Value>) {
-        if self.values.len() < MAX_SPARE && v.capacity() > 0 {
+    /// Keeps a list for reuse, emptied.
+    pub fn keep(&mut self, mut v: Vec<T>) {
+        if self.0.len() < MAX_SPARE && v.capacity() > 0 {
             v.clear();
-            self.values.push(v);
-        }
-    }
-
-    /// An empty list of ids.
-    pub fn ids(&mut self) -> Vec<u16> {
-        self.ids.pop().unwrap_or_default()
-    }
-
-    /// Keeps a list of ids for reuse, emptied.
-    pub fn keep_ids(&mut self, mut v: Vec<u16>) {
-        if self.ids.len() < MAX_SPARE && v.capacity() > 0 {
-            v.clear();
-            self.ids.push(v);
+            self.0.push(v);
         }
     }
 }

@@ -73,7 +73,7 @@ impl Game {
     #[inline(always)]
     pub(super) fn fire_one(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
         if !self.rules.handlers_of(event).is_empty() {
-            let mut args = self.spare.values();
+            let mut args = self.spare.values.take();
             args.push(arg());
             self.tasks.push(Task::Fire { event, args, depth });
         }
@@ -85,7 +85,7 @@ impl Game {
     ///
     /// [`Compiled::frame_in`]: super::eval::Compiled::frame_in
     pub(super) fn locals(&mut self, n: usize) -> Vec<Value> {
-        let spare = self.spare.values();
+        let spare = self.spare.values.take();
         self.compiled.frame_in(spare, n)
     }
 
@@ -233,7 +233,7 @@ impl Game {
                 } => self.each(&rules, frame, slot, items, at, body)?,
                 Task::PopFrame => {
                     if let Some(frame) = self.frames.pop() {
-                        self.spare.keep_values(frame.locals);
+                        self.spare.values.keep(frame.locals);
                     }
                     Step::Next
                 }
@@ -367,7 +367,7 @@ impl Game {
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let (mut chosen, mut locals) = (self.spare.ids(), self.spare.values());
+        let (mut chosen, mut locals) = (self.spare.ids.take(), self.spare.values.take());
         locals.reserve(self.compiled.frame_slots);
         let rules = &*self.rules;
         // Every guard is judged against the same state: counts over the
@@ -400,10 +400,10 @@ impl Game {
                 chosen.push(h);
             }
         }
-        self.spare.keep_values(locals);
+        self.spare.values.keep(locals);
         if chosen.is_empty() {
-            self.spare.keep_values(args);
-            self.spare.keep_ids(chosen);
+            self.spare.values.keep(args);
+            self.spare.ids.keep(chosen);
         } else {
             self.tasks.push(Task::Handlers { args, chosen, depth });
         }
@@ -433,8 +433,8 @@ impl Game {
         let mut locals = self.locals(slots.max(args.len() as u16) as usize);
         locals[..args.len()].clone_from_slice(&args);
         if chosen.is_empty() {
-            self.spare.keep_values(args);
-            self.spare.keep_ids(chosen);
+            self.spare.values.keep(args);
+            self.spare.ids.keep(chosen);
         } else {
             self.tasks.push(Task::Handlers { args, chosen, depth });
         }
@@ -457,15 +457,19 @@ mod tests {
         let rules = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
         let mut game = Game::new(rules, Setup::new(2).seed(1)).unwrap();
         for n in [0, 1, 3, 8] {
-            game.spare.keep_values(vec![Value::Int(7); 8]);
-            game.spare.keep_values(vec![Value::Players(vec![1, 2]); 2]);
+            game.spare.values.keep(vec![Value::Int(7); 8]);
+            game.spare.values.keep(vec![Value::Players(vec![1, 2]); 2]);
             let locals = game.locals(n);
             assert_eq!(locals.len(), n);
             assert!(locals.iter().all(|v| *v == Value::None), "{locals:?}");
             assert!(locals.capacity() >= game.compiled.frame_slots);
         }
         for mut copy in [game.search_clone(), game.clone()] {
-            assert_eq!(copy.spare.values().capacity(), 0, "a copy starts with no spare lists");
+            assert_eq!(
+                copy.spare.values.take().capacity(),
+                0,
+                "a copy starts with no spare lists"
+            );
         }
     }
 }
