@@ -101,7 +101,7 @@ impl Game {
         roots.retain(|f| !features.is_done(*f));
         roots.sort_by_key(|f| (features.kind(*f), *f));
         self.tasks.push(Task::Finish);
-        self.fire(EventKind::GameOver, Vec::new(), 0);
+        self.fire(EventKind::GameOver, 0);
         let scoring: Vec<Task> = roots
             .into_iter()
             .flat_map(|f| {

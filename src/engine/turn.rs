@@ -44,7 +44,7 @@ impl Game {
             }
         }
         self.tasks.push(Task::StartTurn);
-        self.fire(EventKind::Setup, Vec::new(), 0);
+        self.fire(EventKind::Setup, 0);
         self.run()
     }
 
@@ -61,10 +61,14 @@ impl Game {
         self.tasks[at..].reverse();
     }
 
-    /// Queues an event's handlers, if it has any.
-    pub(super) fn fire(&mut self, event: EventKind, args: Vec<Value>, depth: u16) {
+    /// Queues the handlers of an event without arguments, if it has any.
+    pub(super) fn fire(&mut self, event: EventKind, depth: u16) {
         if !self.rules.handlers_of(event).is_empty() {
-            self.tasks.push(Task::Fire { event, args, depth });
+            self.tasks.push(Task::Fire {
+                event,
+                args: Vec::new(),
+                depth,
+            });
         }
     }
 
@@ -354,7 +358,7 @@ impl Game {
             },
             Task::FinalScoring,
         ]);
-        self.fire(EventKind::GameEnd, Vec::new(), 0);
+        self.fire(EventKind::GameEnd, 0);
         Step::Next
     }
 
