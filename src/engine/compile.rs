@@ -7,8 +7,8 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, Compiled, CompiledFilter,
-    Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, occupied_test, Compiled,
+    CompiledFilter, Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
 use super::queries::{simple_query, small_list, SMALL_LIST};
 use super::rules::Rules;
@@ -98,6 +98,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                             kind: None,
                             owner: None,
                             near: None,
+                            occupied: false,
                         }),
                         Stmt::ForEach {
                             slot, filter: Some(f), ..
@@ -800,6 +801,7 @@ impl Compiler<'_> {
             kind: member_test(self.program, e, slot, Builtin::Kind).map(|k| self.node(k)),
             owner: member_test(self.program, e, slot, Builtin::Owner).map(|o| self.node(o)),
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
+            occupied: occupied_test(self.program, e, slot),
         }
     }
 
@@ -1008,6 +1010,77 @@ mod tests {
                 total(&with_near.0) > total(&play(&base, players, seed, false).0) + 100,
                 "the counts near a tile find features: {:?}",
                 with_near.0
+            );
+        }
+    }
+
+    /// A scan of the board's features whose filter asks for a figure on
+    /// the feature (`count(x in m.figures ...) > 0` among its leading
+    /// conjuncts, or in the body of a function it calls) passes over the
+    /// features with no figure and finds what a scan of every feature finds:
+    /// the same games, in counts, `for` loops and `choose`, compiled and
+    /// walked, as with the same filters made to judge everything
+    /// (`t != none` first).
+    #[test]
+    fn scans_of_occupied_features_find_what_full_scans_find() {
+        let filters = [
+            "count(x in m.figures) > 0",
+            "m.kind == city and count(x in m.figures where x.owner != current_player) > 0",
+            "not m.completed and busy(m)",
+            "m.kind == road and distance(m.tile, t) <= 2 and count(x in m.figures) != 0",
+            "busy(m) and m.tiles > 2",
+            "count(x in m.figures) >= 1 and m.kind == field",
+            "count(x in m.figures) == 0 and m.kind == city",
+        ];
+        let pack = |full_scan: bool| {
+            let mut text = String::from(
+                "pack occupied\nlanguage 1\nrequires base\n\
+                 fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n\
+                 on tile_placed(t) {\n",
+            );
+            for (i, f) in filters.iter().enumerate() {
+                let f = if full_scan {
+                    format!("t != none and {f}")
+                } else {
+                    f.to_string()
+                };
+                text += &format!(
+                    "  if count(m in features where {f}) > {i} {{\n    \
+                     score count(m in features where {f}) to current_player reason \"occupied\"\n  }}\n  \
+                     for feature m where {f} {{\n    score 1 to current_player reason \"occupied\"\n  }}\n"
+                );
+            }
+            text += "  may {\n    choose feature m where busy(m) and m.kind == road {\n      \
+                     score m.tiles to current_player reason \"occupied\"\n    }\n  }\n}\n";
+            if full_scan {
+                text = text.replace("where busy(m) and", "where t != none and busy(m) and");
+            }
+            let packs = [
+                PackRef::Bundled("base".into()),
+                PackRef::Text {
+                    name: "occupied.rules".into(),
+                    text,
+                },
+            ];
+            Arc::new(Rules::new(load(&packs).unwrap()))
+        };
+        let (occupied, full) = (pack(false), pack(true));
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let narrowed = play(&occupied, players, seed, false);
+            let with_full = play(&full, players, seed, false);
+            assert_eq!(narrowed.0, with_full.0, "seed {seed}");
+            assert_eq!(narrowed.1, with_full.1, "seed {seed}");
+            // Narrowed scans judge fewer features, compiled and walked alike.
+            assert!(narrowed.2 < with_full.2, "seed {seed}: the scans were narrowed");
+            assert_eq!(narrowed, play(&occupied, players, seed, true), "seed {seed}");
+            assert_eq!(with_full, play(&full, players, seed, true), "seed {seed}");
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(
+                total(&narrowed.0) > total(&play(&base, players, seed, false).0) + 100,
+                "the scans find occupied features: {:?}",
+                narrowed.0
             );
         }
     }

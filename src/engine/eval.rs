@@ -7,6 +7,7 @@
 
 use super::board::PlacedTile;
 use super::features::FeatureId;
+use super::queries::simple_query;
 use super::rules::Rules;
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
@@ -206,6 +207,9 @@ pub(super) struct CompiledFilter {
     pub owner: Option<Node>,
     /// The tile and distance of [`near_test`], the tile compiled.
     pub near: Option<(Node, i64)>,
+    /// Whether the filter is false for every feature with no figure on it
+    /// ([`occupied_test`]).
+    pub occupied: bool,
 }
 
 impl Filter for CompiledFilter {
@@ -224,6 +228,10 @@ impl Filter for CompiledFilter {
 
     fn near(&self, ev: &Evaluator, env: &mut Env, _slot: u16) -> Result<Option<(Value, i64)>, EvalError> {
         self.near.as_ref().map(|(n, d)| Ok((n(ev, env)?, *d))).transpose()
+    }
+
+    fn occupied(&self, _ev: &Evaluator, _slot: u16) -> bool {
+        self.occupied
     }
 }
 
@@ -818,7 +826,9 @@ impl Evaluator<'_> {
     /// it starts with `x.kind == K` for another kind than `kind`, else those
     /// of kind `K` (see [`member_test`]); and of those, only the features
     /// whose tile lies within `d` squares of `E`'s when its leading conjuncts
-    /// include `distance(x.tile, E) <= d` (see [`near_test`]).
+    /// include `distance(x.tile, E) <= d` (see [`near_test`]), and only the
+    /// features with a figure on them when the filter asks for one (see
+    /// [`occupied_test`]).
     fn feature_scan(
         &self,
         kind: Option<KindId>,
@@ -827,8 +837,9 @@ impl Evaluator<'_> {
         env: &mut Env,
     ) -> Result<Option<impl Iterator<Item = FeatureId> + '_>, EvalError> {
         let Some(filter) = filter else {
-            return Ok(Some(Scan::All(self.state.features().roots(kind))));
+            return Ok(Some(Scan::All(self.state.features().roots_holding(kind, false))));
         };
+        let occupied = filter.occupied(self, slot);
         // Features of another kind than the one wanted are not judged at all.
         let kind = match filter.wanted(self, env, slot, Builtin::Kind)? {
             Some(Value::Kind(k)) if kind.is_none_or(|kind| kind == k) => Some(k),
@@ -844,13 +855,14 @@ impl Evaluator<'_> {
             _ => None,
         };
         let Some(((x, y), d)) = near else {
-            return Ok(Some(Scan::All(features.roots(kind))));
+            return Ok(Some(Scan::All(features.roots_holding(kind, occupied))));
         };
         let mut scan = NearScan {
             features,
             placed: &board.placed,
             rules: self.rules,
             kind,
+            occupied,
             tiles: [0; NEAR_TILES],
             len: 0,
             next: 0,
@@ -959,6 +971,10 @@ pub(super) trait Filter {
     /// filter whose leading conjuncts include `distance(x.tile, E) <= d`
     /// ([`near_test`]), `x` bound to `slot`; `None` when it has none.
     fn near(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<(Value, i64)>, EvalError>;
+
+    /// Whether the filter, a feature bound to `slot`, is false for every
+    /// feature with no figure on it ([`occupied_test`]).
+    fn occupied(&self, ev: &Evaluator, slot: u16) -> bool;
 }
 
 /// A filter walked as an expression.
@@ -984,6 +1000,11 @@ impl Filter for Walked<'_> {
         near_test(self.expr, slot)
             .map(|(e, d)| Ok((ev.eval(e, env)?, d)))
             .transpose()
+    }
+
+    fn occupied(&self, ev: &Evaluator, slot: u16) -> bool {
+        debug_assert_eq!(slot, self.slot);
+        occupied_test(&ev.rules.pack.program, self.expr, slot)
     }
 }
 
@@ -1091,6 +1112,82 @@ pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
     leading(filter, slot).ok().flatten()
 }
 
+/// Whether a feature filter, `x` bound to `slot`, is false with no failure
+/// for every feature with no figure on it: its leading conjuncts, after
+/// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`;
+/// questions answered from `x` alone, `x.scored`, `not x.locked`; distance
+/// bounds of [`near_test`]), include one that some figure on `x` must pass:
+/// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`), or a call of a
+/// value function with `x` and other simple arguments whose body is such a
+/// filter (`occupied_by_others(x)`). A scan may then pass over the features
+/// with no figure on them without judging them: a feature's figures are
+/// those counted on it.
+pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool {
+    /// `Ok(true)`: a test some figure must pass; `Ok(false)`: only tests
+    /// that cannot fail so far; `Err`: something else first.
+    fn leading(program: &Program, e: &Expr, slot: u16) -> Result<bool, ()> {
+        let on_member = |e: &Expr| matches!(local_query(e), Some((b, s)) if s == slot && simple_query(b).is_some());
+        match e {
+            Expr::Binary(BinOp::And, l, r) => match leading(program, l, slot)? {
+                true => Ok(true),
+                false => leading(program, r, slot),
+            },
+            Expr::Binary(op, l, r) => {
+                if let Some((count, true)) = existence_test(*op, l, r) {
+                    if let Expr::Count { list: Some(list), .. } = count {
+                        if let Expr::Query {
+                            builtin: Builtin::Figures,
+                            of: Some(of),
+                            args,
+                        } = &**list
+                        {
+                            if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot) {
+                                return Ok(true);
+                            }
+                        }
+                    }
+                    return Err(());
+                }
+                let member_test =
+                    *op == BinOp::Eq && ((on_member(l) && fixed(r, slot)) || (on_member(r) && fixed(l, slot)));
+                if member_test || distance_bound(e, slot).is_some() {
+                    return Ok(false);
+                }
+                Err(())
+            }
+            Expr::Unary(UnOp::Not, x) => match &**x {
+                x if on_member(x) => Ok(false),
+                Expr::MemberVar { of, .. } if matches!(**of, Expr::Local(s) if s == slot) => Ok(false),
+                _ => Err(()),
+            },
+            Expr::MemberVar { of, .. } if matches!(**of, Expr::Local(s) if s == slot) => Ok(false),
+            e if on_member(e) => Ok(false),
+            Expr::Call { func, args } => {
+                // Simple arguments only, as for `member_test`: evaluating
+                // them cannot fail.
+                let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e, slot);
+                if !args.iter().all(simple) {
+                    return Err(());
+                }
+                let Some(FnBody::Expr(body)) = program.functions.get(*func as usize).map(|f| &f.body) else {
+                    return Err(());
+                };
+                let param = args
+                    .iter()
+                    .position(|a| matches!(a, Expr::Local(s) if *s == slot))
+                    .ok_or(())?;
+                // Functions call only those declared before them: no loop.
+                match leading(program, body, param as u16)? {
+                    true => Ok(true),
+                    false => Err(()),
+                }
+            }
+            _ => Err(()),
+        }
+    }
+    leading(program, filter, slot) == Ok(true)
+}
+
 /// `distance(x.tile, E) op c` as `(E, d)`: every feature it holds for lies
 /// within `d` squares of `E` (see [`near_test`]).
 fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
@@ -1145,6 +1242,8 @@ struct NearScan<'a> {
     placed: &'a [PlacedTile],
     rules: &'a Rules,
     kind: Option<KindId>,
+    /// Only features with a figure on them.
+    occupied: bool,
     /// The tiles, by placed index in ascending order.
     tiles: [u16; NEAR_TILES],
     len: usize,
@@ -1160,7 +1259,7 @@ impl Iterator for NearScan<'_> {
     fn next(&mut self) -> Option<FeatureId> {
         loop {
             for node in self.nodes.by_ref() {
-                if self.features.is_root(node, self.kind) {
+                if self.features.is_root(node, self.kind, self.occupied) {
                     return Some(node);
                 }
             }

@@ -138,17 +138,26 @@ impl Features {
     /// Every feature (of `kind`, when given), by its root, in ascending
     /// order: a scan of the nodes that judges nothing else.
     pub fn roots(&self, kind: Option<KindId>) -> impl Iterator<Item = FeatureId> + Clone + '_ {
+        self.roots_holding(kind, false)
+    }
+
+    /// [`Features::roots`], and when `occupied` only the features with a
+    /// figure on them.
+    pub fn roots_holding(&self, kind: Option<KindId>, occupied: bool) -> impl Iterator<Item = FeatureId> + Clone + '_ {
         self.nodes
             .iter()
             .enumerate()
-            .filter(move |(i, n)| n.parent == *i as u32 && kind.is_none_or(|k| n.kind == k))
+            .filter(move |(i, n)| {
+                n.parent == *i as u32 && kind.is_none_or(|k| n.kind == k) && (!occupied || n.figures > 0)
+            })
             .map(|(i, _)| i as FeatureId)
     }
 
-    /// Whether `node` is a feature's root (of `kind`, when given).
-    pub fn is_root(&self, node: u32, kind: Option<KindId>) -> bool {
+    /// Whether `node` is a feature's root (of `kind`, when given; with a
+    /// figure on it, when `occupied`).
+    pub fn is_root(&self, node: u32, kind: Option<KindId>, occupied: bool) -> bool {
         let n = &self.nodes[node as usize];
-        n.parent == node && kind.is_none_or(|k| n.kind == k)
+        n.parent == node && kind.is_none_or(|k| n.kind == k) && (!occupied || n.figures > 0)
     }
 
     /// The feature a node belongs to.
