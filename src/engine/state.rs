@@ -62,6 +62,11 @@ pub(super) struct State {
     board: Board,
     features: Features,
     on_board: Vec<Figure>,
+    /// Whether `on_board` is in ascending order of id, as it stays while
+    /// every figure that stands is newer than those standing (a figure back
+    /// from a spot keeps its older id): figures are then found by binary
+    /// search.
+    by_id: bool,
     /// Figures off the board, at spots, in the order they came.
     at_spots: Vec<SpotFigure>,
     /// Figures that left the board, so rules can still ask about them.
@@ -128,6 +133,7 @@ impl State {
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::with_capacity(all_figures.min(MAX_RESERVED)),
+            by_id: true,
             at_spots: Vec::new(),
             gone: Vec::new(),
             next_figure_id: 0,
@@ -214,7 +220,17 @@ impl State {
     /// A figure on the board by id.
     #[inline]
     pub(super) fn figure(&self, id: u32) -> Option<&Figure> {
-        self.on_board.iter().find(|m| m.id == id)
+        self.on_board.get(self.board_index(id)?)
+    }
+
+    /// Where the figure `id` is in `on_board`.
+    #[inline]
+    fn board_index(&self, id: u32) -> Option<usize> {
+        if self.by_id {
+            self.on_board.binary_search_by_key(&id, |m| m.id).ok()
+        } else {
+            self.on_board.iter().position(|m| m.id == id)
+        }
     }
 
     /// Figures at spots off the board, in the order they came.
@@ -433,6 +449,7 @@ impl State {
     fn stand(&mut self, figure: &Figure) {
         let node = self.node_of(figure.placed, figure.seg);
         self.features.add_figure(node, self.follower(figure));
+        self.by_id &= self.on_board.last().is_none_or(|m| m.id < figure.id);
         self.on_board.push(*figure);
     }
 
@@ -487,7 +504,7 @@ impl State {
     /// Moves a figure on the board or at a spot to a spot; `None` if it is
     /// in neither. Supplies do not change.
     pub(super) fn move_to_spot(&mut self, id: u32, spot: u16, area: Option<Player>) -> Option<SpotFigure> {
-        let (figure_type, owner) = match self.on_board.iter().position(|m| m.id == id) {
+        let (figure_type, owner) = match self.board_index(id) {
             Some(i) => {
                 let m = self.unstand(i);
                 (m.figure_type, m.owner)
@@ -539,7 +556,7 @@ impl State {
     /// Takes a figure off the board back to its supply (the owner's, or the
     /// neutral one) and records it as gone; `None` if it is not on the board.
     pub(super) fn return_figure(&mut self, id: u32) -> Option<Figure> {
-        let i = self.on_board.iter().position(|m| m.id == id)?;
+        let i = self.board_index(id)?;
         let m = self.unstand(i);
         match m.owner {
             Some(owner) => self.supply[owner.index() * self.figure_types + m.figure_type as usize] += 1,
@@ -552,7 +569,7 @@ impl State {
     /// Moves a figure on the board to another segment; returns it as moved,
     /// or `None` if it is not on the board. Supplies do not change.
     pub(super) fn relocate(&mut self, id: u32, placed: PlacedId, seg: u8) -> Option<Figure> {
-        let i = self.on_board.iter().position(|m| m.id == id)?;
+        let i = self.board_index(id)?;
         let (from, to) = (
             self.node_of(self.on_board[i].placed, self.on_board[i].seg),
             self.node_of(placed, seg),
@@ -858,6 +875,15 @@ mod tests {
     /// supply, on the board or at a spot, and every score is the sum of its points.
     fn assert_invariants(game: &Game) {
         let (state, pack) = (&game.state, &game.rules.pack);
+        // Each figure on the board is found by its id, by binary search
+        // while the figures are in order of id.
+        assert!(!state.by_id || state.on_board.windows(2).all(|w| w[0].id < w[1].id));
+        for m in &state.on_board {
+            assert_eq!(
+                state.figure(m.id).map(|f| (f.id, f.placed, f.seg)),
+                Some((m.id, m.placed, m.seg))
+            );
+        }
         for (f, fig) in pack.figures.iter().enumerate() {
             let on_board = |owner: Option<Player>| {
                 let at_spots = state
@@ -1030,6 +1056,8 @@ mod tests {
         }])
         .unwrap_or_else(|e| panic!("{}", e.render()));
         let rules = Arc::new(Rules::new(pack));
+        // Some figure comes back onto the board from a spot, out of order.
+        let mut unordered = false;
         for seed in 0..6 {
             let mut game =
                 Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).expect("the pack sets up");
@@ -1040,7 +1068,9 @@ mod tests {
                 let choice = agent.choose(&game, &options).expect("random agents choose");
                 game.apply(choice).expect("a legal choice");
                 assert_invariants(&game);
+                unordered |= !game.state.by_id;
             }
         }
+        assert!(unordered, "a figure came back from a spot");
     }
 }
