@@ -24,6 +24,10 @@ use std::collections::HashMap;
 /// one.
 type IntNode = Box<dyn Fn(&Evaluator, &mut Env) -> Result<i64, EvalError> + Send + Sync>;
 
+/// The arguments an inlined call passes: each parameter's index, and its
+/// argument compiled.
+type Args = Vec<(usize, Node)>;
+
 /// Compiles every expression evaluation starts from (see [`Compiled`]).
 pub(super) fn compile(rules: &Rules) -> Compiled {
     let pack = &rules.pack;
@@ -277,14 +281,64 @@ fn shifted(e: &Expr, by: u16) -> Option<Expr> {
     })
 }
 
+/// `e` with every read of local slot `param` made a read of `with` (a
+/// local variable or a constant); counts that remember `param` remember the
+/// local variable's slot instead.
+fn substitute(e: &mut Expr, param: u16, with: &Expr) {
+    match e {
+        Expr::Local(s) if *s == param => *e = with.clone(),
+        Expr::MemberVar { of, .. } => substitute(of, param, with),
+        Expr::Query { of, args, .. } => {
+            of.iter_mut().for_each(|e| substitute(e, param, with));
+            args.iter_mut().for_each(|e| substitute(e, param, with));
+        }
+        Expr::Call { args, .. } => args.iter_mut().for_each(|e| substitute(e, param, with)),
+        Expr::Unary(_, x) => substitute(x, param, with),
+        Expr::Binary(_, a, b) => {
+            substitute(a, param, with);
+            substitute(b, param, with);
+        }
+        Expr::If { cond, then, otherwise } => {
+            substitute(cond, param, with);
+            substitute(then, param, with);
+            substitute(otherwise, param, with);
+        }
+        Expr::Let { value, body, .. } => {
+            substitute(value, param, with);
+            substitute(body, param, with);
+        }
+        Expr::Count { list, filter, memo, .. } => {
+            list.iter_mut().for_each(|e| substitute(e, param, with));
+            filter.iter_mut().for_each(|e| substitute(e, param, with));
+            if let (Some(memo), Expr::Local(s)) = (memo, with) {
+                memo.iter_mut().filter(|m| **m == param).for_each(|m| *m = *s);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a count in `e` remembers its value by local slot `param`.
+fn remembers(e: &Expr, param: u16) -> bool {
+    let mut found = false;
+    visit(e, &mut |e| {
+        if let Expr::Count { memo: Some(m), .. } = e {
+            found |= m.contains(&param);
+        }
+    });
+    found
+}
+
 /// Runs a call inlined in the caller's frame: what
 /// [`Evaluator::call_with`] does (the same depth limit, charge and order),
 /// the callee's frame being the caller's local slots `region..end`, its
-/// parameters filled by `args`.
+/// parameters filled by `args` (parameter, argument); the parameters given
+/// a local variable or a constant are not among them (see
+/// [`Compiler::inlined`]).
 fn inline_call<T>(
     ev: &Evaluator,
     env: &mut Env,
-    args: &[Node],
+    args: &Args,
     (region, end): (usize, usize),
     body: impl FnOnce(&Evaluator, &mut Env) -> Result<T, EvalError>,
 ) -> Result<T, EvalError> {
@@ -295,7 +349,7 @@ fn inline_call<T>(
     if env.locals.len() < end {
         env.locals.resize_with(end, || Value::None);
     }
-    for (i, arg) in args.iter().enumerate() {
+    for (i, arg) in args {
         let v = arg(ev, env)?;
         env.locals[region + i] = v;
     }
@@ -740,7 +794,7 @@ impl Compiler<'_> {
         func: FnId,
         args: &[Expr],
         compile: impl FnOnce(&Expr) -> T,
-    ) -> Option<(Vec<Node>, (usize, usize), T)> {
+    ) -> Option<(Args, (usize, usize), T)> {
         let f = self.program.functions.get(func as usize)?;
         let FnBody::Expr(body) = &f.body else {
             return None;
@@ -754,7 +808,20 @@ impl Compiler<'_> {
         let region = self.top.get();
         let end = region.checked_add(f.slots).filter(|end| *end <= MAX_INLINED_SLOTS)?;
         let room = self.room.get().checked_sub(size(body))?;
-        let moved = Box::new(shifted(body, region)?);
+        let mut moved = Box::new(shifted(body, region)?);
+        // A parameter given a local variable, or a constant its counts do
+        // not remember, is read from the argument where it is: nothing is
+        // copied at each call. Reading either cannot fail or charge, so not
+        // reading it at the call changes nothing.
+        let mut passed = Vec::new();
+        for (i, arg) in args.iter().enumerate() {
+            let param = region.checked_add(u16::try_from(i).ok()?)?;
+            match arg {
+                Expr::Local(_) => substitute(&mut moved, param, arg),
+                _ if constant_value(arg).is_some() && !remembers(&moved, param) => substitute(&mut moved, param, arg),
+                _ => passed.push((i, arg)),
+            }
+        }
         self.room.set(room);
         // Each count of the moved body is named by the function's own node
         // (both are visited in the same order).
@@ -775,7 +842,7 @@ impl Compiler<'_> {
         // in them keep out of it.
         self.top.set(end);
         self.deepest.set(self.deepest.get().max(end));
-        let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
+        let args: Args = passed.into_iter().map(|(i, a)| (i, self.node(a))).collect();
         let compiled = self.within(func, || compile(&body));
         self.top.set(region);
         self.kept.borrow_mut().push(body);
@@ -1088,8 +1155,9 @@ mod tests {
     /// Calls inlined in their callers' frames answer what calls in frames
     /// of their own answer: value functions with `let`, `if`, counts that
     /// read their parameters, calls as arguments of calls, in conditions,
-    /// values and arithmetic, play the same games compiled as walked, and
-    /// their points are paid.
+    /// values and arithmetic, parameters given local variables or constants
+    /// (read where they are, unless a count remembers them), play the same
+    /// games compiled as walked, and their points are paid.
     #[test]
     fn inlined_calls_play_the_games_called_ones_play() {
         let text = "pack inlined\nlanguage 1\nrequires base\n\
@@ -1098,12 +1166,18 @@ mod tests {
             fn mine(f: feature) = f.controlled_by(current_player) and owned(f)\n\
             fn both(a: int, b: int) = a + b\n\
             fn bigger(f: feature) = count(feature g where g.kind == f.kind and g.tiles > f.tiles)\n\
+            fn of_kind(t: tile, k: kind) = count(f in t.features where f.kind == k)\n\
+            fn many(k: kind, n: int) = count(feature g where g.kind == k and g.tiles > n)\n\
             fn value(t: tile): int {\n  let n = roads(t)\n  if n >= 2 {\n    return both(n, n)\n  }\n  \
               return both(count(feature g where g.kind == city and mine(g)), roads(t))\n}\n\
             on tile_placed(t) when count(f in t.features where mine(f)) > 0 or value(t) > 2 {\n  \
               score value(t) + both(roads(t), value(t)) to current_player reason \"inlined\"\n}\n\
             on tile_placed(t) when count(f in t.features where bigger(f) > 2 and bigger(f) < 6) > 1 {\n  \
-              score 1 to current_player reason \"inlined\"\n}\n";
+              score 1 to current_player reason \"inlined\"\n}\n\
+            on tile_placed(t) when of_kind(t, monastery) + of_kind(t, road) > 1 and many(city, 2) > 1 {\n  \
+              score both(of_kind(t, road), 3) to current_player reason \"inlined\"\n}\n\
+            on tile_placed(t) when many(road, 1) != many(city, 1) {\n  \
+              score many(field, 0) to current_player reason \"inlined\"\n}\n";
         let packs = [
             PackRef::Bundled("base".into()),
             PackRef::Text {
@@ -1114,6 +1188,16 @@ mod tests {
         let rules = Arc::new(Rules::new(load(&packs).unwrap()));
         let compiled = super::compile(&rules);
         assert!(!compiled.inlined.is_empty(), "calls are inlined");
+        // A constant argument is read where it is written: `monastery`
+        // appears only as `of_kind`'s argument.
+        let monastery = rules.pack.kinds.iter().position(|k| k.name == "monastery").unwrap();
+        let mut constant_read = false;
+        for body in &compiled.inlined {
+            super::visit(body, &mut |e| {
+                constant_read |= matches!(e, crate::ir::expr::Expr::Kind(k) if usize::from(*k) == monastery)
+            });
+        }
+        assert!(constant_read, "the constant argument was put in the body");
         let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
         for seed in 0..4 {
             let players = 2 + seed as usize % 3;
