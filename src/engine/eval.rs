@@ -271,6 +271,10 @@ impl Memo {
     }
 }
 
+/// The candidates a scan of features makes room for at once (most scans
+/// find fewer).
+const CANDIDATES_ROOM: usize = 64;
+
 /// The tile value of a placement candidate (see [`Evaluator::candidate`]):
 /// no tile on the board has this id, since a board holds fewer tiles.
 pub(super) const CANDIDATE: u16 = u16::MAX;
@@ -810,7 +814,13 @@ impl Evaluator<'_> {
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
                 match self.feature_scan(kind, slot, filter, env)? {
-                    Some(scan) => scan.map(Value::Feature).collect(),
+                    Some(scan) => {
+                        // Room made at once for most scans: no list grown
+                        // again and again.
+                        let mut items = Vec::with_capacity(CANDIDATES_ROOM);
+                        items.extend(scan.map(Value::Feature));
+                        items
+                    }
                     None => return Ok(Vec::new()),
                 }
             }
