@@ -1021,6 +1021,53 @@ mod tests {
         )
     }
 
+    /// Plays the same games with a pack over base made by `text` from
+    /// `filters` of features, whose scans are narrowed, and from the same
+    /// filters made to scan everything (`t != none` first), compiled and
+    /// walked: the same scores and events either way, less evaluation work
+    /// narrowed, and points found beyond base's.
+    fn assert_narrowing_keeps_games(filters: &[&str], text: impl Fn(&[String]) -> String) {
+        let pack = |full_scan: bool| {
+            let filters: Vec<String> = filters
+                .iter()
+                .map(|f| {
+                    if full_scan {
+                        format!("t != none and {f}")
+                    } else {
+                        f.to_string()
+                    }
+                })
+                .collect();
+            let packs = [
+                PackRef::Bundled("base".into()),
+                PackRef::Text {
+                    name: "narrowed.rules".into(),
+                    text: text(&filters),
+                },
+            ];
+            Arc::new(Rules::new(load(&packs).unwrap()))
+        };
+        let (narrow, full) = (pack(false), pack(true));
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let narrowed = play(&narrow, players, seed, false);
+            let with_full = play(&full, players, seed, false);
+            assert_eq!(narrowed.0, with_full.0, "seed {seed}");
+            assert_eq!(narrowed.1, with_full.1, "seed {seed}");
+            // Narrowed scans judge fewer features, compiled and walked alike.
+            assert!(narrowed.2 < with_full.2, "seed {seed}: the scans were narrowed");
+            assert_eq!(narrowed, play(&narrow, players, seed, true), "seed {seed}");
+            assert_eq!(with_full, play(&full, players, seed, true), "seed {seed}");
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(
+                total(&narrowed.0) > total(&play(&base, players, seed, false).0) + 100,
+                "the scans find features: {:?}",
+                narrowed.0
+            );
+        }
+    }
+
     /// A count over the board's features that looks only near a tile
     /// (`distance(x.tile, E) <= d` among its leading conjuncts) counts what
     /// a scan of every feature counts: the same games, compiled (`if`) and
@@ -1037,48 +1084,17 @@ mod tests {
             "distance(m.tile, t) == 0",
             "m.kind == road and distance(m.tile, t) == 1 and m.open_edges > 1",
         ];
-        let pack = |full_scan: bool| {
+        let text = |filters: &[String]| {
             let mut text = String::from("pack near\nlanguage 1\nrequires base\non tile_placed(t) {\n");
             for (i, f) in filters.iter().enumerate() {
-                let f = if full_scan {
-                    format!("t != none and {f}")
-                } else {
-                    f.to_string()
-                };
                 text += &format!(
                     "  if count(m in features where {f}) > {i} {{\n    \
                      score count(m in features where {f}) to current_player reason \"near\"\n  }}\n"
                 );
             }
-            text += "}\n";
-            let packs = [
-                PackRef::Bundled("base".into()),
-                PackRef::Text {
-                    name: "near.rules".into(),
-                    text,
-                },
-            ];
-            Arc::new(Rules::new(load(&packs).unwrap()))
+            text + "}\n"
         };
-        let (near, full) = (pack(false), pack(true));
-        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
-        for seed in 0..4 {
-            let players = 2 + seed as usize % 3;
-            let with_near = play(&near, players, seed, false);
-            let with_full = play(&full, players, seed, false);
-            assert_eq!(with_near.0, with_full.0, "seed {seed}");
-            assert_eq!(with_near.1, with_full.1, "seed {seed}");
-            // Narrowed scans judge fewer features, compiled and walked alike.
-            assert!(with_near.2 < with_full.2, "seed {seed}: the counts were narrowed");
-            assert_eq!(with_near, play(&near, players, seed, true), "seed {seed}");
-            assert_eq!(with_full, play(&full, players, seed, true), "seed {seed}");
-            let total = |scores: &[i64]| scores.iter().sum::<i64>();
-            assert!(
-                total(&with_near.0) > total(&play(&base, players, seed, false).0) + 100,
-                "the counts near a tile find features: {:?}",
-                with_near.0
-            );
-        }
+        assert_narrowing_keeps_games(&filters, text);
     }
 
     /// A scan of the board's features whose filter asks for a figure on
@@ -1098,58 +1114,29 @@ mod tests {
             "busy(m) and m.tiles > 2",
             "count(x in m.figures) >= 1 and m.kind == field",
             "count(x in m.figures) == 0 and m.kind == city",
+            "busy(m) and m.kind == road",
         ];
-        let pack = |full_scan: bool| {
+        // The last filter is a `choose`'s.
+        let text = |filters: &[String]| {
+            let (choose, filters) = filters.split_last().expect("filters");
             let mut text = String::from(
                 "pack occupied\nlanguage 1\nrequires base\n\
                  fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n\
                  on tile_placed(t) {\n",
             );
             for (i, f) in filters.iter().enumerate() {
-                let f = if full_scan {
-                    format!("t != none and {f}")
-                } else {
-                    f.to_string()
-                };
                 text += &format!(
                     "  if count(m in features where {f}) > {i} {{\n    \
                      score count(m in features where {f}) to current_player reason \"occupied\"\n  }}\n  \
                      for feature m where {f} {{\n    score 1 to current_player reason \"occupied\"\n  }}\n"
                 );
             }
-            text += "  may {\n    choose feature m where busy(m) and m.kind == road {\n      \
-                     score m.tiles to current_player reason \"occupied\"\n    }\n  }\n}\n";
-            if full_scan {
-                text = text.replace("where busy(m) and", "where t != none and busy(m) and");
-            }
-            let packs = [
-                PackRef::Bundled("base".into()),
-                PackRef::Text {
-                    name: "occupied.rules".into(),
-                    text,
-                },
-            ];
-            Arc::new(Rules::new(load(&packs).unwrap()))
+            text + &format!(
+                "  may {{\n    choose feature m where {choose} {{\n      \
+                 score m.tiles to current_player reason \"occupied\"\n    }}\n  }}\n}}\n"
+            )
         };
-        let (occupied, full) = (pack(false), pack(true));
-        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
-        for seed in 0..4 {
-            let players = 2 + seed as usize % 3;
-            let narrowed = play(&occupied, players, seed, false);
-            let with_full = play(&full, players, seed, false);
-            assert_eq!(narrowed.0, with_full.0, "seed {seed}");
-            assert_eq!(narrowed.1, with_full.1, "seed {seed}");
-            // Narrowed scans judge fewer features, compiled and walked alike.
-            assert!(narrowed.2 < with_full.2, "seed {seed}: the scans were narrowed");
-            assert_eq!(narrowed, play(&occupied, players, seed, true), "seed {seed}");
-            assert_eq!(with_full, play(&full, players, seed, true), "seed {seed}");
-            let total = |scores: &[i64]| scores.iter().sum::<i64>();
-            assert!(
-                total(&narrowed.0) > total(&play(&base, players, seed, false).0) + 100,
-                "the scans find occupied features: {:?}",
-                narrowed.0
-            );
-        }
+        assert_narrowing_keeps_games(&filters, text);
     }
 
     /// Calls inlined in their callers' frames answer what calls in frames
