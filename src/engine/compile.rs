@@ -809,15 +809,23 @@ impl Compiler<'_> {
         let end = region.checked_add(f.slots).filter(|end| *end <= MAX_INLINED_SLOTS)?;
         let room = self.room.get().checked_sub(size(body))?;
         let mut moved = Box::new(shifted(body, region)?);
-        // A parameter given a local variable, or a constant its counts do
-        // not remember, is read from the argument where it is: nothing is
-        // copied at each call. Reading either cannot fail or charge, so not
-        // reading it at the call changes nothing.
+        // A parameter given a local variable, or a constant other than an
+        // integer that its counts do not remember, is read from the argument
+        // where it is: nothing is copied at each call. Reading either cannot
+        // fail or charge, so not reading it at the call changes nothing; and
+        // the body is compiled as it would run called, with the same
+        // shortcuts. Not an integer: `count(...) > n` given 0 would become a
+        // count that stops at its first member (`existence_test`), and
+        // `distance(x.tile, t) <= d` given 1 a scan near `t` (`near_test`),
+        // which the called body does not do (other charges, and a memo that
+        // names the count by the function's node would remember a count
+        // stopped early for every caller).
         let mut passed = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let param = region.checked_add(u16::try_from(i).ok()?)?;
             match arg {
                 Expr::Local(_) => substitute(&mut moved, param, arg),
+                Expr::Int(_) => passed.push((i, arg)),
                 _ if constant_value(arg).is_some() && !remembers(&moved, param) => substitute(&mut moved, param, arg),
                 _ => passed.push((i, arg)),
             }
@@ -1097,6 +1105,60 @@ mod tests {
         assert_narrowing_keeps_games(&filters, text);
     }
 
+    /// Which filters of features `occupied_test` finds false for every
+    /// feature with no figure on it: those whose leading conjuncts, after
+    /// tests that cannot fail, ask for a figure on the member; not those
+    /// where something that can fail or ask anything else comes first, nor
+    /// a count that holds with no figure.
+    #[test]
+    fn occupied_tests_find_filters_that_need_a_figure() {
+        use crate::ir::program::FnBody;
+        let cases = [
+            ("count(x in m.figures) > 0", true),
+            ("count(x in m.figures where x.owner != none) >= 1", true),
+            ("0 != count(x in m.figures)", true),
+            ("m.kind == city and not m.scored and busy(m)", true),
+            ("distance(m.tile, placed_tile) <= 1 and count(x in m.figures) > 0", true),
+            ("m.kind == city and busy(m) and m.tiles > 2", true),
+            ("count(x in m.figures) == 0", false),
+            ("count(x in m.figures) > 1", false),
+            ("not m.completed and busy(m)", false),
+            ("m.tiles > 2 and busy(m)", false),
+            // Compared with a truth value: not taken for a member test.
+            ("m.scored == false and busy(m)", false),
+            ("busy(m) or m.kind == city", false),
+            ("count(x in placed_tile.features) > 0 and busy(m)", false),
+            ("count(x in current_player.figures_at(area) where true) > 0", false),
+        ];
+        let mut text = String::from(
+            "pack occupied\nlanguage 1\nrequires base\nspot area per_player\n\
+             fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n",
+        );
+        for (i, (filter, _)) in cases.iter().enumerate() {
+            text += &format!("fn case_{i}(m: feature) = {filter}\n");
+        }
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "occupied.rules".into(),
+                text,
+            },
+        ];
+        let pack = load(&packs).unwrap_or_else(|e| panic!("{}", e.render()));
+        let program = &pack.program;
+        for (i, (filter, needs_figure)) in cases.iter().enumerate() {
+            let f = program
+                .functions
+                .iter()
+                .find(|f| f.name == format!("case_{i}"))
+                .unwrap();
+            let FnBody::Expr(body) = &f.body else {
+                panic!("case_{i} is a value function")
+            };
+            assert_eq!(super::occupied_test(program, body, 0), *needs_figure, "{filter}");
+        }
+    }
+
     /// A scan of the board's features whose filter asks for a figure on
     /// the feature (`count(x in m.figures ...) > 0` among its leading
     /// conjuncts, or in the body of a function it calls) passes over the
@@ -1143,8 +1205,10 @@ mod tests {
     /// of their own answer: value functions with `let`, `if`, counts that
     /// read their parameters, calls as arguments of calls, in conditions,
     /// values and arithmetic, parameters given local variables or constants
-    /// (read where they are, unless a count remembers them), play the same
-    /// games compiled as walked, and their points are paid.
+    /// (read where they are, unless a count remembers them or the constant
+    /// is an integer, which would stop a count early or narrow a scan),
+    /// play the same games compiled as walked (the same events, scores and
+    /// evaluation work), and their points are paid.
     #[test]
     fn inlined_calls_play_the_games_called_ones_play() {
         let text = "pack inlined\nlanguage 1\nrequires base\n\
@@ -1155,6 +1219,8 @@ mod tests {
             fn bigger(f: feature) = count(feature g where g.kind == f.kind and g.tiles > f.tiles)\n\
             fn of_kind(t: tile, k: kind) = count(f in t.features where f.kind == k)\n\
             fn many(k: kind, n: int) = count(feature g where g.kind == k and g.tiles > n)\n\
+            fn cities_over(n: int) = count(feature g where g.kind == city) > n\n\
+            fn near_roads(t: tile, d: int) = count(feature g where g.kind == road and distance(g.tile, t) <= d)\n\
             fn value(t: tile): int {\n  let n = roads(t)\n  if n >= 2 {\n    return both(n, n)\n  }\n  \
               return both(count(feature g where g.kind == city and mine(g)), roads(t))\n}\n\
             on tile_placed(t) when count(f in t.features where mine(f)) > 0 or value(t) > 2 {\n  \
@@ -1164,7 +1230,9 @@ mod tests {
             on tile_placed(t) when of_kind(t, monastery) + of_kind(t, road) > 1 and many(city, 2) > 1 {\n  \
               score both(of_kind(t, road), 3) to current_player reason \"inlined\"\n}\n\
             on tile_placed(t) when many(road, 1) != many(city, 1) {\n  \
-              score many(field, 0) to current_player reason \"inlined\"\n}\n";
+              score many(field, 0) to current_player reason \"inlined\"\n}\n\
+            on tile_placed(t) when cities_over(0) and cities_over(3) {\n  \
+              score near_roads(t, 1) + near_roads(t, 2) to current_player reason \"inlined\"\n}\n";
         let packs = [
             PackRef::Bundled("base".into()),
             PackRef::Text {

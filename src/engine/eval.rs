@@ -1125,8 +1125,10 @@ pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
 /// Whether a feature filter, `x` bound to `slot`, is false with no failure
 /// for every feature with no figure on it: its leading conjuncts, after
 /// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`;
-/// questions answered from `x` alone, `x.scored`, `not x.locked`; distance
-/// bounds of [`near_test`]), include one that some figure on `x` must pass:
+/// yes-or-no questions of `x` alone, bare or negated: a built-in answered
+/// from `x` alone, `x.scored`, or a variable of `x`, `not x.locked`;
+/// distance bounds of [`near_test`]), include one that some figure on `x`
+/// must pass:
 /// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`), or a call of a
 /// value function with `x` and other simple arguments whose body is such a
 /// filter (`occupied_by_others(x)`). A scan may then pass over the features
