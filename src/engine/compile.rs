@@ -912,7 +912,8 @@ impl Compiler<'_> {
             }
             (None, Some(list)) => {
                 // A list a built-in answers on the stack (a tile's features, a
-                // feature's owners) is counted there, as its value would be.
+                // feature's owners or figures) is counted there, as its value
+                // would be; one too long for the stack is listed.
                 if let Expr::Query {
                     builtin,
                     of: Some(of),
@@ -921,12 +922,20 @@ impl Compiler<'_> {
                 {
                     if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
                         let of = self.node(of);
+                        let builtin = *builtin;
                         return Box::new(move |ev, env, limit| {
                             let of = of(ev, env)?;
                             let filter = filter.as_ref().map(|f| f as &dyn Filter);
                             let mut ids = [0; SMALL_LIST];
-                            let n = small(ev, &of, &mut ids);
-                            ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
+                            match small(ev, &of, &mut ids) {
+                                Some(n) => {
+                                    ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
+                                }
+                                None => {
+                                    let list = ev.query(builtin, of, &[], env.depth)?;
+                                    ev.count_list(&list, slot, filter, env, limit)
+                                }
+                            }
                         });
                     }
                 }
@@ -1103,6 +1112,37 @@ mod tests {
             text + "}\n"
         };
         assert_narrowing_keeps_games(&filters, text);
+    }
+
+    /// A count over a feature's figures is made on the stack while they
+    /// fit there and over their listed value past that: with more figures
+    /// on one road than the stack holds, compiled and walked games agree.
+    #[test]
+    fn counts_of_many_figures_count_them_all() {
+        let text = "pack crowd\nlanguage 1\nrequires base\n\
+            figure pawn x90 neutral { stands on road }\n\
+            on tile_placed(t) {\n  \
+              for feature f where f.kind == road or f.kind == city {\n    \
+                place pawn on start_tile.feature(road)\n  }\n  \
+              if count(x in start_tile.feature(road).figures where x.owner == none) > 64 {\n    \
+                score 1000 to current_player reason \"crowd\"\n  }\n}\n";
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "crowd.rules".into(),
+                text: text.into(),
+            },
+        ];
+        let rules = Arc::new(Rules::new(load(&packs).unwrap_or_else(|e| panic!("{}", e.render()))));
+        for seed in 0..2 {
+            let compiled = play(&rules, 2, seed, false);
+            assert_eq!(compiled, play(&rules, 2, seed, true), "seed {seed}");
+            assert!(
+                compiled.0.iter().sum::<i64>() >= 1000,
+                "more than 64 figures were counted: {:?}",
+                compiled.0
+            );
+        }
     }
 
     /// Which filters of features `occupied_test` finds false for every

@@ -378,8 +378,8 @@ fn tile_features(ev: &Evaluator, of: &Value) -> Value {
 pub(super) const SMALL_LIST: usize = 64;
 
 /// A list built-in answered into a buffer on the stack: the members' ids,
-/// and how many there are.
-pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> usize;
+/// and how many there are; `None` when there are more than it holds.
+pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> Option<usize>;
 
 /// A list member's value, by its id.
 pub(super) type Member = fn(u32) -> Value;
@@ -388,8 +388,9 @@ pub(super) type Member = fn(u32) -> Value;
 /// member by its id: a count over them lists nothing on the heap.
 pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
     match builtin {
-        Builtin::TileFeatures => Some((tile_roots, Value::Feature)),
-        Builtin::Owners => Some((owner_ids, |p| Value::Player(p as u8))),
+        Builtin::TileFeatures => Some((|ev, of, out| Some(tile_roots(ev, of, out)), Value::Feature)),
+        Builtin::Owners => Some((|ev, of, out| Some(owner_ids(ev, of, out)), |p| Value::Player(p as u8))),
+        Builtin::Figures => Some((figure_ids, Value::Figure)),
         _ => None,
     }
 }
@@ -421,6 +422,20 @@ fn owner_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
         n += 1;
     }
     n
+}
+
+/// [`figures`] into a buffer, when they fit.
+fn figure_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let Some(f) = feature(ev, of) else { return Some(0) };
+    if ev.state.features().figure_count(f) as usize > SMALL_LIST {
+        return None;
+    }
+    let mut n = 0;
+    for m in ev.state.figures_on(f) {
+        out[n] = m.id;
+        n += 1;
+    }
+    Some(n)
 }
 
 /// The figures on a feature, in the order they came to the board.
