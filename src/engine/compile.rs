@@ -332,9 +332,8 @@ fn remembers(e: &Expr, param: u16) -> bool {
 /// Runs a call inlined in the caller's frame: what
 /// [`Evaluator::call_with`] does (the same depth limit, charge and order),
 /// the callee's frame being the caller's local slots `region..end`, its
-/// parameters filled by `args` (parameter, argument); the parameters given
-/// a local variable or a constant are not among them (see
-/// [`Compiler::inlined`]).
+/// parameters filled by `args` (parameter, argument); those put in the
+/// body by `substitute` are not among them (see [`Compiler::inlined`]).
 fn inline_call<T>(
     ev: &Evaluator,
     env: &mut Env,
@@ -815,11 +814,11 @@ impl Compiler<'_> {
         // fail or charge, so not reading it at the call changes nothing; and
         // the body is compiled as it would run called, with the same
         // shortcuts. Not an integer: `count(...) > n` given 0 would become a
-        // count that stops at its first member (`existence_test`), and
-        // `distance(x.tile, t) <= d` given 1 a scan near `t` (`near_test`),
-        // which the called body does not do (other charges, and a memo that
-        // names the count by the function's node would remember a count
-        // stopped early for every caller).
+        // count that stops at its first member (`existence_test`), which the
+        // called body does not do (other charges, and a memo that names the
+        // count by the function's node would remember a count stopped early
+        // for every caller). A constant a count reads (a kind, a distance
+        // bound) is remembered by it, so never put in.
         let mut passed = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let param = region.checked_add(u16::try_from(i).ok()?)?;
@@ -1169,10 +1168,13 @@ mod tests {
             ("busy(m) or m.kind == city", false),
             ("count(x in placed_tile.features) > 0 and busy(m)", false),
             ("count(x in current_player.figures_at(area) where true) > 0", false),
+            ("not busy(m)", false),
+            ("far(m, m.tiles)", false),
         ];
         let mut text = String::from(
             "pack occupied\nlanguage 1\nrequires base\nspot area per_player\n\
-             fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n",
+             fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n\
+             fn far(f: feature, n: int) = count(x in f.figures) > 0 and n > 2\n",
         );
         for (i, (filter, _)) in cases.iter().enumerate() {
             text += &format!("fn case_{i}(m: feature) = {filter}\n");
@@ -1246,7 +1248,7 @@ mod tests {
     /// read their parameters, calls as arguments of calls, in conditions,
     /// values and arithmetic, parameters given local variables or constants
     /// (read where they are, unless a count remembers them or the constant
-    /// is an integer, which would stop a count early or narrow a scan),
+    /// is an integer, which would stop a count early),
     /// play the same games compiled as walked (the same events, scores and
     /// evaluation work), and their points are paid.
     #[test]
@@ -1261,6 +1263,7 @@ mod tests {
             fn many(k: kind, n: int) = count(feature g where g.kind == k and g.tiles > n)\n\
             fn cities_over(n: int) = count(feature g where g.kind == city) > n\n\
             fn near_roads(t: tile, d: int) = count(feature g where g.kind == road and distance(g.tile, t) <= d)\n\
+            fn helps(f: feature, n: int) = count(x in f.figures) > n\n\
             fn value(t: tile): int {\n  let n = roads(t)\n  if n >= 2 {\n    return both(n, n)\n  }\n  \
               return both(count(feature g where g.kind == city and mine(g)), roads(t))\n}\n\
             on tile_placed(t) when count(f in t.features where mine(f)) > 0 or value(t) > 2 {\n  \
@@ -1272,7 +1275,9 @@ mod tests {
             on tile_placed(t) when many(road, 1) != many(city, 1) {\n  \
               score many(field, 0) to current_player reason \"inlined\"\n}\n\
             on tile_placed(t) when cities_over(0) and cities_over(3) {\n  \
-              score near_roads(t, 1) + near_roads(t, 2) to current_player reason \"inlined\"\n}\n";
+              score near_roads(t, 1) + near_roads(t, 2) to current_player reason \"inlined\"\n}\n\
+            on tile_placed(t) when count(f in t.features where helps(f, 0) and helps(f, 1)) > 0 {\n  \
+              score 1 to current_player reason \"inlined\"\n}\n";
         let packs = [
             PackRef::Bundled("base".into()),
             PackRef::Text {

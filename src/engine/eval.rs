@@ -275,14 +275,6 @@ impl Memo {
 /// find fewer).
 const CANDIDATES_ROOM: usize = 64;
 
-/// The values a scan finds, in a list with room made at once for most
-/// scans: no list grown again and again.
-fn with_room(scan: impl Iterator<Item = Value>) -> Vec<Value> {
-    let mut items = Vec::with_capacity(CANDIDATES_ROOM);
-    items.extend(scan);
-    items
-}
-
 /// The tile value of a placement candidate (see [`Evaluator::candidate`]):
 /// no tile on the board has this id, since a board holds fewer tiles.
 pub(super) const CANDIDATE: u16 = u16::MAX;
@@ -822,7 +814,13 @@ impl Evaluator<'_> {
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
                 match self.feature_scan(kind, slot, filter, env)? {
-                    Some(scan) => with_room(scan.map(Value::Feature)),
+                    Some(scan) => {
+                        // Room made at once for most scans: no list grown
+                        // again and again.
+                        let mut items = Vec::with_capacity(CANDIDATES_ROOM);
+                        items.extend(scan.map(Value::Feature));
+                        items
+                    }
                     None => return Ok(Vec::new()),
                 }
             }

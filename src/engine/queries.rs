@@ -374,7 +374,8 @@ fn tile_features(ev: &Evaluator, of: &Value) -> Value {
 
 /// Most members of a list answered on the stack ([`small_list`]): a tile
 /// has at most 64 segments (the checker's bound) and a game at most 32
-/// players (majorities are 32-bit masks).
+/// players (majorities are 32-bit masks); a feature may hold more figures,
+/// and those are listed on the heap.
 pub(super) const SMALL_LIST: usize = 64;
 
 /// A list built-in answered into a buffer on the stack: the members' ids,
@@ -385,7 +386,8 @@ pub(super) type SmallList = fn(&Evaluator, &Value, &mut [u32; SMALL_LIST]) -> Op
 pub(super) type Member = fn(u32) -> Value;
 
 /// The built-ins whose lists [`SmallList`] answers, and the value of a
-/// member by its id: a count over them lists nothing on the heap.
+/// member by its id: a count over them lists nothing on the heap (unless
+/// a feature holds more than [`SMALL_LIST`] figures).
 pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
     match builtin {
         Builtin::TileFeatures => Some((|ev, of, out| Some(tile_roots(ev, of, out)), Value::Feature)),
