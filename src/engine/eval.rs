@@ -7,7 +7,6 @@
 
 use super::board::PlacedTile;
 use super::features::FeatureId;
-use super::queries::simple_query;
 use super::rules::Rules;
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
@@ -1122,6 +1121,31 @@ pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
     leading(filter, slot).ok().flatten()
 }
 
+/// Whether `queries.rs` answers the built-in from its receiver alone,
+/// evaluating no rule, so that asking it cannot fail (its
+/// `simple_query`; a test there keeps the two lists the same).
+pub(super) fn answered_alone(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Tiles
+            | Builtin::OpenEdges
+            | Builtin::Neighbours
+            | Builtin::Scored
+            | Builtin::Kind
+            | Builtin::Owner
+            | Builtin::FigureFeature
+            | Builtin::FeatureTile
+            | Builtin::Left
+            | Builtin::CurrentPlayer
+            | Builtin::PlacedTile
+            | Builtin::Score
+            | Builtin::TileFeatures
+            | Builtin::Figures
+            | Builtin::Owners
+            | Builtin::Touching
+    )
+}
+
 /// Whether a feature filter, `x` bound to `slot`, is false with no failure
 /// for every feature with no figure on it: its leading conjuncts, after
 /// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`;
@@ -1138,7 +1162,7 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
     /// `Ok(true)`: a test some figure must pass; `Ok(false)`: only tests
     /// that cannot fail so far; `Err`: something else first.
     fn leading(program: &Program, e: &Expr, slot: u16) -> Result<bool, ()> {
-        let on_member = |e: &Expr| matches!(local_query(e), Some((b, s)) if s == slot && simple_query(b).is_some());
+        let on_member = |e: &Expr| matches!(local_query(e), Some((b, s)) if s == slot && answered_alone(b));
         match e {
             Expr::Binary(BinOp::And, l, r) => match leading(program, l, slot)? {
                 true => Ok(true),

@@ -539,6 +539,21 @@ fn toward(a: (i32, i32), b: (i32, i32), d: u8) -> bool {
 mod tests {
     use super::toward;
 
+    /// The evaluator's list of built-ins answered from their receiver alone
+    /// (which scans of features trust not to fail) is this file's.
+    #[test]
+    fn built_ins_answered_alone_are_the_simple_queries() {
+        use crate::ir::expr::BUILTINS;
+        for def in BUILTINS {
+            assert_eq!(
+                super::super::eval::answered_alone(def.builtin),
+                super::simple_query(def.builtin).is_some(),
+                "{}",
+                def.name
+            );
+        }
+    }
+
     #[test]
     fn directions_include_the_rose_row_and_column() {
         assert!(toward((0, 0), (3, -2), 1)); // NE
