@@ -1014,6 +1014,18 @@ mod tests {
         assert!(real.iter().any(|s| *s > 0), "{real:?}");
     }
 
+    /// The base pack with the pack `text` named `name` over it.
+    fn over_base(name: &str, text: String) -> crate::RulePack {
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: name.into(),
+                text,
+            },
+        ];
+        load(&packs).unwrap_or_else(|e| panic!("{}", e.render()))
+    }
+
     /// Plays a game choosing at random with `seed`; `walked` evaluates every
     /// expression by walking it instead of through its compiled closures.
     /// The scores, the events and the evaluation work the game was charged.
@@ -1054,14 +1066,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let packs = [
-                PackRef::Bundled("base".into()),
-                PackRef::Text {
-                    name: "narrowed.rules".into(),
-                    text: text(&filters),
-                },
-            ];
-            Arc::new(Rules::new(load(&packs).unwrap()))
+            Arc::new(Rules::new(over_base("narrowed.rules", text(&filters))))
         };
         let (narrow, full) = (pack(false), pack(true));
         let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
@@ -1125,14 +1130,7 @@ mod tests {
                 place pawn on start_tile.feature(road)\n  }\n  \
               if count(x in start_tile.feature(road).figures where x.owner == none) > 64 {\n    \
                 score 1000 to current_player reason \"crowd\"\n  }\n}\n";
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "crowd.rules".into(),
-                text: text.into(),
-            },
-        ];
-        let rules = Arc::new(Rules::new(load(&packs).unwrap_or_else(|e| panic!("{}", e.render()))));
+        let rules = Arc::new(Rules::new(over_base("crowd.rules", text.into())));
         for seed in 0..2 {
             let compiled = play(&rules, 2, seed, false);
             assert_eq!(compiled, play(&rules, 2, seed, true), "seed {seed}");
@@ -1179,14 +1177,7 @@ mod tests {
         for (i, (filter, _)) in cases.iter().enumerate() {
             text += &format!("fn case_{i}(m: feature) = {filter}\n");
         }
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "occupied.rules".into(),
-                text,
-            },
-        ];
-        let pack = load(&packs).unwrap_or_else(|e| panic!("{}", e.render()));
+        let pack = over_base("occupied.rules", text);
         let program = &pack.program;
         for (i, (filter, needs_figure)) in cases.iter().enumerate() {
             let f = program
@@ -1241,6 +1232,9 @@ mod tests {
             )
         };
         assert_narrowing_keeps_games(&filters, text);
+        // Filters no other narrowing applies to: less work here is the
+        // figure narrowing's alone.
+        assert_narrowing_keeps_games(&["count(x in m.figures) > 0", "busy(m)"], text);
     }
 
     /// Calls inlined in their callers' frames answer what calls in frames
@@ -1278,14 +1272,7 @@ mod tests {
               score near_roads(t, 1) + near_roads(t, 2) to current_player reason \"inlined\"\n}\n\
             on tile_placed(t) when count(f in t.features where helps(f, 0) and helps(f, 1)) > 0 {\n  \
               score 1 to current_player reason \"inlined\"\n}\n";
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "inlined.rules".into(),
-                text: text.into(),
-            },
-        ];
-        let rules = Arc::new(Rules::new(load(&packs).unwrap()));
+        let rules = Arc::new(Rules::new(over_base("inlined.rules", text.into())));
         let compiled = super::compile(&rules);
         assert!(!compiled.inlined.is_empty(), "calls are inlined");
         // A constant argument is read where it is written: `monastery`
