@@ -922,11 +922,15 @@ impl Compiler<'_> {
                     if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
                         let of = self.node(of);
                         let builtin = *builtin;
+                        let features = builtin == Builtin::TileFeatures;
                         return Box::new(move |ev, env, limit| {
                             let of = of(ev, env)?;
                             let filter = filter.as_ref().map(|f| f as &dyn Filter);
                             let mut ids = [0; SMALL_LIST];
                             match small(ev, &of, &mut ids) {
+                                Some(n) if features => {
+                                    ev.count_features(ids[..n].iter().copied(), slot, filter, env, limit)
+                                }
                                 Some(n) => {
                                     ev.count_members(ids[..n].iter().map(|m| member(*m)), slot, filter, env, limit)
                                 }
@@ -1157,6 +1161,15 @@ mod tests {
             ("m.kind == city and not m.scored and busy(m)", true),
             ("distance(m.tile, placed_tile) <= 1 and count(x in m.figures) > 0", true),
             ("m.kind == city and busy(m) and m.tiles > 2", true),
+            ("(m.kind == road or m.kind == city) and count(p in m.owners) > 0", true),
+            (
+                "count(p in m.owners where p != current_player) != 0 and m.tiles > 1",
+                true,
+            ),
+            ("m.kind == road or m.kind == city or busy(m)", false),
+            ("(m.kind == road or m.tiles > 1) and busy(m)", false),
+            ("count(p in m.owners) == 0", false),
+            ("count(p in placed_tile.feature(road).owners) > 0", false),
             ("count(x in m.figures) == 0", false),
             ("count(x in m.figures) > 1", false),
             ("not m.completed and busy(m)", false),
@@ -1235,6 +1248,38 @@ mod tests {
         // Filters no other narrowing applies to: less work here is the
         // figure narrowing's alone.
         assert_narrowing_keeps_games(&["count(x in m.figures) > 0", "busy(m)"], text);
+    }
+
+    /// A count over a tile's features whose filter asks for a figure on
+    /// the feature (`occupied_test`: through a feature's figures or its
+    /// owners, after tests that cannot fail, `or` included) judges only the
+    /// features with a figure and counts what judging all of them counts:
+    /// the same games, compiled and walked, as with the same filters made to
+    /// judge everything (`t != none` first).
+    #[test]
+    fn counts_of_a_tiles_features_skip_those_with_no_figure() {
+        let filters = [
+            "(m.kind == road or m.kind == city) and count(p in m.owners) > 0 and not m.controlled_by(current_player)",
+            "busy(m)",
+            "m.kind == city and count(x in m.figures where x.owner != current_player) > 0",
+            "count(p in m.owners) > 0 and busy(m)",
+        ];
+        let text = |filters: &[String]| {
+            let mut text = String::from(
+                "pack occupied\nlanguage 1\nrequires base\n\
+                 fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n\
+                 on tile_placed(t) {\n",
+            );
+            for f in filters {
+                text += &format!(
+                    "  if count(m in t.features where {f}) > 0 {{\n    \
+                     score 5 * count(m in t.features where {f}) to current_player reason \"occupied\"\n  }}\n"
+                );
+            }
+            text + "}\n"
+        };
+        assert_narrowing_keeps_games(&filters, text);
+        assert_narrowing_keeps_games(&["busy(m)"], text);
     }
 
     /// Calls inlined in their callers' frames answer what calls in frames

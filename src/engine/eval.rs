@@ -555,13 +555,36 @@ impl Evaluator<'_> {
         limit: i64,
     ) -> Result<i64, EvalError> {
         match list {
-            Value::Features(v) => self.count_members(v.iter().map(|f| Value::Feature(*f)), slot, filter, env, limit),
+            Value::Features(v) => self.count_features(v.iter().copied(), slot, filter, env, limit),
             Value::Players(v) => self.count_members(v.iter().map(|p| Value::Player(*p)), slot, filter, env, limit),
             Value::Figures(v) => self.count_members(v.iter().map(|f| Value::Figure(*f)), slot, filter, env, limit),
             Value::Directions(v) => {
                 self.count_members(v.iter().map(|d| Value::Direction(*d)), slot, filter, env, limit)
             }
             _ => self.count_members(std::iter::empty(), slot, filter, env, limit),
+        }
+    }
+
+    /// [`Evaluator::count_members`] of a list of features: those with no
+    /// figure on them are charged with the list but not judged when the
+    /// filter needs a figure ([`occupied_test`]), as a scan of the board's
+    /// features passes over them.
+    pub(super) fn count_features(
+        &self,
+        members: impl ExactSizeIterator<Item = FeatureId>,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<i64, EvalError> {
+        match filter {
+            Some(f) if f.occupied(self, slot) => {
+                self.charge(members.len())?;
+                let features = self.state.features();
+                let held = members.filter(|m| features.figure_count(*m) > 0);
+                Ok(self.judge(held.map(Value::Feature), slot, filter, env, limit)?.0)
+            }
+            _ => self.count_members(members.map(Value::Feature), slot, filter, env, limit),
         }
     }
 
@@ -1148,12 +1171,14 @@ pub(super) fn answered_alone(b: Builtin) -> bool {
 
 /// Whether a feature filter, `x` bound to `slot`, is false with no failure
 /// for every feature with no figure on it: its leading conjuncts, after
-/// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`;
+/// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`,
+/// and `or` of two such tests;
 /// yes-or-no questions of `x` alone, bare or negated: a built-in answered
 /// from `x` alone, `x.scored`, or a variable of `x`, `not x.locked`;
 /// distance bounds of [`near_test`]), include one that some figure on `x`
 /// must pass:
-/// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`), or a call of a
+/// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`; the same of
+/// `x.owners`, whose members each have a figure there), or a call of a
 /// value function with `x` and other simple arguments whose body is such a
 /// filter (`occupied_by_others(x)`). A scan may then pass over the features
 /// with no figure on them without judging them: a feature's figures are
@@ -1168,11 +1193,17 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
                 true => Ok(true),
                 false => leading(program, r, slot),
             },
+            // Either of two tests that cannot fail: one that cannot fail.
+            Expr::Binary(BinOp::Or, l, r) => match (leading(program, l, slot)?, leading(program, r, slot)?) {
+                (false, false) => Ok(false),
+                _ => Err(()),
+            },
             Expr::Binary(op, l, r) => {
                 if let Some((count, true)) = existence_test(*op, l, r) {
                     if let Expr::Count { list: Some(list), .. } = count {
+                        // A feature's owners hold a figure there too.
                         if let Expr::Query {
-                            builtin: Builtin::Figures,
+                            builtin: Builtin::Figures | Builtin::Owners,
                             of: Some(of),
                             args,
                         } = &**list
