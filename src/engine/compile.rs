@@ -10,7 +10,7 @@ use super::eval::{
     compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, occupied_test, Compiled,
     CompiledFilter, Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
-use super::queries::{simple_query, small_list, SMALL_LIST};
+use super::queries::{simple_query, small_list, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
@@ -19,6 +19,49 @@ use crate::ir::shared::FnId;
 use crate::ir::{BinOp, UnOp};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+
+/// A value read where it is, which cannot fail: a local variable, the
+/// subject, a built-in answered from either alone (`x.owner`), or a global
+/// one without arguments (`current_player`).
+#[derive(Clone, Copy)]
+enum Direct {
+    Local(usize),
+    Subject,
+    Of(SimpleQuery, usize),
+    Global(SimpleQuery),
+}
+
+impl Direct {
+    /// The value, as the node compiled from its expression answers it.
+    fn read(self, ev: &Evaluator, env: &Env) -> Value {
+        match self {
+            Direct::Local(slot) => env.locals.get(slot).map_or(Value::None, read),
+            Direct::Subject => env.subject.map_or(Value::None, Value::Feature),
+            Direct::Of(answer, slot) => match env.locals.get(slot) {
+                Some(v) => answer(ev, v),
+                None => answer(ev, &Value::None),
+            },
+            Direct::Global(answer) => answer(ev, &Value::None),
+        }
+    }
+}
+
+/// `e` as a [`Direct`] value, when it is one.
+fn direct(e: &Expr) -> Option<Direct> {
+    match e {
+        Expr::Local(slot) => Some(Direct::Local(usize::from(*slot))),
+        Expr::Subject => Some(Direct::Subject),
+        Expr::Query { builtin, of, args } if args.is_empty() => {
+            let answer = simple_query(*builtin)?;
+            match of.as_deref() {
+                None => Some(Direct::Global(answer)),
+                Some(Expr::Local(slot)) => Some(Direct::Of(answer, usize::from(*slot))),
+                Some(_) => None,
+            }
+        }
+        _ => None,
+    }
+}
 
 /// A closure answering an integer, for expressions that always evaluate to
 /// one.
@@ -745,11 +788,34 @@ impl Compiler<'_> {
                         return Box::new(move |ev, env| Ok((other(ev, env)? == c) == equal));
                     }
                 }
+                if let (BinOp::Eq | BinOp::Ne, Some(a), Some(b)) = (op, direct(l), direct(r)) {
+                    // Two values read in place (`d != from`,
+                    // `x.owner == current_player`): compared with no node
+                    // called for either.
+                    let equal = op == BinOp::Eq;
+                    return Box::new(move |ev, env| {
+                        Ok((ev.normal(a.read(ev, env)) == ev.normal(b.read(ev, env))) == equal)
+                    });
+                }
                 let (l, r) = (self.node(l), self.node(r));
                 Box::new(move |ev, env| {
                     let a = ev.normal(l(ev, env)?);
                     let b = ev.normal(r(ev, env)?);
                     Ok(compare_or_compute(op, a, b)?.truthy())
+                })
+            }
+            Expr::Query {
+                builtin: Builtin::Completed,
+                of: Some(of),
+                args,
+            } if args.is_empty() && matches!(**of, Expr::Local(_)) => {
+                // `x.completed`: the kind's `complete when` asked of the
+                // feature, as the query would, with no value made.
+                let Expr::Local(slot) = **of else { unreachable!() };
+                let slot = usize::from(slot);
+                Box::new(move |ev, env| match env.locals.get(slot) {
+                    Some(Value::Feature(f)) => ev.completed_at(ev.state.features().find(*f), env.depth),
+                    _ => Ok(false),
                 })
             }
             Expr::Call { func, args } => {
@@ -1338,6 +1404,43 @@ mod tests {
             let total = |scores: &[i64]| scores.iter().sum::<i64>();
             assert!(total(&inlined.0) > total(&play(&base, players, seed, false).0) + 50);
         }
+    }
+
+    /// Comparisons of two values read in place (local variables, built-ins
+    /// answered from one, global built-ins without arguments) and
+    /// `x.completed` of a local feature answer what their nodes answer:
+    /// features held by an older node compare by their roots, and the games
+    /// play the same compiled as walked, with points found beyond base's.
+    #[test]
+    fn comparisons_read_in_place_answer_what_nodes_answer() {
+        let text = "pack direct\nlanguage 1\nrequires base\n\
+            var game last: feature = none\n\
+            fn mine(x: figure) = x.owner == current_player\n\
+            on tile_placed(t) {\n  \
+              let old = last\n  \
+              for m in t.features where m.kind == road {\n    \
+                if m == old {\n      score 1000 to current_player reason \"direct\"\n    }\n    \
+                if old != m {\n      score 1 to current_player reason \"direct\"\n    }\n    \
+                set last = m\n  }\n  \
+              for feature a where a.kind == city and not a.completed {\n    \
+                score count(feature b where b.kind == city and b != a and b.tiles == a.tiles) to current_player reason \"direct\"\n  }\n  \
+              score count(figure x where mine(x) and x.owner != none) to current_player reason \"direct\"\n  \
+              score count(figure x where x.owner != current_player and current_player != x.owner) to current_player reason \"direct\"\n  \
+              score count(m in t.features where not m.completed and m == m) to current_player reason \"direct\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("direct.rules", text.into())));
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        let mut met_again = 0;
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let compiled = play(&rules, players, seed, false);
+            assert_eq!(compiled, play(&rules, players, seed, true), "seed {seed}");
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(total(&compiled.0) > total(&play(&base, players, seed, false).0) + 100);
+            met_again += compiled.1.iter().filter(|e| e.contains("points: 1000,")).count();
+        }
+        // A road extended again is found equal to the one remembered,
+        // though named by an older node.
+        assert!(met_again > 0, "a remembered road met again");
     }
 
     /// Compiled expressions answer what walked ones answer: every bundled
