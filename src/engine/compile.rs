@@ -10,7 +10,7 @@ use super::eval::{
     compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, occupied_test, Compiled,
     CompiledFilter, Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
-use super::queries::{simple_query, small_list, SimpleQuery, SMALL_LIST};
+use super::queries::{arg_query, simple_query, small_list, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
@@ -23,25 +23,28 @@ use std::collections::HashMap;
 /// A value read where it is, which cannot fail: a local variable, the
 /// subject, a built-in answered from either alone (`x.owner`), or a global
 /// one without arguments (`current_player`).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Direct {
     Local(usize),
     Subject,
     Of(SimpleQuery, usize),
     Global(SimpleQuery),
+    /// A constant that is neither a list nor a feature.
+    Constant(Value),
 }
 
 impl Direct {
     /// The value, as the node compiled from its expression answers it.
-    fn read(self, ev: &Evaluator, env: &Env) -> Value {
+    fn read(&self, ev: &Evaluator, env: &Env) -> Value {
         match self {
-            Direct::Local(slot) => env.locals.get(slot).map_or(Value::None, read),
+            Direct::Local(slot) => env.locals.get(*slot).map_or(Value::None, read),
             Direct::Subject => env.subject.map_or(Value::None, Value::Feature),
-            Direct::Of(answer, slot) => match env.locals.get(slot) {
+            Direct::Of(answer, slot) => match env.locals.get(*slot) {
                 Some(v) => answer(ev, v),
                 None => answer(ev, &Value::None),
             },
             Direct::Global(answer) => answer(ev, &Value::None),
+            Direct::Constant(ref v) => read(v),
         }
     }
 }
@@ -614,6 +617,11 @@ impl Compiler<'_> {
                 if let Some(answer) = self.on_local(e) {
                     return Box::new(move |ev, env| Ok(answer(ev, env)));
                 }
+                let of_direct = of.as_deref().and_then(direct);
+                let arg_direct = args
+                    .first()
+                    .and_then(direct)
+                    .or_else(|| args.first().and_then(constant_value).map(Direct::Constant));
                 let of = of.as_deref().map(|e| self.node(e));
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 let receiver = move |ev: &Evaluator, env: &mut Env| match &of {
@@ -628,11 +636,25 @@ impl Compiler<'_> {
                             ev.query(builtin, r, &[], env.depth)
                         }),
                     },
-                    1 => Box::new(move |ev, env| {
-                        let r = receiver(ev, env)?;
-                        let a = [args[0](ev, env)?];
-                        ev.query(builtin, r, &a, env.depth)
-                    }),
+                    1 => match arg_query(builtin) {
+                        // Read in place where both can be
+                        // (`f.controlled_by(current_player)`), else from
+                        // their nodes.
+                        Some(answer) => match (of_direct, arg_direct) {
+                            (Some(of), Some(arg)) => {
+                                Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env))))
+                            }
+                            _ => Box::new(move |ev, env| {
+                                let r = receiver(ev, env)?;
+                                Ok(answer(ev, &r, &args[0](ev, env)?))
+                            }),
+                        },
+                        None => Box::new(move |ev, env| {
+                            let r = receiver(ev, env)?;
+                            let a = [args[0](ev, env)?];
+                            ev.query(builtin, r, &a, env.depth)
+                        }),
+                    },
                     2 => Box::new(move |ev, env| {
                         let r = receiver(ev, env)?;
                         let a = [args[0](ev, env)?, args[1](ev, env)?];
@@ -1407,8 +1429,10 @@ mod tests {
     }
 
     /// Comparisons of two values read in place (local variables, built-ins
-    /// answered from one, global built-ins without arguments) and
-    /// `x.completed` of a local feature answer what their nodes answer:
+    /// answered from one, global built-ins without arguments), built-ins of
+    /// one argument called as plain functions, on values read in place or
+    /// on nodes, and `x.completed` of a local feature answer what their
+    /// nodes answer:
     /// features held by an older node compare by their roots, and the games
     /// play the same compiled as walked, with points found beyond base's.
     #[test]
@@ -1426,7 +1450,11 @@ mod tests {
                 score count(feature b where b.kind == city and b != a and b.tiles == a.tiles) to current_player reason \"direct\"\n  }\n  \
               score count(figure x where mine(x) and x.owner != none) to current_player reason \"direct\"\n  \
               score count(figure x where x.owner != current_player and current_player != x.owner) to current_player reason \"direct\"\n  \
-              score count(m in t.features where not m.completed and m == m) to current_player reason \"direct\"\n}\n";
+              score count(m in t.features where not m.completed and m == m) to current_player reason \"direct\"\n  \
+              score count(m in t.features where m.controlled_by(current_player) or m.followers(current_player) > 1) to current_player reason \"direct\"\n  \
+              score count(figure x where x.feature.controlled_by(x.owner) and x.feature.markers(pennant) > 0) to current_player reason \"direct\"\n  \
+              for player p where t.feature(road).controlled_by(p) {\n    \
+                score p.supply(follower) + t.feature(road).followers(p) to p reason \"direct\"\n  }\n}\n";
         let rules = Arc::new(Rules::new(over_base("direct.rules", text.into())));
         let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
         let mut met_again = 0;

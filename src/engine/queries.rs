@@ -33,6 +33,7 @@ impl Evaluator<'_> {
             _ => None,
         };
         let int = |n: usize| Value::Int(n as i64);
+        let arg0 = args.first().unwrap_or(&Value::None);
         Ok(match builtin {
             Builtin::Tiles => tiles(self, &of),
             Builtin::OpenEdges => open_edges(self, &of),
@@ -44,39 +45,12 @@ impl Evaluator<'_> {
             Builtin::Scored => scored(self, &of),
             Builtin::Touching => touching(self, &of),
             Builtin::Kind => kind(self, &of),
-            Builtin::Markers => match (feature(&of), args.first()) {
-                (Some(f), Some(Value::Marker(m))) => {
-                    let n: usize = self
-                        .state
-                        .features()
-                        .members(f)
-                        .map(|(placed, seg)| {
-                            let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
-                            tile.segments[seg as usize].markers.iter().filter(|x| *x == m).count()
-                        })
-                        .sum();
-                    int(n)
-                }
-                _ => Value::Int(0),
-            },
+            Builtin::Markers => markers(self, &of, arg0),
             Builtin::Figures => figures(self, &of),
-            Builtin::Followers => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) if p < self.state.players() => {
-                    Value::Int(i64::from(self.state.features().followers(f, p)))
-                }
-                _ => Value::Int(0),
-            },
-            Builtin::Has => match (feature(&of), args.first()) {
-                (Some(f), Some(Value::FigureType(t))) => {
-                    Value::Bool(self.state.figures_on(f).any(|m| m.figure_type == *t))
-                }
-                _ => Value::Bool(false),
-            },
+            Builtin::Followers => followers(self, &of, arg0),
+            Builtin::Has => has(self, &of, arg0),
             Builtin::Owners => owners(self, &of),
-            Builtin::ControlledBy => match (feature(&of), player(args.first().unwrap_or(&Value::None))) {
-                (Some(f), Some(p)) => Value::Bool(self.state.majority_mask(f) & (1 << p) != 0),
-                _ => Value::Bool(false),
-            },
+            Builtin::ControlledBy => controlled_by(self, &of, arg0),
             Builtin::CompletedScore | Builtin::FinalScore => match feature(&of) {
                 Some(f) => {
                     let kind = &pack.kinds[self.state.features().kind(f) as usize];
@@ -128,10 +102,7 @@ impl Evaluator<'_> {
             Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
             Builtin::Y => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.1))),
             Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot.degrees()))),
-            Builtin::HasIcon => match (tile(&of), args.first()) {
-                (Some(t), Some(Value::Icon(i))) => Value::Bool(pack.tiles[t.tile as usize].has_icon(*i)),
-                _ => Value::Bool(false),
-            },
+            Builtin::HasIcon => has_icon(self, &of, arg0),
             Builtin::IconValue => match (tile(&of), args.first()) {
                 (Some(t), Some(Value::Icon(i))) => pack.tiles[t.tile as usize]
                     .icons
@@ -157,10 +128,7 @@ impl Evaluator<'_> {
                 _ => Value::None,
             },
             Builtin::Score => score(self, &of),
-            Builtin::Supply => match (player(&of), args.first()) {
-                (Some(p), Some(Value::FigureType(f))) => Value::Int(i64::from(self.state.supply(p, *f).unwrap_or(0))),
-                _ => Value::Int(0),
-            },
+            Builtin::Supply => supply(self, &of, arg0),
             Builtin::OnBoard => match of {
                 Value::FigureType(t) => self
                     .state
@@ -204,10 +172,7 @@ impl Evaluator<'_> {
                 _ => Value::Int(0),
             },
             Builtin::HandSize => player(&of).map_or(Value::Int(0), |p| int(self.state.hands()[p].len())),
-            Builtin::Holds => match (player(&of), args.first()) {
-                (Some(p), Some(Value::Card(c))) => Value::Bool(self.state.hands()[p].contains(c)),
-                _ => Value::Bool(false),
-            },
+            Builtin::Holds => holds(self, &of, arg0),
             Builtin::Left => left(self, &of),
             Builtin::AllFeatures => {
                 self.charge(self.state.features().len())?;
@@ -339,6 +304,97 @@ pub(super) fn simple_query(builtin: Builtin) -> Option<SimpleQuery> {
         Builtin::Touching => touching,
         _ => return None,
     })
+}
+
+/// A built-in of one argument answered from its receiver and argument
+/// alone, which cannot fail: compiled calls call it as a plain function.
+pub(super) type ArgQuery = fn(&Evaluator, &Value, &Value) -> Value;
+
+/// The built-ins [`ArgQuery`] answers.
+pub(super) fn arg_query(builtin: Builtin) -> Option<ArgQuery> {
+    Some(match builtin {
+        Builtin::Markers => markers,
+        Builtin::Followers => followers,
+        Builtin::Has => has,
+        Builtin::ControlledBy => controlled_by,
+        Builtin::HasIcon => has_icon,
+        Builtin::Supply => supply,
+        Builtin::Holds => holds,
+        _ => return None,
+    })
+}
+
+/// The player a value names.
+fn player(v: &Value) -> Option<usize> {
+    match v {
+        Value::Player(p) => Some(*p as usize),
+        _ => None,
+    }
+}
+
+fn markers(ev: &Evaluator, of: &Value, marker: &Value) -> Value {
+    match (feature(ev, of), marker) {
+        (Some(f), Value::Marker(m)) => {
+            let n: usize = ev
+                .state
+                .features()
+                .members(f)
+                .map(|(placed, seg)| {
+                    let tile = &ev.rules.pack.tiles[ev.state.board().placed[placed.index()].tile as usize];
+                    tile.segments[seg as usize].markers.iter().filter(|x| *x == m).count()
+                })
+                .sum();
+            Value::Int(n as i64)
+        }
+        _ => Value::Int(0),
+    }
+}
+
+fn followers(ev: &Evaluator, of: &Value, p: &Value) -> Value {
+    match (feature(ev, of), player(p)) {
+        (Some(f), Some(p)) if p < ev.state.players() => Value::Int(i64::from(ev.state.features().followers(f, p))),
+        _ => Value::Int(0),
+    }
+}
+
+fn has(ev: &Evaluator, of: &Value, figure_type: &Value) -> Value {
+    match (feature(ev, of), figure_type) {
+        (Some(f), Value::FigureType(t)) => Value::Bool(ev.state.figures_on(f).any(|m| m.figure_type == *t)),
+        _ => Value::Bool(false),
+    }
+}
+
+fn controlled_by(ev: &Evaluator, of: &Value, p: &Value) -> Value {
+    match (feature(ev, of), player(p)) {
+        (Some(f), Some(p)) => Value::Bool(ev.state.majority_mask(f) & (1 << p) != 0),
+        _ => Value::Bool(false),
+    }
+}
+
+fn has_icon(ev: &Evaluator, of: &Value, icon: &Value) -> Value {
+    let tile = match of {
+        Value::Tile(CANDIDATE) => ev.candidate.as_ref(),
+        Value::Tile(t) => ev.state.board().placed.get(*t as usize),
+        _ => None,
+    };
+    match (tile, icon) {
+        (Some(t), Value::Icon(i)) => Value::Bool(ev.rules.pack.tiles[t.tile as usize].has_icon(*i)),
+        _ => Value::Bool(false),
+    }
+}
+
+fn supply(ev: &Evaluator, of: &Value, figure_type: &Value) -> Value {
+    match (player(of), figure_type) {
+        (Some(p), Value::FigureType(f)) => Value::Int(i64::from(ev.state.supply(p, *f).unwrap_or(0))),
+        _ => Value::Int(0),
+    }
+}
+
+fn holds(ev: &Evaluator, of: &Value, card: &Value) -> Value {
+    match (player(of), card) {
+        (Some(p), Value::Card(c)) => Value::Bool(ev.state.hands()[p].contains(c)),
+        _ => Value::Bool(false),
+    }
 }
 
 /// The feature a value names, by its root.
