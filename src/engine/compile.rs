@@ -1471,6 +1471,44 @@ mod tests {
         assert!(met_again > 0, "a remembered road met again");
     }
 
+    /// A count over the board remembered while a `choose`'s options are
+    /// judged is remembered for each value of the variables it reads: the
+    /// options (and so the games) are those of the same count over a list,
+    /// which is never remembered, for counts reading one, two and three
+    /// variables.
+    #[test]
+    fn remembered_counts_answer_for_each_member() {
+        let pack = |domain: &str| {
+            let text = format!(
+                "pack remembered\nlanguage 1\nrequires base\n\
+                 on tile_placed(t) {{\n  let n = 1\n  let k = road\n  \
+                   if t.y == 0 {{\n    \
+                     choose feature f where f.kind == city and count({domain} where g.kind == f.kind and g.tiles > f.tiles) == 0 {{\n      \
+                       score f.tiles to current_player reason \"one\"\n    }}\n  }}\n  \
+                   if t.x == 1 {{\n    \
+                     choose feature f where f.kind == road and count({domain} where g.kind == f.kind and g.tiles > f.tiles + n) < 2 {{\n      \
+                       score 1 to current_player reason \"two\"\n    }}\n  }}\n  \
+                   if t.x == 0 {{\n    \
+                     choose feature f where f.kind == city and count({domain} where g.kind == f.kind and g.kind != k and g.tiles > f.tiles + n) == 1 {{\n      \
+                       score 2 to current_player reason \"three\"\n    }}\n  }}\n}}\n"
+            );
+            Arc::new(Rules::new(over_base("remembered.rules", text)))
+        };
+        let (remembered, listed) = (pack("feature g"), pack("feature g in features"));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let (a, b) = (
+                play(&remembered, players, seed, false),
+                play(&listed, players, seed, false),
+            );
+            assert_eq!((&a.0, &a.1), (&b.0, &b.1), "seed {seed}");
+            assert!(
+                a.1.iter().filter(|e| e.contains("Scored")).count() > 20,
+                "the choices score"
+            );
+        }
+    }
+
     /// Compiled expressions answer what walked ones answer: every bundled
     /// pack with base, and as many as load together, play the same games (the
     /// same events, in the same order, and the same scores) either way,

@@ -7,7 +7,7 @@
 
 use super::board::PlacedTile;
 use super::features::FeatureId;
-use super::rules::Rules;
+use super::rules::{kind_bit, Rules};
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
@@ -246,7 +246,23 @@ const MEMO_ENTRIES: usize = 64;
 /// state it was filled from: the evaluator borrows both for the same time.
 #[derive(Default)]
 pub(super) struct Memo {
-    entries: std::cell::RefCell<Vec<(usize, Vec<Value>, i64)>>,
+    entries: std::cell::RefCell<Vec<(usize, Key, i64)>>,
+}
+
+/// The values of the local variables a remembered count reads: up to two
+/// kept in place, more listed.
+enum Key {
+    Few(u8, [Value; 2]),
+    Many(Vec<Value>),
+}
+
+impl Key {
+    fn values(&self) -> &[Value] {
+        match self {
+            Key::Few(n, values) => &values[..usize::from(*n)],
+            Key::Many(values) => values,
+        }
+    }
 }
 
 impl Memo {
@@ -258,13 +274,21 @@ impl Memo {
         self.entries
             .borrow()
             .iter()
-            .find(|(e, k, _)| *e == expr && k.iter().eq(slots.iter().map(value)))
+            .find(|(e, k, _)| *e == expr && k.values().iter().eq(slots.iter().map(value)))
             .map(|(_, _, n)| *n)
     }
 
-    pub(super) fn put(&self, expr: usize, key: Vec<Value>, n: i64) {
+    /// Remembers count `n` of `expr` with the values of `slots` in `locals`.
+    pub(super) fn put(&self, expr: usize, slots: &[u16], locals: &[Value], n: i64) {
         let mut entries = self.entries.borrow_mut();
         if entries.len() < MEMO_ENTRIES {
+            let value = |s: &u16| locals.get(usize::from(*s)).cloned().unwrap_or(Value::None);
+            let key = match slots {
+                [] => Key::Few(0, [Value::None, Value::None]),
+                [a] => Key::Few(1, [value(a), Value::None]),
+                [a, b] => Key::Few(2, [value(a), value(b)]),
+                _ => Key::Many(slots.iter().map(value).collect()),
+            };
             entries.push((expr, key, n));
         }
     }
@@ -536,11 +560,7 @@ impl Evaluator<'_> {
             return Ok(n);
         }
         let n = count(env)?;
-        let key = slots
-            .iter()
-            .map(|s| env.locals.get(*s as usize).cloned().unwrap_or(Value::None))
-            .collect();
-        memo.put(at, key, n);
+        memo.put(at, slots, env.locals, n);
         Ok(n)
     }
 
@@ -901,11 +921,15 @@ impl Evaluator<'_> {
             nodes: 0..0,
         };
         let d = d as i32;
+        // Tiles with no segment of the kind wanted hold none of its features.
+        let wanted = kind.map_or(u64::MAX, kind_bit);
         for dy in -d..=d {
             for dx in -d..=d {
                 if let Some(p) = board.at((x + dx, y + dy)) {
-                    scan.tiles[scan.len] = p.0;
-                    scan.len += 1;
+                    if self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0 {
+                        scan.tiles[scan.len] = p.0;
+                        scan.len += 1;
+                    }
                 }
             }
         }

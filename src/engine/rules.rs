@@ -4,7 +4,7 @@
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
-use crate::ir::{RulePack, TileId};
+use crate::ir::{KindId, RulePack, TileId};
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
@@ -69,6 +69,9 @@ pub struct Rules {
     /// rules; without, no candidate is judged, so options cost as before.
     pub(crate) forbids_placement: bool,
     pub(crate) forbids_deployment: bool,
+    /// For each tile type, the kinds of its segments as bits ([`kind_bit`]),
+    /// so a scan for features of one kind passes over tiles without one.
+    pub(crate) tile_kinds: Vec<u64>,
     /// How many tiles the set has ([`RulePack::tile_count`], counted once:
     /// every charge of evaluation work compares against a budget made of it).
     pub(crate) tile_count: u64,
@@ -76,6 +79,11 @@ pub struct Rules {
     /// their games (the compiled expressions of `compile.rs`), kept here
     /// as `Any` so that this module names nothing above it.
     pub(crate) derived: OnceLock<Arc<dyn Any + Send + Sync>>,
+}
+
+/// A kind's bit in [`Rules::tile_kinds`]: kinds from 63 on share the last.
+pub(crate) fn kind_bit(k: KindId) -> u64 {
+    1 << k.min(63)
 }
 
 impl Rules {
@@ -133,7 +141,13 @@ impl Rules {
         let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
         let forbids_placement = program.forbids.iter().any(|f| f.what == ForbidWhat::Placement);
         let forbids_deployment = program.forbids.iter().any(|f| f.what != ForbidWhat::Placement);
+        let tile_kinds = pack
+            .tiles
+            .iter()
+            .map(|t| t.segments.iter().fold(0, |bits, s| bits | kind_bit(s.kind)))
+            .collect();
         Rules {
+            tile_kinds,
             tile_count: u64::from(pack.tile_count()),
             stacked,
             forbids_placement,
