@@ -49,6 +49,22 @@ impl Direct {
     }
 }
 
+/// Whether two [`Direct`] values are equal, features by their roots (as
+/// `==` compares them): two locals compared where they lie, no copy made.
+fn same(a: &Direct, b: &Direct, ev: &Evaluator, env: &Env) -> bool {
+    if let (Direct::Local(x), Direct::Local(y)) = (a, b) {
+        let none = &Value::None;
+        return match (env.locals.get(*x).unwrap_or(none), env.locals.get(*y).unwrap_or(none)) {
+            (Value::Feature(f), Value::Feature(g)) => {
+                let features = ev.state.features();
+                features.find(*f) == features.find(*g)
+            }
+            (x, y) => x == y,
+        };
+    }
+    ev.normal(a.read(ev, env)) == ev.normal(b.read(ev, env))
+}
+
 /// `e` as a [`Direct`] value, when it is one.
 fn direct(e: &Expr) -> Option<Direct> {
     match e {
@@ -815,9 +831,7 @@ impl Compiler<'_> {
                     // `x.owner == current_player`): compared with no node
                     // called for either.
                     let equal = op == BinOp::Eq;
-                    return Box::new(move |ev, env| {
-                        Ok((ev.normal(a.read(ev, env)) == ev.normal(b.read(ev, env))) == equal)
-                    });
+                    return Box::new(move |ev, env| Ok(same(&a, &b, ev, env) == equal));
                 }
                 let (l, r) = (self.node(l), self.node(r));
                 Box::new(move |ev, env| {
