@@ -1271,6 +1271,11 @@ mod tests {
             ("m.kind == road or m.kind == city or busy(m)", false),
             ("(m.kind == road or m.tiles > 1) and busy(m)", false),
             ("count(p in m.owners) == 0", false),
+            ("m.kind == city and m.followers(current_player) > 0", true),
+            ("1 <= m.followers(current_player) and m.tiles > 1", true),
+            ("m.followers(current_player) > 1", false),
+            ("m.followers(current_player) >= 0", false),
+            ("m.followers(current_player) != 0 or m.tiles > 1", false),
             ("count(p in placed_tile.feature(road).owners) > 0", false),
             ("count(x in m.figures) == 0", false),
             ("count(x in m.figures) > 1", false),
@@ -1365,23 +1370,26 @@ mod tests {
             "busy(m)",
             "m.kind == city and count(x in m.figures where x.owner != current_player) > 0",
             "count(p in m.owners) > 0 and busy(m)",
+            "m.followers(current_player) > 0",
         ];
         let text = |filters: &[String]| {
             let mut text = String::from(
                 "pack occupied\nlanguage 1\nrequires base\n\
                  fn busy(f: feature) = count(x in f.figures where x.owner != none) >= 1\n\
+                 fn mine(f: feature) = f.followers(current_player) > 0\n\
                  on tile_placed(t) {\n",
             );
             for f in filters {
                 text += &format!(
                     "  if count(m in t.features where {f}) > 0 {{\n    \
-                     score 5 * count(m in t.features where {f}) to current_player reason \"occupied\"\n  }}\n"
+                     score 20 * count(m in t.features where {f}) to current_player reason \"occupied\"\n  }}\n"
                 );
             }
             text + "}\n"
         };
         assert_narrowing_keeps_games(&filters, text);
         assert_narrowing_keeps_games(&["busy(m)"], text);
+        assert_narrowing_keeps_games(&["mine(m)"], text);
     }
 
     /// Calls inlined in their callers' frames answer what calls in frames

@@ -1202,7 +1202,8 @@ pub(super) fn answered_alone(b: Builtin) -> bool {
 /// distance bounds of [`near_test`]), include one that some figure on `x`
 /// must pass:
 /// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`; the same of
-/// `x.owners`, whose members each have a figure there), or a call of a
+/// `x.owners`, whose members each have a figure there), `x.followers(P) > 0`
+/// (`P` as in a member test), or a call of a
 /// value function with `x` and other simple arguments whose body is such a
 /// filter (`occupied_by_others(x)`). A scan may then pass over the features
 /// with no figure on them without judging them: a feature's figures are
@@ -1223,6 +1224,17 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
                 _ => Err(()),
             },
             Expr::Binary(op, l, r) => {
+                // A player's followers there are figures there.
+                if let Some(Expr::Query {
+                    builtin: Builtin::Followers,
+                    of: Some(of),
+                    args,
+                }) = positive(*op, l, r)
+                {
+                    if matches!(**of, Expr::Local(s) if s == slot) && args.iter().all(|a| fixed(a, slot)) {
+                        return Ok(true);
+                    }
+                }
                 if let Some((count, true)) = existence_test(*op, l, r) {
                     if let Expr::Count { list: Some(list), .. } = count {
                         // A feature's owners hold a figure there too.
@@ -1277,6 +1289,16 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
         }
     }
     leading(program, filter, slot) == Ok(true)
+}
+
+/// `e > 0` (or `>= 1`, `!= 0`, either way round) as `e`.
+fn positive<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<&'e Expr> {
+    let (e, op, n) = match (l, r) {
+        (_, Expr::Int(n)) => (l, op, *n),
+        (Expr::Int(n), _) => (r, flipped(op), *n),
+        _ => return None,
+    };
+    matches!((op, n), (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1)).then_some(e)
 }
 
 /// `distance(x.tile, E) op c` as `(E, d)`: every feature it holds for lies
