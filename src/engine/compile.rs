@@ -21,7 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 /// A value read where it is, which cannot fail: a local variable, the
-/// subject, a built-in answered from either alone (`x.owner`), or a global
+/// subject, a built-in answered from a local alone (`x.owner`), or a global
 /// one without arguments (`current_player`).
 #[derive(Clone)]
 enum Direct {
@@ -1358,11 +1358,14 @@ mod tests {
     }
 
     /// A count over a tile's features whose filter asks for a figure on
-    /// the feature (`occupied_test`: through a feature's figures or its
-    /// owners, after tests that cannot fail, `or` included) judges only the
-    /// features with a figure and counts what judging all of them counts:
-    /// the same games, compiled and walked, as with the same filters made to
-    /// judge everything (`t != none` first).
+    /// the feature (`occupied_test`: through a feature's figures, its
+    /// owners or a player's followers there, after tests that cannot fail,
+    /// `or` included) counts what judging all of them counts: the same
+    /// games, compiled and walked, as with the same filters made to judge
+    /// everything (`t != none` first). That it judges fewer features shows
+    /// in the work charged only where judging calls a function (`busy(m)`,
+    /// `mine(m)`, played alone too); which forms are recognised is
+    /// `occupied_tests_find_filters_that_need_a_figure`'s to check.
     #[test]
     fn counts_of_a_tiles_features_skip_those_with_no_figure() {
         let filters = [
@@ -1454,9 +1457,11 @@ mod tests {
     /// answered from one, global built-ins without arguments), built-ins of
     /// one argument called as plain functions, on values read in place or
     /// on nodes, and `x.completed` of a local feature answer what their
-    /// nodes answer:
-    /// features held by an older node compare by their roots, and the games
-    /// play the same compiled as walked, with points found beyond base's.
+    /// nodes answer: the games play the same compiled as walked, with points
+    /// found beyond base's. A road kept in a game variable across turns is
+    /// met again; by then other tiles may have joined it under another
+    /// root (comparing node ids instead of roots makes this test fail, as
+    /// checked by hand).
     #[test]
     fn comparisons_read_in_place_answer_what_nodes_answer() {
         let text = "pack direct\nlanguage 1\nrequires base\n\
@@ -1488,8 +1493,7 @@ mod tests {
             assert!(total(&compiled.0) > total(&play(&base, players, seed, false).0) + 100);
             met_again += compiled.1.iter().filter(|e| e.contains("points: 1000,")).count();
         }
-        // A road extended again is found equal to the one remembered,
-        // though named by an older node.
+        // A road extended again is found equal to the one remembered.
         assert!(met_again > 0, "a remembered road met again");
     }
 
