@@ -1155,6 +1155,24 @@ mod tests {
         )
     }
 
+    /// Plays four games of `rules` (2 to 4 players) compiled and walked:
+    /// the same scores, events and work either way, and more than `margin`
+    /// points beyond base's same games. The compiled games.
+    fn plays_as_walked_beyond_base(rules: &Arc<Rules>, margin: i64) -> Vec<(Vec<i64>, Vec<String>, u64)> {
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        let total = |scores: &[i64]| scores.iter().sum::<i64>();
+        (0..4)
+            .map(|seed| {
+                let players = 2 + seed as usize % 3;
+                let compiled = play(rules, players, seed, false);
+                assert_eq!(compiled, play(rules, players, seed, true), "seed {seed}");
+                let beyond = total(&compiled.0) - total(&play(&base, players, seed, false).0);
+                assert!(beyond > margin, "seed {seed}: {beyond} points beyond base's");
+                compiled
+            })
+            .collect()
+    }
+
     /// Plays the same games with a pack over base made by `text` from
     /// `filters` of features, whose scans are narrowed, and from the same
     /// filters made to scan everything (`t != none` first), compiled and
@@ -1443,14 +1461,7 @@ mod tests {
             });
         }
         assert!(constant_read, "the constant argument was put in the body");
-        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
-        for seed in 0..4 {
-            let players = 2 + seed as usize % 3;
-            let inlined = play(&rules, players, seed, false);
-            assert_eq!(inlined, play(&rules, players, seed, true), "seed {seed}");
-            let total = |scores: &[i64]| scores.iter().sum::<i64>();
-            assert!(total(&inlined.0) > total(&play(&base, players, seed, false).0) + 50);
-        }
+        plays_as_walked_beyond_base(&rules, 50);
     }
 
     /// Comparisons of two values read in place (local variables, built-ins
@@ -1483,16 +1494,10 @@ mod tests {
               for player p where t.feature(road).controlled_by(p) {\n    \
                 score p.supply(follower) + t.feature(road).followers(p) to p reason \"direct\"\n  }\n}\n";
         let rules = Arc::new(Rules::new(over_base("direct.rules", text.into())));
-        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
-        let mut met_again = 0;
-        for seed in 0..4 {
-            let players = 2 + seed as usize % 3;
-            let compiled = play(&rules, players, seed, false);
-            assert_eq!(compiled, play(&rules, players, seed, true), "seed {seed}");
-            let total = |scores: &[i64]| scores.iter().sum::<i64>();
-            assert!(total(&compiled.0) > total(&play(&base, players, seed, false).0) + 100);
-            met_again += compiled.1.iter().filter(|e| e.contains("points: 1000,")).count();
-        }
+        let met_again: usize = plays_as_walked_beyond_base(&rules, 100)
+            .iter()
+            .map(|game| game.1.iter().filter(|e| e.contains("points: 1000,")).count())
+            .sum();
         // A road extended again is found equal to the one remembered.
         assert!(met_again > 0, "a remembered road met again");
     }
