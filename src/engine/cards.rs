@@ -8,7 +8,7 @@ use super::game::Game;
 use super::ids::Player;
 use super::task::{Pending, Phase, Step, Task};
 use super::types::{Event, Target};
-use super::value::EvalError;
+use super::value::Halt;
 use crate::ir::{BlockId, CardId};
 use crate::source::Span;
 
@@ -16,7 +16,7 @@ impl Game {
     /// Draws the top card of a deck for a player: resolved at once if it
     /// says so, else into the hand. An empty deck reshuffles its discard pile
     /// when it may; otherwise nothing is drawn.
-    pub(super) fn draw_card(&mut self, deck: u16, player: usize) -> Result<(), EvalError> {
+    pub(super) fn draw_card(&mut self, deck: u16, player: usize) -> Result<(), Halt> {
         let d = deck as usize;
         let program = &self.rules.pack.program;
         if self.state.piles()[d].is_empty() && program.decks[d].reshuffle {
@@ -28,9 +28,9 @@ impl Game {
         }
         if self.replay && self.forced_cards.is_empty() {
             let deck_name = &program.decks[d].name;
-            return Err(EvalError::Illegal(Box::new(ErrorKind::CardsMismatch.error(format!(
+            return Err(Halt::Illegal(ErrorKind::CardsMismatch.error(format!(
                 "a card is drawn from {deck_name} here, but the record names no more cards; add it to this turn's `cards`"
-            )))));
+            ))));
         }
         let i = match self.forced_cards.pop_front() {
             Some(card) => pile.iter().position(|c| *c == card).ok_or_else(|| {
@@ -43,7 +43,7 @@ impl Game {
                     ),
                     _ => format!("card {name} is not in the draw pile of deck {here}"),
                 };
-                EvalError::Illegal(Box::new(ErrorKind::CardNotInPile.error(message)))
+                Halt::Illegal(ErrorKind::CardNotInPile.error(message))
             })?,
             None => self.rng.below(pile.len()),
         };

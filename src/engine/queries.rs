@@ -5,6 +5,7 @@ use super::eval::{Evaluator, CANDIDATE};
 use super::ids::PlacedId;
 use super::value::{EvalError, Value};
 use crate::ir::expr::Builtin;
+use thin_vec::ThinVec;
 
 impl Evaluator<'_> {
     /// Answers a built-in query about `of` with `args`.
@@ -81,7 +82,7 @@ impl Evaluator<'_> {
                         .map(|m| m.id)
                         .collect(),
                 ),
-                _ => Value::Figures(Vec::new()),
+                _ => Value::Figures(ThinVec::new()),
             },
             Builtin::FiguresAt => match (player(&of), args.first()) {
                 (Some(p), Some(Value::Spot(s))) => Value::Figures(
@@ -92,7 +93,7 @@ impl Evaluator<'_> {
                         .map(|m| m.id)
                         .collect(),
                 ),
-                _ => Value::Figures(Vec::new()),
+                _ => Value::Figures(ThinVec::new()),
             },
             Builtin::FigureFeature => figure_feature(self, &of),
             Builtin::FigureTile => match &of {
@@ -259,7 +260,7 @@ impl Evaluator<'_> {
                 }
                 _ => Value::None,
             },
-            Builtin::Sides => Value::Directions(vec![0, 2, 4, 6]),
+            Builtin::Sides => Value::Directions(thin_vec::thin_vec![0, 2, 4, 6]),
             Builtin::Angle => match (args.first(), args.get(1)) {
                 (Some(Value::Direction(a)), Some(Value::Direction(b))) => {
                     Value::Int(i64::from((8 + b % 8 - a % 8) % 8) * 45)
@@ -425,7 +426,7 @@ fn neighbours(ev: &Evaluator, of: &Value) -> Value {
 fn tile_features(ev: &Evaluator, of: &Value) -> Value {
     let mut ids = [0; SMALL_LIST];
     let n = tile_roots(ev, of, &mut ids);
-    Value::Features(ids[..n].to_vec())
+    Value::Features(ThinVec::from(&ids[..n]))
 }
 
 /// Most members of a list answered on the stack ([`small_list`]): a tile
@@ -498,7 +499,7 @@ fn figure_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option
 
 /// The figures on a feature, in the order they came to the board.
 fn figures(ev: &Evaluator, of: &Value) -> Value {
-    Value::Figures(feature(ev, of).map_or_else(Vec::new, |f| ev.state.figures_on(f).map(|m| m.id).collect()))
+    Value::Figures(feature(ev, of).map_or_else(ThinVec::new, |f| ev.state.figures_on(f).map(|m| m.id).collect()))
 }
 
 /// The players holding a feature's majority.
@@ -510,7 +511,7 @@ fn owners(ev: &Evaluator, of: &Value) -> Value {
 
 /// The features a feature's segments name as touching, each once.
 fn touching(ev: &Evaluator, of: &Value) -> Value {
-    Value::Features(feature(ev, of).map_or_else(Vec::new, |f| ev.state.touching(ev.rules, f)))
+    Value::Features(feature(ev, of).map_or_else(ThinVec::new, |f| ev.state.touching(ev.rules, f).into()))
 }
 
 fn scored(ev: &Evaluator, of: &Value) -> Value {

@@ -12,7 +12,7 @@ use super::ids::Player;
 use super::rules::Rules;
 use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::{Event, Target};
-use super::value::{value_target, EvalError, Value};
+use super::value::{value_target, EvalError, Halt, Value};
 use crate::ir::expr::Expr;
 use crate::ir::program::{Domain, EventKind, FnBody, OptionArm, Stmt};
 use crate::ir::{BlockId, VarId};
@@ -44,8 +44,8 @@ impl Game {
         }
         *last = Some(stmt.span);
         let stopped = self.exec(rules, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
-            EvalError::Illegal(e) => *e,
-            e => self.located(e, stmt.span),
+            Halt::Illegal(e) => e,
+            Halt::Eval(e) => self.located(e, stmt.span),
         })?;
         Ok(if stopped { Step::Stop } else { Step::Next })
     }
@@ -152,7 +152,7 @@ impl Game {
     }
 
     /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
-    fn exec(&mut self, rules: &Rules, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, EvalError> {
+    fn exec(&mut self, rules: &Rules, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, Halt> {
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p), Value::Reason(r)) = (
@@ -185,7 +185,7 @@ impl Game {
                 }
             }
             Stmt::ExtraTile { keep, from } => {
-                if let Some(tile) = self.draw(*from).map_err(|e| EvalError::Illegal(Box::new(e)))? {
+                if let Some(tile) = self.draw(*from).map_err(Halt::Illegal)? {
                     self.state.add_extra(tile, *keep);
                     let player = self.state.current();
                     self.emit(Event::DrewExtra {
@@ -264,8 +264,8 @@ impl Game {
                     body: *body,
                 });
             }
-            Stmt::Choose { .. } => return self.exec_choose(frame, at, stmt),
-            Stmt::ChooseOption { by, options } => return self.exec_choose_option(frame, by, options),
+            Stmt::Choose { .. } => return Ok(self.exec_choose(frame, at, stmt)?),
+            Stmt::ChooseOption { by, options } => return Ok(self.exec_choose_option(frame, by, options)?),
             Stmt::PlaceAtSpot { figure, owner, spot } => {
                 self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
             }
@@ -291,7 +291,7 @@ impl Game {
                 match &f.body {
                     FnBody::Block(b) => {
                         if self.depth() >= MAX_DEPTH {
-                            return Err(EvalError::TooDeep);
+                            return Err(EvalError::TooDeep.into());
                         }
                         self.push_frame(call_locals, f.span, *b);
                     }

@@ -462,7 +462,9 @@ mod tests {
         let mut game = Game::new(rules, Setup::new(2).seed(1)).unwrap();
         for n in [0, 1, 3, 8] {
             game.spare.values.keep(vec![Value::Int(7); 8]);
-            game.spare.values.keep(vec![Value::Players(vec![1, 2]); 2]);
+            game.spare
+                .values
+                .keep(vec![Value::Players(thin_vec::thin_vec![1, 2]); 2]);
             let locals = game.locals(n);
             assert_eq!(locals.len(), n);
             assert!(locals.iter().all(|v| *v == Value::None), "{locals:?}");

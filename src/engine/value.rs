@@ -5,6 +5,7 @@ use super::error::{ErrorKind, GameError};
 use super::ids::{PlacedId, Player};
 use super::types::Target;
 use crate::ir::{FigureTypeId, IconId, KindId, MarkerId};
+use thin_vec::ThinVec;
 
 /// Evaluation work (function calls, list members visited) allowed between
 /// two decisions; more is a runaway rule.
@@ -17,25 +18,29 @@ pub const GAME_EVAL_BUDGET_PER_TILE: u64 = 10_000;
 
 /// A value during evaluation. Features are held by any node of theirs and
 /// compared by their current root.
+///
+/// Two words, and so is an evaluation's `Result<Value, EvalError>`: every
+/// compiled node returns its value in registers. Lists are therefore
+/// [`ThinVec`]s (one pointer), and a new variant must fit in one word.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     None,
     Int(i64),
     Bool(bool),
     Feature(u32),
-    Features(Vec<u32>),
+    Features(ThinVec<u32>),
     Kind(KindId),
     Marker(MarkerId),
     Icon(IconId),
     FigureType(FigureTypeId),
     Player(u8),
-    Players(Vec<u8>),
+    Players(ThinVec<u8>),
     /// A figure by id.
     Figure(u32),
-    Figures(Vec<u32>),
+    Figures(ThinVec<u32>),
     Tile(u16),
     Direction(u8),
-    Directions(Vec<u8>),
+    Directions(ThinVec<u8>),
     Card(u16),
     Deck(u16),
     Square(i32, i32),
@@ -44,6 +49,9 @@ pub enum Value {
     /// A spot off the board, by index into the program's spots.
     Spot(u16),
 }
+
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
+const _: () = assert!(std::mem::size_of::<Result<Value, EvalError>>() == 16);
 
 impl Value {
     /// The members of a list value, as single values.
@@ -63,8 +71,10 @@ impl Value {
     }
 }
 
-/// Why an expression could not be evaluated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why an expression could not be evaluated: one byte, with no data, so
+/// that results stay small (see [`Value`]; a replay's illegal step is a
+/// statement's [`Halt`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalError {
     Overflow,
     DivisionByZero,
@@ -74,9 +84,6 @@ pub enum EvalError {
     Runaway,
     /// More evaluation work in the whole game than its tile set allows.
     GameRunaway,
-    /// A replay forced something the game cannot do (a card not in its pile);
-    /// boxed, so that every evaluation's result stays small.
-    Illegal(Box<GameError>),
 }
 
 impl EvalError {
@@ -87,7 +94,6 @@ impl EvalError {
             EvalError::DivisionByZero => ErrorKind::DivisionByZero,
             EvalError::TooDeep => ErrorKind::TooDeep,
             EvalError::Runaway | EvalError::GameRunaway => ErrorKind::Runaway,
-            EvalError::Illegal(e) => e.kind(),
         }
     }
 }
@@ -108,8 +114,23 @@ impl std::fmt::Display for EvalError {
                 f,
                 "a rule ran away: the game evaluated more than {GAME_EVAL_BUDGET_PER_TILE} function calls, list members and board segments for every tile of its set"
             ),
-            EvalError::Illegal(e) => f.write_str(e.message()),
         }
+    }
+}
+
+/// Why a statement stopped short: an evaluation failed, or a replay forced
+/// something the game cannot do (a card not in its pile). Kept apart from
+/// [`EvalError`], which every evaluation returns, so that an evaluation's
+/// result stays two words.
+#[derive(Debug)]
+pub(super) enum Halt {
+    Eval(EvalError),
+    Illegal(GameError),
+}
+
+impl From<EvalError> for Halt {
+    fn from(e: EvalError) -> Halt {
+        Halt::Eval(e)
     }
 }
 
