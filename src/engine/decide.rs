@@ -119,12 +119,8 @@ impl Game {
             // A card's action needs the card in hand (as `action_targets`
             // checks again): most are not, and need no look at all.
             if action.window == window && action.card.is_none_or(|c| hand.contains(&c)) {
-                for target in self.action_targets(id as ActionId) {
-                    out.push(Choice::Action {
-                        action: id as ActionId,
-                        target,
-                    });
-                }
+                let action = id as ActionId;
+                self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
         }
     }
@@ -296,34 +292,62 @@ impl Game {
 
     /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
     pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
-        // Each look at an action's targets has the whole evaluation budget,
-        // and charges nothing to the game's.
-        self.budget.look(|| self.action_targets_now(action))
+        let mut targets = Vec::new();
+        self.each_action_target(action, &mut |t| targets.push(t));
+        targets
     }
 
-    fn action_targets_now(&self, action: ActionId) -> Vec<Target> {
+    /// [`Game::action_targets`], each handed to `offer` in turn as it is
+    /// found: listing a decision's options makes no list per action.
+    fn each_action_target(&self, action: ActionId, offer: &mut dyn FnMut(Target)) {
+        // Each look at an action's targets has the whole evaluation budget,
+        // and charges nothing to the game's.
+        self.budget.look(|| self.action_targets_now(action, offer));
+    }
+
+    fn action_targets_now(&self, action: ActionId, offer: &mut dyn FnMut(Target)) {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
-            return Vec::new();
+            return;
         };
         if a.card
             .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
         {
-            return Vec::new();
+            return;
         }
+        // A card's play uses up the card, and a deploy action ends the
+        // decision; any other action is offered once a turn on each target,
+        // so no action can be taken again and again without changing anything.
+        let once = a.card.is_none() && a.window == Window::BeforePlace;
+        let mut fresh = |t: Target| {
+            let taken = once
+                && self
+                    .taken
+                    .iter()
+                    .any(|(x, done)| *x == action && self.same_target(*done, t));
+            if !taken {
+                offer(t);
+            }
+        };
         let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
-        let targets = self.targets_in(action, a, &mut locals);
-        self.budget.keep(locals);
-        targets
-    }
-
-    /// The targets of action `a` (number `action`) now, judged in a frame
-    /// of `locals`.
-    fn targets_in(&self, action: ActionId, a: &Action, locals: &mut Vec<Value>) -> Vec<Target> {
         // Every target is judged against the same state: counts over the
         // board that do not depend on the target are counted once.
         let memo = Memo::default();
+        self.targets_in(action, a, &mut locals, &memo, &mut fresh);
+        self.budget.keep(locals);
+    }
+
+    /// The targets of action `a` (number `action`) now, judged in a frame
+    /// of `locals` with counts remembered in `memo`, each handed to `offer`.
+    fn targets_in(
+        &self,
+        action: ActionId,
+        a: &Action,
+        locals: &mut Vec<Value>,
+        memo: &Memo,
+        offer: &mut dyn FnMut(Target),
+    ) {
         let ev = Evaluator {
-            memo: Some(&memo),
+            memo: Some(memo),
             ..self.evaluator()
         };
         let mut env = Env {
@@ -338,40 +362,29 @@ impl Game {
                 _ => ev.eval(when, &mut env).map(|v| v.truthy()),
             };
             if holds != Ok(true) {
-                return Vec::new();
+                return;
             }
         }
-        let mut targets = match &a.domain {
-            None => vec![Target::None],
+        match &a.domain {
+            None => offer(Target::None),
             Some((domain, filter)) => {
                 let walked = filter.as_ref().map(|expr| Walked { expr, slot: 0 });
                 let filter: Option<&dyn Filter> = match compiled.action_filter.get(action as usize) {
                     Some(Some(fast)) => Some(fast),
                     _ => walked.as_ref().map(|f| f as &dyn Filter),
                 };
-                ev.candidates(*domain, 0, filter, self.state.current(), &mut env)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|item| {
-                        env.locals[0] = item.clone();
-                        filter.is_none_or(|f| f.holds(&ev, &mut env) == Ok(true))
-                    })
-                    .map(|v| value_target(&v))
-                    .collect()
+                let items = ev
+                    .candidates(*domain, 0, filter, self.state.current(), &mut env)
+                    .unwrap_or_default();
+                for item in items {
+                    let target = value_target(&item);
+                    env.locals[0] = item;
+                    if filter.is_none_or(|f| f.holds(&ev, &mut env) == Ok(true)) {
+                        offer(target);
+                    }
+                }
             }
-        };
-        // A card's play uses up the card, and a deploy action ends the
-        // decision; any other action is offered once a turn on each target,
-        // so no action can be taken again and again without changing anything.
-        if a.card.is_none() && a.window == Window::BeforePlace {
-            targets.retain(|t| {
-                !self
-                    .taken
-                    .iter()
-                    .any(|(x, done)| *x == action && self.same_target(*done, *t))
-            });
         }
-        targets
     }
 
     /// Applies a choice to the pending decision.
