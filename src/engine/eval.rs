@@ -244,10 +244,15 @@ const MEMO_ENTRIES: usize = 64;
 /// option of a `choose`), so that a count that does not depend on the member
 /// being judged is counted once, not once per member. It must not outlive the
 /// state it was filled from: the evaluator borrows both for the same time.
+/// Its first entries are kept in place, so that most memos allocate nothing
+/// (one is made for every event fired and every list of options).
 #[derive(Default)]
 pub(super) struct Memo {
-    entries: std::cell::RefCell<Vec<(usize, Key, i64)>>,
+    entries: std::cell::RefCell<smallvec::SmallVec<[(usize, Key, i64); MEMO_IN_PLACE]>>,
 }
+
+/// The entries a [`Memo`] keeps in place before it allocates.
+const MEMO_IN_PLACE: usize = 2;
 
 /// The values of the local variables a remembered count reads: up to two
 /// kept in place, more listed.
