@@ -468,7 +468,7 @@ impl Game {
                 memo: Some(&memo),
                 ..ev
             };
-            let mut options = Vec::new();
+            let mut options = Vec::with_capacity(items.len());
             for item in items {
                 env.locals[*slot as usize] = item.clone();
                 let keep = match (compiled.statement(at), filter) {
