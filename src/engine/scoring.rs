@@ -44,7 +44,15 @@ impl Game {
         let f = self.state.features().find(f);
         if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
             self.state.set_done(f);
-            let event = |event| feature_event(&self.rules, event, f);
+            // Each event's argument list is a spare one when there is one.
+            let Game { rules, spare, .. } = self;
+            let mut event = |event| {
+                (!rules.handlers_of(event).is_empty()).then(|| {
+                    let mut args = spare.values.take();
+                    args.push(Value::Feature(f));
+                    Task::Fire { event, args, depth: 0 }
+                })
+            };
             let tasks = [
                 event(EventKind::FeatureCompleted),
                 Some(Task::Score {
