@@ -116,8 +116,9 @@ impl Game {
         }
         let hand = &self.state.hands()[self.state.current()];
         for (id, action) in self.rules.pack.program.actions.iter().enumerate() {
-            // A card's action needs the card in hand (as `action_targets`
-            // checks again): most are not, and need no look at all.
+            // A card's action needs the card in hand (as
+            // `action_targets_now` checks again): most are not, and need no
+            // look at all.
             if action.window == window && action.card.is_none_or(|c| hand.contains(&c)) {
                 let action = id as ActionId;
                 self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
@@ -337,7 +338,8 @@ impl Game {
     }
 
     /// The targets of action `a` (number `action`) now, judged in a frame
-    /// of `locals` with counts remembered in `memo`, each handed to `offer`.
+    /// of `locals` with counts remembered in `memo`, each handed to `offer`
+    /// (which applies `action_targets_now`'s once-a-turn filter).
     fn targets_in(
         &self,
         action: ActionId,

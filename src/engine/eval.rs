@@ -245,7 +245,8 @@ const MEMO_ENTRIES: usize = 64;
 /// being judged is counted once, not once per member. It must not outlive the
 /// state it was filled from: the evaluator borrows both for the same time.
 /// Its first entries are kept in place, so that most memos allocate nothing
-/// (one is made for every event fired and every list of options).
+/// (one is made for every event fired that has guards to judge, every
+/// `choose` and every look at an action's targets).
 #[derive(Default)]
 pub(super) struct Memo {
     entries: std::cell::RefCell<smallvec::SmallVec<[(usize, Key, i64); MEMO_IN_PLACE]>>,

@@ -10,7 +10,7 @@ use super::game::Game;
 use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
-use super::task::{Adjustment, Log, Step, Task};
+use super::task::{Adjustment, Log, Pool, Step, Task};
 use super::types::Event;
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
@@ -44,15 +44,8 @@ impl Game {
         let f = self.state.features().find(f);
         if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
             self.state.set_done(f);
-            // Each event's argument list is a spare one when there is one.
             let Game { rules, spare, .. } = self;
-            let mut event = |event| {
-                (!rules.handlers_of(event).is_empty()).then(|| {
-                    let mut args = spare.values.take();
-                    args.push(Value::Feature(f));
-                    Task::Fire { event, args, depth: 0 }
-                })
-            };
+            let mut event = |event| feature_event(rules, &mut spare.values, event, f);
             let tasks = [
                 event(EventKind::FeatureCompleted),
                 Some(Task::Score {
@@ -110,19 +103,19 @@ impl Game {
         roots.sort_by_key(|f| (features.kind(*f), *f));
         self.tasks.push(Task::Finish);
         self.fire(EventKind::GameOver, 0);
-        let scoring: Vec<Task> = roots
-            .into_iter()
-            .flat_map(|f| {
-                [
-                    Some(Task::Score {
-                        feature: f,
-                        completed: false,
-                    }),
-                    feature_event(&self.rules, EventKind::FeatureScored, f),
-                ]
-            })
-            .flatten()
-            .collect();
+        let mut scoring = Vec::with_capacity(2 * roots.len());
+        for f in roots {
+            scoring.push(Task::Score {
+                feature: f,
+                completed: false,
+            });
+            scoring.extend(feature_event(
+                &self.rules,
+                &mut self.spare.values,
+                EventKind::FeatureScored,
+                f,
+            ));
+        }
         self.then(scoring);
         // What was owed was paid first, so its events come first.
         self.then(paid);
@@ -284,11 +277,16 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
 }
 
 /// The event `event` about feature `f`, when a rule listens to it (an
-/// event no rule hears would run nothing).
-fn feature_event(rules: &Rules, event: EventKind, f: FeatureId) -> Option<Task> {
+/// event no rule hears would run nothing), its argument list a spare one
+/// from `spare` when there is one.
+fn feature_event(rules: &Rules, spare: &mut Pool<Value>, event: EventKind, f: FeatureId) -> Option<Task> {
     (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
         event,
-        args: vec![Value::Feature(f)],
+        args: {
+            let mut args = spare.take();
+            args.push(Value::Feature(f));
+            args
+        },
         depth: 0,
     })
 }

@@ -21,7 +21,7 @@ pub const GAME_EVAL_BUDGET_PER_TILE: u64 = 10_000;
 ///
 /// Two words, and so is an evaluation's `Result<Value, EvalError>`: every
 /// compiled node returns its value in registers. Lists are therefore
-/// [`ThinVec`]s (one pointer), and a new variant must fit in one word.
+/// [`ThinVec`]s (one pointer), and a new variant's data must fit in 8 bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     None,
@@ -50,7 +50,9 @@ pub enum Value {
     Spot(u16),
 }
 
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Result<Value, EvalError>>() == 16);
 
 impl Value {
@@ -119,7 +121,8 @@ impl std::fmt::Display for EvalError {
 }
 
 /// Why a statement stopped short: an evaluation failed, or a replay forced
-/// something the game cannot do (a card not in its pile). Kept apart from
+/// something the game cannot do (a card or tile the record names wrongly: not
+/// in its pile, from another deck, drawn but not named). Kept apart from
 /// [`EvalError`], which every evaluation returns, so that an evaluation's
 /// result stays two words.
 #[derive(Debug)]
