@@ -5,12 +5,12 @@
 //! queues; a `choose` stops the machine with a pending decision.
 
 use super::error::GameError;
-use super::eval::{Env, Evaluator, Filter, Memo, Walked};
+use super::eval::{Compiled, Env, Evaluator, Filter, Memo, Walked};
 use super::features::FeatureId;
 use super::game::Game;
 use super::ids::Player;
 use super::rules::Rules;
-use super::task::{Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
+use super::task::{Code, Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::{Event, Target};
 use super::value::{value_target, EvalError, Halt, Value};
 use crate::ir::expr::Expr;
@@ -21,17 +21,17 @@ use crate::source::Span;
 
 impl Game {
     /// Runs statement `pc` of a block in a frame (and queues the next one).
-    /// `rules` is the game's own, held apart so statements borrowed from
-    /// it can change the game.
+    /// `code` is the game's own rules and compiled expressions, held apart
+    /// so statements borrowed from them can change the game.
     pub(super) fn run_statement(
         &mut self,
-        rules: &Rules,
+        code: Code,
         frame: u32,
         block: BlockId,
         pc: u32,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let stmts = &rules.pack.program.blocks[block as usize];
+        let stmts = &code.rules.pack.program.blocks[block as usize];
         let Some(stmt) = stmts.get(pc as usize) else {
             return Ok(Step::Next);
         };
@@ -43,7 +43,7 @@ impl Game {
             });
         }
         *last = Some(stmt.span);
-        let stopped = self.exec(rules, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
+        let stopped = self.exec(code, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
             Halt::Illegal(e) => e,
             Halt::Eval(e) => self.located(e, stmt.span),
         })?;
@@ -54,14 +54,14 @@ impl Game {
     /// runs the body, then the loop goes on.
     pub(super) fn each(
         &mut self,
-        rules: &Rules,
+        code: Code,
         frame: u32,
         slot: u16,
         mut items: Vec<Value>,
         at: (BlockId, u32),
         body: BlockId,
     ) -> Result<Step, GameError> {
-        let filter = match rules.pack.program.blocks[at.0 as usize]
+        let filter = match code.rules.pack.program.blocks[at.0 as usize]
             .get(at.1 as usize)
             .map(|s| &s.stmt)
         {
@@ -71,8 +71,7 @@ impl Game {
                 None
             }
         };
-        let compiled = self.compiled.clone();
-        let fast = compiled.statement(at);
+        let fast = code.compiled.statement(at);
         while let Some(item) = items.pop() {
             self.frames[frame as usize].locals[slot as usize] = item;
             let keep = match (fast, filter) {
@@ -152,7 +151,8 @@ impl Game {
     }
 
     /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
-    fn exec(&mut self, rules: &Rules, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, Halt> {
+    fn exec(&mut self, code: Code, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, Halt> {
+        let rules = code.rules;
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p), Value::Reason(r)) = (
@@ -236,7 +236,7 @@ impl Game {
                 self.frames[frame as usize].locals[*slot as usize] = v;
             }
             Stmt::If { cond, then, otherwise } => {
-                let holds = match self.compiled.clone().statement(at) {
+                let holds = match code.compiled.statement(at) {
                     Some(fast) => self.with_frame(frame, |ev, env| fast.holds(&ev, env))?,
                     None => self.eval_at(frame, cond)? == Value::Bool(true),
                 };
@@ -264,7 +264,7 @@ impl Game {
                     body: *body,
                 });
             }
-            Stmt::Choose { .. } => return Ok(self.exec_choose(frame, at, stmt)?),
+            Stmt::Choose { .. } => return Ok(self.exec_choose(code.compiled, frame, at, stmt)?),
             Stmt::ChooseOption { by, options } => return Ok(self.exec_choose_option(frame, by, options)?),
             Stmt::PlaceAtSpot { figure, owner, spot } => {
                 self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
@@ -431,7 +431,13 @@ impl Game {
 
     /// `choose`: the options that pass the filter; none runs `otherwise`,
     /// some stop the machine for the player's answer.
-    fn exec_choose(&mut self, frame: u32, at: (BlockId, u32), stmt: &Stmt) -> Result<bool, EvalError> {
+    fn exec_choose(
+        &mut self,
+        compiled: &Compiled,
+        frame: u32,
+        at: (BlockId, u32),
+        stmt: &Stmt,
+    ) -> Result<bool, EvalError> {
         let Stmt::Choose {
             optional,
             by,
@@ -448,7 +454,6 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
-        let compiled = self.compiled.clone();
         let items = match list {
             Some(l) => self.items_at(frame, *domain, Some(l), player as usize)?,
             None => self.with_frame(frame, |ev, env| {

@@ -4,8 +4,10 @@
 //! the `Game`, so every part of the engine may name it.
 
 use super::board::Pos;
+use super::eval::Compiled;
 use super::features::FeatureId;
 use super::ids::PlacedId;
+use super::rules::Rules;
 use super::types::{Event, Target};
 use super::value::Value;
 use crate::ir::program::{Domain, EventKind};
@@ -144,6 +146,15 @@ impl<T> Pool<T> {
             self.0.push(v);
         }
     }
+}
+
+/// The rules and their compiled expressions, borrowed from handles the
+/// task loop holds apart from the game (so statements borrowed from them can
+/// change it).
+#[derive(Clone, Copy)]
+pub(super) struct Code<'a> {
+    pub rules: &'a Rules,
+    pub compiled: &'a Compiled,
 }
 
 /// What a task asks of the loop.

@@ -12,7 +12,7 @@ use super::error::{ErrorKind, GameError};
 use super::eval::{Env, Evaluator, Memo};
 use super::game::Game;
 use super::ids::{PlacedId, Player};
-use super::task::{Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
+use super::task::{Code, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 use super::types::{Event, Target};
 use super::value::{target_value, EvalError, Value};
 use crate::ir::program::EventKind;
@@ -186,9 +186,15 @@ impl Game {
 
     /// Runs tasks until a decision is needed or the game ends.
     pub(super) fn run(&mut self) -> Result<(), GameError> {
-        // The rules, held apart from the game so statements borrowed from
-        // them can change it: one handle for the whole run.
-        let rules = Arc::clone(&self.rules);
+        // The rules and their compiled expressions, held apart from the
+        // game so statements borrowed from them can change it: one handle
+        // each for the whole run (the handles are shared by every game of
+        // the rules, on every thread, so none is taken per statement).
+        let (rules, compiled) = (Arc::clone(&self.rules), Arc::clone(&self.compiled));
+        let code = Code {
+            rules: &rules,
+            compiled: &compiled,
+        };
         let mut steps = 0u32;
         self.budget.reset();
         let mut last: Option<Span> = None;
@@ -227,14 +233,14 @@ impl Game {
                 }
                 Task::Fire { event, args, depth } => self.fire_handlers(event, args, depth, &mut last)?,
                 Task::Handlers { args, chosen, depth } => self.run_handler(args, chosen, depth, &mut last)?,
-                Task::Run { frame, block, pc } => self.run_statement(&rules, frame, block, pc, &mut last)?,
+                Task::Run { frame, block, pc } => self.run_statement(code, frame, block, pc, &mut last)?,
                 Task::Each {
                     frame,
                     slot,
                     items,
                     at,
                     body,
-                } => self.each(&rules, frame, slot, items, at, body)?,
+                } => self.each(code, frame, slot, items, at, body)?,
                 Task::PopFrame => {
                     if let Some(frame) = self.frames.pop() {
                         self.spare.values.keep(frame.locals);
