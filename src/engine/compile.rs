@@ -39,10 +39,7 @@ impl Direct {
         match self {
             Direct::Local(slot) => env.locals.get(*slot).map_or(Value::None, read),
             Direct::Subject => env.subject.map_or(Value::None, Value::Feature),
-            Direct::Of(answer, slot) => match env.locals.get(*slot) {
-                Some(v) => answer(ev, v),
-                None => answer(ev, &Value::None),
-            },
+            Direct::Of(answer, slot) => answer(ev, env.locals.get(*slot).unwrap_or(&Value::None)),
             Direct::Global(answer) => answer(ev, &Value::None),
             Direct::Constant(ref v) => read(v),
         }

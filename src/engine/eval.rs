@@ -1299,12 +1299,10 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
 
 /// `e > 0` (or `>= 1`, `!= 0`, either way round) as `e`.
 fn positive<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<&'e Expr> {
-    let (e, op, n) = match (l, r) {
-        (_, Expr::Int(n)) => (l, op, *n),
-        (Expr::Int(n), _) => (r, flipped(op), *n),
-        _ => return None,
-    };
-    matches!((op, n), (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1)).then_some(e)
+    match against_zero(op, l, r)? {
+        (e, true) => Some(e),
+        (_, false) => None,
+    }
 }
 
 /// `distance(x.tile, E) op c` as `(E, d)`: every feature it holds for lies
@@ -1413,9 +1411,17 @@ impl<A: Iterator<Item = FeatureId>, B: Iterator<Item = FeatureId>> Iterator for 
 /// passes (`count(...) > 0`, `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either
 /// way round): the count, and whether the comparison holds when one does.
 pub(super) fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
-    let (count, op, n) = match (l, r) {
-        (Expr::Count { .. }, Expr::Int(n)) => (l, op, *n),
-        (Expr::Int(n), Expr::Count { .. }) => (r, flipped(op), *n),
+    against_zero(op, l, r).filter(|(e, _)| matches!(e, Expr::Count { .. }))
+}
+
+/// A comparison of a whole number that is never negative (a count, a
+/// player's followers) with 0 or 1 that only asks whether it is 0 (`e > 0`,
+/// `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either way round): `e`, and
+/// whether the comparison holds when `e` is not 0.
+fn against_zero<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
+    let (e, op, n) = match (l, r) {
+        (_, Expr::Int(n)) => (l, op, *n),
+        (Expr::Int(n), _) => (r, flipped(op), *n),
         _ => return None,
     };
     let holds_if_some = match (op, n) {
@@ -1423,7 +1429,7 @@ pub(super) fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<
         (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => false,
         _ => return None,
     };
-    Some((count, holds_if_some))
+    Some((e, holds_if_some))
 }
 
 /// The value of a comparison or arithmetic `a op b` of two evaluated
