@@ -1,6 +1,7 @@
 //! The built-in queries of `ir::expr::BUILTINS` (`tiles of`, `owners of`,
 //! `supply of` ...): what an expression may ask about the game state.
 
+use super::board::PlacedTile;
 use super::eval::{Evaluator, CANDIDATE};
 use super::ids::PlacedId;
 use super::value::{EvalError, Value};
@@ -11,15 +12,8 @@ impl Evaluator<'_> {
     /// Answers a built-in query about `of` with `args`.
     pub(super) fn query(&self, builtin: Builtin, of: Value, args: &[Value], depth: u32) -> Result<Value, EvalError> {
         let pack = &self.rules.pack;
-        let feature = |v: &Value| match v {
-            Value::Feature(f) => Some(self.state.features().find(*f)),
-            _ => None,
-        };
-        let tile = |v: &Value| match v {
-            Value::Tile(CANDIDATE) => self.candidate.as_ref(),
-            Value::Tile(t) => self.state.board().placed.get(*t as usize),
-            _ => None,
-        };
+        let feature = |v: &Value| feature(self, v);
+        let tile = |v: &Value| placed(self, v);
         let figure = |v: &Value| match v {
             Value::Figure(id) => self.state.figure_or_gone(*id),
             _ => None,
@@ -27,10 +21,6 @@ impl Evaluator<'_> {
         // A figure off the board: at a spot (not gone, which is `figure`'s).
         let spot_figure = |v: &Value| match v {
             Value::Figure(id) if self.state.figure_or_gone(*id).is_none() => self.state.spot_figure(*id),
-            _ => None,
-        };
-        let player = |v: &Value| match v {
-            Value::Player(p) => Some(*p as usize),
             _ => None,
         };
         let int = |n: usize| Value::Int(n as i64);
@@ -373,12 +363,7 @@ fn controlled_by(ev: &Evaluator, of: &Value, p: &Value) -> Value {
 }
 
 fn has_icon(ev: &Evaluator, of: &Value, icon: &Value) -> Value {
-    let tile = match of {
-        Value::Tile(CANDIDATE) => ev.candidate.as_ref(),
-        Value::Tile(t) => ev.state.board().placed.get(*t as usize),
-        _ => None,
-    };
-    match (tile, icon) {
+    match (placed(ev, of), icon) {
         (Some(t), Value::Icon(i)) => Value::Bool(ev.rules.pack.tiles[t.tile as usize].has_icon(*i)),
         _ => Value::Bool(false),
     }
@@ -395,6 +380,16 @@ fn holds(ev: &Evaluator, of: &Value, card: &Value) -> Value {
     match (player(of), card) {
         (Some(p), Value::Card(c)) => Value::Bool(ev.state.hands()[p].contains(c)),
         _ => Value::Bool(false),
+    }
+}
+
+/// The placed tile a value names: the candidate of a `forbid placement`
+/// rule too.
+fn placed<'e>(ev: &'e Evaluator, v: &Value) -> Option<&'e PlacedTile> {
+    match v {
+        Value::Tile(CANDIDATE) => ev.candidate.as_ref(),
+        Value::Tile(t) => ev.state.board().placed.get(*t as usize),
+        _ => None,
     }
 }
 
