@@ -7,11 +7,12 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, existence_test, local_query, member_test, near_test, occupied_test, Compiled,
-    CompiledFilter, Counter, Env, Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, member_test, near_test, occupied_test, Compiled, CompiledFilter, Counter, Env,
+    Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
 };
 use super::queries::{arg_query, simple_query, small_list, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
+use super::shapes::{existence_test, local_query};
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};

@@ -8,6 +8,7 @@
 use super::board::PlacedTile;
 use super::features::FeatureId;
 use super::rules::{kind_bit, Rules};
+use super::shapes::{against_zero, answered_alone, existence_test, flipped, local_query};
 use super::state::State;
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
@@ -1113,22 +1114,6 @@ pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16,
     }
 }
 
-/// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
-/// as `(B, x's slot)`.
-pub(super) fn local_query(e: &Expr) -> Option<(Builtin, u16)> {
-    match e {
-        Expr::Query {
-            builtin,
-            of: Some(of),
-            args,
-        } if args.is_empty() => match **of {
-            Expr::Local(slot) => Some((*builtin, slot)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Whether `e` is a constant, a local variable other than `slot` or a
 /// global query without arguments (`current_player`): evaluating it cannot
 /// fail, and it reads nothing a member bound to `slot` changes.
@@ -1172,31 +1157,6 @@ pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
         }
     }
     leading(filter, slot).ok().flatten()
-}
-
-/// Whether `queries.rs` answers the built-in from its receiver alone,
-/// evaluating no rule, so that asking it cannot fail (its
-/// `simple_query`; a test there keeps the two lists the same).
-pub(super) fn answered_alone(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::Tiles
-            | Builtin::OpenEdges
-            | Builtin::Neighbours
-            | Builtin::Scored
-            | Builtin::Kind
-            | Builtin::Owner
-            | Builtin::FigureFeature
-            | Builtin::FeatureTile
-            | Builtin::Left
-            | Builtin::CurrentPlayer
-            | Builtin::PlacedTile
-            | Builtin::Score
-            | Builtin::TileFeatures
-            | Builtin::Figures
-            | Builtin::Owners
-            | Builtin::Touching
-    )
 }
 
 /// Whether a feature filter, `x` bound to `slot`, is false with no failure
@@ -1338,17 +1298,6 @@ fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
     (0..=NEAR_MAX).contains(&d).then_some((other, d))
 }
 
-/// `a op b` as `b op' a`.
-fn flipped(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Ge => BinOp::Le,
-        other => other,
-    }
-}
-
 /// Most tiles within [`NEAR_MAX`] squares of one.
 const NEAR_TILES: usize = ((2 * NEAR_MAX + 1) * (2 * NEAR_MAX + 1)) as usize;
 
@@ -1405,31 +1354,6 @@ impl<A: Iterator<Item = FeatureId>, B: Iterator<Item = FeatureId>> Iterator for 
             Scan::Near(near) => near.next(),
         }
     }
-}
-
-/// A comparison of a count with 0 or 1 that only asks whether some member
-/// passes (`count(...) > 0`, `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either
-/// way round): the count, and whether the comparison holds when one does.
-pub(super) fn existence_test<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
-    against_zero(op, l, r).filter(|(e, _)| matches!(e, Expr::Count { .. }))
-}
-
-/// A comparison of a whole number that is never negative (a count, a
-/// player's followers) with 0 or 1 that only asks whether it is 0 (`e > 0`,
-/// `>= 1`, `!= 0`, `== 0`, `< 1`, `<= 0`, either way round): `e`, and
-/// whether the comparison holds when `e` is not 0.
-fn against_zero<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, bool)> {
-    let (e, op, n) = match (l, r) {
-        (_, Expr::Int(n)) => (l, op, *n),
-        (Expr::Int(n), _) => (r, flipped(op), *n),
-        _ => return None,
-    };
-    let holds_if_some = match (op, n) {
-        (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1) => true,
-        (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => false,
-        _ => return None,
-    };
-    Some((e, holds_if_some))
 }
 
 /// The value of a comparison or arithmetic `a op b` of two evaluated

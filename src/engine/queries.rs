@@ -598,8 +598,23 @@ mod tests {
         use crate::ir::expr::BUILTINS;
         for def in BUILTINS {
             assert_eq!(
-                super::super::eval::answered_alone(def.builtin),
+                super::super::shapes::answered_alone(def.builtin),
                 super::simple_query(def.builtin).is_some(),
+                "{}",
+                def.name
+            );
+        }
+    }
+
+    /// The built-ins the gates of handlers trust to answer from their
+    /// receiver and one argument without failing are this file's.
+    #[test]
+    fn built_ins_answered_with_an_argument_are_the_arg_queries() {
+        use crate::ir::expr::BUILTINS;
+        for def in BUILTINS {
+            assert_eq!(
+                super::super::shapes::answered_with_arg(def.builtin),
+                super::arg_query(def.builtin).is_some(),
                 "{}",
                 def.name
             );

@@ -1,6 +1,7 @@
 //! A rule pack prepared for play: every tile type's geometry precomputed for
 //! each of its distinct rotations, so placement checks are table lookups.
 
+use super::gate::{self, Gate};
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
@@ -53,6 +54,9 @@ pub struct Rules {
     pub(crate) distinct_rotations: Vec<Vec<Rotation>>,
     /// Handlers listening to each event (by [`EventKind::index`]), in order.
     pub(crate) listeners: Vec<Vec<u16>>,
+    /// By handler: the tile types and feature kinds for which its `when`
+    /// may hold ([`Gate`]); empty for most.
+    pub(super) gates: Vec<Box<[Gate]>>,
     /// For each variable: its index among the variables of its scope.
     pub(crate) var_index: Vec<usize>,
     /// Feature variables' merge policies and start values, by index.
@@ -116,6 +120,11 @@ impl Rules {
             .iter()
             .map(|e| program.handlers_for(e.kind).map(|(i, _)| i as u16).collect())
             .collect();
+        let gates = program
+            .handlers
+            .iter()
+            .map(|h| h.when.as_ref().map_or_else(Vec::new, |e| gate::gates(&pack, e)).into())
+            .collect();
         let mut var_index = Vec::with_capacity(program.vars.len());
         let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());
         for var in &program.vars {
@@ -156,6 +165,7 @@ impl Rules {
             rotated,
             distinct_rotations,
             listeners,
+            gates,
             var_index,
             feature_merges,
             feature_var_init,

@@ -11,6 +11,7 @@
 use super::error::{ErrorKind, GameError};
 use super::eval::{Env, Evaluator, Memo};
 use super::game::Game;
+use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
 use super::task::{Code, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
 use super::types::{Event, Target};
@@ -394,6 +395,11 @@ impl Game {
                 chosen.push(h);
                 continue;
             };
+            // A guard that cannot hold for this tile's type or this
+            // feature's kind is not judged.
+            if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, &args)) {
+                continue;
+            }
             locals.clear();
             locals.extend_from_slice(&args);
             locals.resize_with((handler.slots as usize).max(args.len()), || Value::None);
@@ -418,6 +424,36 @@ impl Game {
             self.tasks.push(Task::Handlers { args, chosen, depth });
         }
         Ok(Step::Next)
+    }
+
+    /// Whether a handler's `gate` lets its guard be judged for the event's
+    /// arguments `args` now; open when the tile or feature it reads is not
+    /// there.
+    pub(super) fn gate_open(&self, gate: &Gate, args: &[Value]) -> bool {
+        let state = &self.state;
+        match gate {
+            Gate::Tile { tile, open } => {
+                let placed = match tile {
+                    GateTile::Local(s) => match args.get(usize::from(*s)) {
+                        Some(Value::Tile(t)) => Some(usize::from(*t)),
+                        _ => None,
+                    },
+                    GateTile::Placed => state.placed_tile().map(|p| p.index()),
+                };
+                placed
+                    .and_then(|p| state.board().placed.get(p))
+                    .is_none_or(|t| open.get(t.tile as usize).copied().unwrap_or(true))
+            }
+            Gate::Kind { slot, open } => match args.get(usize::from(*slot)) {
+                Some(Value::Feature(f)) => {
+                    let features = state.features();
+                    open.get(features.kind(features.find(*f)) as usize)
+                        .copied()
+                        .unwrap_or(true)
+                }
+                _ => true,
+            },
+        }
     }
 
     /// Starts the next of the handlers chosen when their event fired.

@@ -1,0 +1,493 @@
+//! Gates: what a handler's `when` needs of the type of one tile or the
+//! kind of one feature, worked out once per tile type and per kind when
+//! the rules are compiled, so that an event passes over the handlers that
+//! cannot hold for its tile or feature without judging their guards.
+//!
+//! `on tile_placed(t) when t.has_icon(rose) and ...` cannot hold for a tile
+//! type without the icon; `... when count(f in t.features where f.kind ==
+//! road) > 0` cannot hold for a tile type without a road segment (a tile's
+//! features are its segments' features, each of its segment's kind); and
+//! `on feature_completed(c) when c.kind == city and ...` cannot hold for a
+//! road. Such a guard is judged only where its gates are open.
+//!
+//! A gate is closed for a tile type or a kind only where the guard is
+//! known to evaluate to `false` without failing ([`known`]), so passing
+//! over it changes nothing but the evaluation work charged to the budgets
+//! (none).
+
+use super::shapes::{answered_alone, answered_with_arg, existence_test, local_query};
+use crate::ir::expr::{Builtin, Expr};
+use crate::ir::program::{FnBody, Program};
+use crate::ir::shared::Domain;
+use crate::ir::{BinOp, KindId, RulePack, TileType, UnOp};
+
+/// The tile a gate reads: a handler's parameter, or `placed_tile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GateTile {
+    Local(u16),
+    Placed,
+}
+
+/// Where a guard may hold: by tile type, or by feature kind.
+#[derive(Debug)]
+pub(super) enum Gate {
+    /// Open for the tile types marked `true` (by [`crate::ir::TileId`]).
+    Tile { tile: GateTile, open: Box<[bool]> },
+    /// Open for features of the kinds marked `true`, the feature being the
+    /// handler's parameter in `slot`.
+    Kind { slot: u16, open: Box<[bool]> },
+}
+
+/// Most parameters an event hands its handlers.
+const EVENT_ARGS: u16 = 3;
+
+/// How deeply [`known`] looks into called functions.
+const CALL_DEPTH: u8 = 8;
+
+/// The gates of a guard: one for each tile or feature it reads whose type
+/// or kind decides, for some, that it is false. None for most guards.
+pub(super) fn gates(pack: &RulePack, when: &Expr) -> Vec<Gate> {
+    let program = &pack.program;
+    let mut gates = Vec::new();
+    let tiles = (0..EVENT_ARGS).map(GateTile::Local).chain([GateTile::Placed]);
+    for tile in tiles {
+        let open: Box<[bool]> = pack
+            .tiles
+            .iter()
+            .map(|t| known(program, when, &Probe::Tile { tile, of: t }, 0) != Some(false))
+            .collect();
+        if open.contains(&false) {
+            gates.push(Gate::Tile { tile, open });
+        }
+    }
+    for slot in 0..EVENT_ARGS {
+        let open: Box<[bool]> = (0..pack.kinds.len())
+            .map(|k| {
+                known(
+                    program,
+                    when,
+                    &Probe::Kind {
+                        slot,
+                        kind: k as KindId,
+                    },
+                    0,
+                ) != Some(false)
+            })
+            .collect();
+        if open.contains(&false) {
+            gates.push(Gate::Kind { slot, open });
+        }
+    }
+    gates
+}
+
+/// What [`known`] takes as given: the type of a tile, or the kind of the
+/// feature in a local slot.
+enum Probe<'a> {
+    Tile { tile: GateTile, of: &'a TileType },
+    Kind { slot: u16, kind: KindId },
+}
+
+impl Probe<'_> {
+    /// Whether `e` is the tile this probe knows.
+    fn is_tile(&self, e: &Expr) -> bool {
+        match (self, e) {
+            (
+                Probe::Tile {
+                    tile: GateTile::Local(s),
+                    ..
+                },
+                Expr::Local(x),
+            ) => s == x,
+            (
+                Probe::Tile {
+                    tile: GateTile::Placed, ..
+                },
+                Expr::Query {
+                    builtin: Builtin::PlacedTile,
+                    of: None,
+                    args,
+                },
+            ) => args.is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// The value of condition `e` for every game in which the probe's fact
+/// holds, when that fact alone decides it and evaluating it cannot fail
+/// (but for running out of evaluation budget); `None` when it does not.
+fn known(program: &Program, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
+    let known_in = |e: &Expr| known(program, e, probe, depth);
+    match e {
+        Expr::Bool(b) => Some(*b),
+        Expr::Unary(UnOp::Not, a) => known_in(a).map(|v| !v),
+        // `a and b` is false when `a` is, or when `b` is and `a` has a
+        // value (true or false) without failing; `or` the other way round.
+        Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let decides = *op == BinOp::Or;
+            match known_in(a) {
+                Some(v) if v == decides => Some(v),
+                Some(_) => known_in(b),
+                None => (infallible(a) && known_in(b) == Some(decides)).then_some(decides),
+            }
+        }
+        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            let Probe::Kind { slot, kind } = probe else {
+                return tile_count(program, e, probe, depth);
+            };
+            let is_kind = |e: &Expr| local_query(e) == Some((Builtin::Kind, *slot));
+            let other = match (&**a, &**b) {
+                (x, Expr::Kind(k)) | (Expr::Kind(k), x) if is_kind(x) => *k,
+                _ => return tile_count(program, e, probe, depth),
+            };
+            Some((other == *kind) == (*op == BinOp::Eq))
+        }
+        Expr::Binary(..) => tile_count(program, e, probe, depth),
+        Expr::Query {
+            builtin: Builtin::HasIcon,
+            of: Some(of),
+            args,
+        } => match (probe, args.as_slice()) {
+            (Probe::Tile { of: tile, .. }, [Expr::Icon(i)]) if probe.is_tile(of) => Some(tile.has_icon(*i)),
+            _ => None,
+        },
+        Expr::Call { func, args } if depth < CALL_DEPTH => {
+            // Arguments that cannot fail, as `member_test` asks: the call's
+            // body is judged with the probe's slot renamed to the parameter.
+            if !args.iter().all(infallible) {
+                return None;
+            }
+            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
+                return None;
+            };
+            let param = |slot: u16| {
+                args.iter()
+                    .position(|a| matches!(a, Expr::Local(s) if *s == slot))
+                    .map(|p| p as u16)
+            };
+            let inner = match probe {
+                Probe::Tile {
+                    tile: GateTile::Local(s),
+                    of,
+                } => Probe::Tile {
+                    tile: GateTile::Local(param(*s)?),
+                    of,
+                },
+                Probe::Tile { tile, of } => Probe::Tile { tile: *tile, of },
+                Probe::Kind { slot, kind } => Probe::Kind {
+                    slot: param(*slot)?,
+                    kind: *kind,
+                },
+            };
+            known(program, body, &inner, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// `count(f in T.features where F) > 0` (or `== 0`, see
+/// [`existence_test`]) of the probe's tile `T`: decided by its segments'
+/// kinds when `F` is decided by `f`'s kind for each of them.
+fn tile_count(program: &Program, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
+    let (Expr::Binary(op, l, r), Probe::Tile { of: tile, .. }) = (e, probe) else {
+        return None;
+    };
+    let (count, holds_if_some) = existence_test(*op, l, r)?;
+    let Expr::Count {
+        slot,
+        domain: None | Some(Domain::Features(None)),
+        list: Some(list),
+        filter,
+        ..
+    } = count
+    else {
+        return None;
+    };
+    match &**list {
+        Expr::Query {
+            builtin: Builtin::TileFeatures,
+            of: Some(of),
+            args,
+        } if args.is_empty() && probe.is_tile(of) => {}
+        _ => return None,
+    }
+    let mut some = false;
+    for segment in &tile.segments {
+        let passes = match filter {
+            None => true,
+            Some(f) => known(
+                program,
+                f,
+                &Probe::Kind {
+                    slot: *slot,
+                    kind: segment.kind,
+                },
+                depth,
+            )?,
+        };
+        some |= passes;
+    }
+    Some(some == holds_if_some)
+}
+
+/// Whether evaluating `e` cannot fail: constants, variables, comparisons,
+/// `and`, `or` and `not` of such, and the built-ins answered from their
+/// receiver (and argument) alone.
+fn infallible(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_)
+        | Expr::Bool(_)
+        | Expr::Nothing
+        | Expr::Kind(_)
+        | Expr::Marker(_)
+        | Expr::Icon(_)
+        | Expr::FigureType(_)
+        | Expr::Direction(_)
+        | Expr::Card(_)
+        | Expr::Deck(_)
+        | Expr::Reason(_)
+        | Expr::Spot(_)
+        | Expr::Local(_)
+        | Expr::GameVar(_) => true,
+        Expr::MemberVar { of, .. } => infallible(of),
+        Expr::Query { builtin, of, args } => {
+            let answered = match args.as_slice() {
+                [] => answered_alone(*builtin),
+                [arg] => answered_with_arg(*builtin) && infallible(arg),
+                _ => false,
+            };
+            answered && of.as_deref().is_none_or(infallible)
+        }
+        Expr::Unary(UnOp::Not, a) => infallible(a),
+        Expr::Binary(
+            BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            a,
+            b,
+        ) => infallible(a) && infallible(b),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Gate, GateTile};
+    use crate::bundled::bundled_names;
+    use crate::check::{load, PackRef};
+    use crate::engine::ids::PlacedId;
+    use crate::engine::value::Value;
+    use crate::engine::{Game, Rng, Rules, Setup};
+    use crate::ir::program::EventKind;
+    use std::sync::Arc;
+
+    /// Bundled packs loaded together.
+    fn rules_of(names: &[&str]) -> Result<Rules, crate::check::LoadError> {
+        let refs: Vec<PackRef> = names.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
+        Ok(Rules::new(load(&refs)?))
+    }
+
+    fn rules(packs: &[&str], text: Option<&str>) -> Rules {
+        let mut refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
+        if let Some(text) = text {
+            refs.push(PackRef::Text {
+                name: "gates.rules".into(),
+                text: text.into(),
+            });
+        }
+        Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render())))
+    }
+
+    /// The gates of the handlers of `event` (in the order written).
+    fn gates_of(rules: &Rules, event: EventKind) -> Vec<&[Gate]> {
+        rules
+            .handlers_of(event)
+            .iter()
+            .map(|h| &*rules.gates[*h as usize])
+            .collect()
+    }
+
+    /// The tile types (by name) a tile gate lets through.
+    fn open_tiles<'r>(rules: &'r Rules, gate: &Gate) -> Vec<&'r str> {
+        let Gate::Tile { open, .. } = gate else {
+            panic!("{gate:?} is no tile gate")
+        };
+        let tiles = &rules.pack.tiles;
+        (0..tiles.len())
+            .filter(|t| open[*t])
+            .map(|t| tiles[t].name.as_str())
+            .collect()
+    }
+
+    /// The kinds (by name) a kind gate lets through.
+    fn open_kinds<'r>(rules: &'r Rules, gate: &Gate) -> Vec<&'r str> {
+        let Gate::Kind { open, .. } = gate else {
+            panic!("{gate:?} is no kind gate")
+        };
+        let kinds = &rules.pack.kinds;
+        (0..kinds.len())
+            .filter(|k| open[*k])
+            .map(|k| kinds[k].name.as_str())
+            .collect()
+    }
+
+    /// Each guard form is gated where its tile's type or feature's kind
+    /// decides it: icons, the kinds of a tile's features (through a
+    /// called function too), `placed_tile`, a feature's kind; and not
+    /// where something before that may fail, or where more than the type
+    /// or kind decides.
+    #[test]
+    fn guards_are_gated_where_a_type_or_kind_decides_them() {
+        let text = "pack gates\nlanguage 1\nrequires base\n\
+            icon bell\n\
+            tile BELL x1 { road W E; field WR N EL; field ER S WL; icon bell }\n\
+            var game n: int = 0\n\
+            fn roads(t: tile) = count(f in t.features where f.kind == road) > 0\n\
+            on tile_placed(t) when t.has_icon(bell) { set n = 1 }\n\
+            on tile_placed(t) when n >= 0 and not t.has_icon(bell) { set n = 2 }\n\
+            on tile_placed(t) when roads(t) and count(f in t.features where f.kind == city) == 0 { set n = 3 }\n\
+            on tile_placed(t) when 10 / n > 1 and t.has_icon(bell) { set n = 4 }\n\
+            on tile_placed(t) when t.has_icon(bell) or count(f in t.features where f.kind == monastery) > 0 { set n = 5 }\n\
+            on tile_placed(t) when count(f in t.features where f.kind == road and f.tiles > 2) > 0 { set n = 6 }\n\
+            on tile_placed(t) when count(f in t.features where f.kind == road or f.tiles > 2) > 0 { set n = 7 }\n\
+            on turn_end when placed_tile.has_icon(bell) { set n = 8 }\n\
+            on feature_completed(c) when c.kind == city and c.tiles > 2 { set n = 9 }\n\
+            on feature_completed(c) when c.kind != road or c.tiles > 2 { set n = 10 }\n\
+            on feature_completed(c) when c.tiles > 2 and c.kind == city { set n = 11 }\n\
+            on feature_completed(c) when c.kind != road and c.kind != field { set n = 12 }\n";
+        let rules = rules(&["base"], Some(text));
+        let placed = gates_of(&rules, EventKind::TilePlaced);
+        assert_eq!(placed.len(), 7);
+        let tile_gate = |gates: &[Gate]| match gates {
+            [gate @ Gate::Tile {
+                tile: GateTile::Local(0),
+                ..
+            }] => open_tiles(&rules, gate),
+            other => panic!("one gate on the tile expected: {other:?}"),
+        };
+        assert_eq!(tile_gate(placed[0]), ["BELL"]);
+        // `n >= 0` cannot fail: the tile's type decides after it.
+        assert_eq!(tile_gate(placed[1]).len(), rules.pack.tiles.len() - 1);
+        assert!(!tile_gate(placed[1]).contains(&"BELL"));
+        // Roads and no city, the first half asked in a called function.
+        let roads_only = tile_gate(placed[2]);
+        assert_eq!(roads_only, ["A", "U", "V", "W", "X", "BELL"]);
+        // `10 / n` may fail (n is 0 at first): the guard is always judged.
+        assert!(placed[3].is_empty(), "{:?}", placed[3]);
+        assert_eq!(tile_gate(placed[4]), ["A", "B", "BELL"]);
+        // A road is needed whatever its length; one of any kind may do.
+        assert!(!tile_gate(placed[5]).contains(&"B"));
+        assert!(placed[6].is_empty(), "{:?}", placed[6]);
+        match gates_of(&rules, EventKind::TurnEnd).as_slice() {
+            [[gate @ Gate::Tile {
+                tile: GateTile::Placed, ..
+            }]] => assert_eq!(open_tiles(&rules, gate), ["BELL"]),
+            other => panic!("{other:?}"),
+        }
+        let completed = gates_of(&rules, EventKind::FeatureCompleted);
+        let kind_gate = |gates: &[Gate]| match gates {
+            [gate @ Gate::Kind { slot: 0, .. }] => open_kinds(&rules, gate),
+            other => panic!("one gate on the feature expected: {other:?}"),
+        };
+        assert_eq!(kind_gate(completed[0]), ["city"]);
+        assert!(completed[1].is_empty(), "{:?}", completed[1]);
+        // `c.tiles > 2` cannot fail either: the kind decides after it.
+        assert_eq!(kind_gate(completed[2]), ["city"]);
+        assert_eq!(kind_gate(completed[3]), ["city", "monastery"]);
+    }
+
+    /// Plays a game choosing at random with `seed`: the scores, the events
+    /// and the evaluation work the game was charged.
+    fn play(rules: &Arc<Rules>, players: usize, seed: u64) -> (Vec<i64>, Vec<String>, u64) {
+        let mut game = Game::new(rules.clone(), Setup::new(players).seed(seed)).unwrap();
+        game.set_logging(true);
+        let mut rng = Rng::new(seed ^ 0x9a7e);
+        while game.decision().is_some() {
+            let options = game.options();
+            game.apply(options[rng.below(options.len())]).unwrap();
+        }
+        (
+            game.scores().to_vec(),
+            game.log().iter().map(|e| format!("{e:?}")).collect(),
+            game.budget.game_work(),
+        )
+    }
+
+    /// Gates change no game: games of every bundled pack with base, and of
+    /// as many as load together, play the same events and scores with
+    /// their gates as with every guard judged, and are charged no more
+    /// evaluation work (less where a guard passed over counts; asking for
+    /// an icon is not charged).
+    #[test]
+    fn gated_games_are_the_games_judged_in_full() {
+        let load_set = |names: &[&str]| rules_of(names);
+        let mut sets: Vec<Vec<&str>> = bundled_names()
+            .filter(|n| *n != "base")
+            .map(|n| vec!["base", n])
+            .collect();
+        let mut together = vec!["base"];
+        for name in bundled_names().filter(|n| *n != "base") {
+            together.push(name);
+            if load_set(&together).is_err() {
+                together.pop();
+            }
+        }
+        sets.push(together);
+        let (mut gated_sets, mut less_work) = (0, false);
+        for set in sets {
+            let gated = Arc::new(load_set(&set).unwrap());
+            if gated.gates.iter().all(|g| g.is_empty()) {
+                continue;
+            }
+            gated_sets += 1;
+            let mut full = load_set(&set).unwrap();
+            full.gates.iter_mut().for_each(|g| *g = Box::new([]));
+            let full = Arc::new(full);
+            for seed in 0..3 {
+                let players = 2 + seed as usize % 3;
+                let (with, without) = (play(&gated, players, seed), play(&full, players, seed));
+                assert_eq!(with.0, without.0, "{set:?} seed {seed}");
+                assert_eq!(with.1, without.1, "{set:?} seed {seed}");
+                assert!(with.2 <= without.2, "{set:?} seed {seed}");
+                less_work |= with.2 < without.2;
+            }
+        }
+        assert!(gated_sets >= 3, "bundled packs have gated guards");
+        assert!(less_work, "some gated guard counts");
+    }
+
+    /// An open gate lets through exactly the tiles and features its type
+    /// or kind table marks: on the start tile, a feature gate opens for
+    /// its city and not its road or fields, a tile gate for an icon stays
+    /// shut, and a gate whose argument is not there stays open.
+    #[test]
+    fn gates_open_by_the_arguments_type_or_kind() {
+        let text = "pack gates\nlanguage 1\nrequires base\nicon bell\n\
+            on feature_completed(c) when c.kind == city { }\n\
+            on tile_placed(t) when t.has_icon(bell) { }\n";
+        let rules = Arc::new(rules(&["base"], Some(text)));
+        let game = Game::new(rules.clone(), Setup::new(2).seed(1)).unwrap();
+        let only = |event| match gates_of(&rules, event).as_slice() {
+            [[gate]] => gate,
+            other => panic!("{other:?}"),
+        };
+        let (city, bell) = (only(EventKind::FeatureCompleted), only(EventKind::TilePlaced));
+        let start = &rules.pack.tiles[game.state.board().placed[0].tile as usize];
+        let mut kinds = Vec::new();
+        for (seg, segment) in start.segments.iter().enumerate() {
+            let feature = Value::Feature(game.feature_of(PlacedId(0), seg as u8));
+            let kind = rules.pack.kinds[segment.kind as usize].name.as_str();
+            assert_eq!(
+                game.gate_open(city, std::slice::from_ref(&feature)),
+                kind == "city",
+                "{kind}"
+            );
+            // A tile gate asks nothing of a feature.
+            assert!(game.gate_open(bell, &[feature]));
+            kinds.push(kind);
+        }
+        assert!(kinds.contains(&"city") && kinds.contains(&"road"), "{kinds:?}");
+        assert!(!game.gate_open(bell, &[Value::Tile(0)]));
+        assert!(game.gate_open(bell, &[Value::Tile(7)]), "no tile 7 is placed");
+        assert!(game.gate_open(city, &[]));
+    }
+}
