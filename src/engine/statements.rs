@@ -20,7 +20,11 @@ use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
 
 impl Game {
-    /// Runs statement `pc` of a block in a frame (and queues the next one).
+    /// Runs statement `pc` of a block in a frame, and the next ones: a
+    /// statement that queues nothing is followed at once by the next (as
+    /// a queued one would have been), and one that queues tasks or stops
+    /// the machine queues the next beneath what it queued. At the block's
+    /// end, the frame's end is taken at once when it is the next task.
     /// `code` is the game's own rules and compiled expressions, held apart
     /// so statements borrowed from them can change the game.
     pub(super) fn run_statement(
@@ -28,26 +32,35 @@ impl Game {
         code: Code,
         frame: u32,
         block: BlockId,
-        pc: u32,
+        mut pc: u32,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
         let stmts = &code.rules.pack.program.blocks[block as usize];
-        let Some(stmt) = stmts.get(pc as usize) else {
-            return Ok(Step::Next);
-        };
-        if (pc as usize) + 1 < stmts.len() {
-            self.tasks.push(Task::Run {
-                frame,
-                block,
-                pc: pc + 1,
-            });
+        loop {
+            let Some(stmt) = stmts.get(pc as usize) else {
+                if matches!(self.tasks.last(), Some(Task::PopFrame)) && self.frames.len() == frame as usize + 1 {
+                    self.tasks.pop();
+                    if let Some(done) = self.frames.pop() {
+                        self.spare.values.keep(done.locals);
+                    }
+                }
+                return Ok(Step::Next);
+            };
+            let queued = self.tasks.len();
+            *last = Some(stmt.span);
+            let stopped = self.exec(code, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
+                Halt::Illegal(e) => e,
+                Halt::Eval(e) => self.located(e, stmt.span),
+            })?;
+            pc += 1;
+            if !stopped && self.tasks.len() == queued {
+                continue;
+            }
+            if (pc as usize) < stmts.len() {
+                self.tasks.insert(queued, Task::Run { frame, block, pc });
+            }
+            return Ok(if stopped { Step::Stop } else { Step::Next });
         }
-        *last = Some(stmt.span);
-        let stopped = self.exec(code, frame, (block, pc), &stmt.stmt).map_err(|e| match e {
-            Halt::Illegal(e) => e,
-            Halt::Eval(e) => self.located(e, stmt.span),
-        })?;
-        Ok(if stopped { Step::Stop } else { Step::Next })
     }
 
     /// One round of a `for each` loop: the next item that passes the filter
