@@ -400,9 +400,14 @@ impl Game {
             if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, &args)) {
                 continue;
             }
-            locals.clear();
-            locals.extend_from_slice(&args);
-            locals.resize_with((handler.slots as usize).max(args.len()), || Value::None);
+            // The event's arguments are set once: a guard writes only the
+            // slots above them (its counts' and calls'), each before reading it.
+            if locals.is_empty() {
+                locals.extend_from_slice(&args);
+            }
+            if locals.len() < handler.slots as usize {
+                locals.resize_with(handler.slots as usize, || Value::None);
+            }
             let mut env = Env {
                 locals: &mut locals,
                 subject: None,
