@@ -12,14 +12,16 @@
 //!
 //! A gate is closed for a tile type or a kind only where the guard is
 //! known to evaluate to `false` without failing ([`known`]), so passing
-//! over it changes nothing but the evaluation work charged to the budgets
-//! (none).
+//! over it changes nothing but the evaluation work charged to the budgets:
+//! a guard passed over charges none.
 
 use super::shapes::{answered_alone, answered_with_arg, existence_test, local_query};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
 use crate::ir::shared::Domain;
+use crate::ir::shared::FnId;
 use crate::ir::{BinOp, KindId, RulePack, TileType, UnOp};
+use std::cell::Cell;
 
 /// The tile a gate reads: a handler's parameter, or `placed_tile`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,34 +46,39 @@ const EVENT_ARGS: u16 = 3;
 /// How deeply [`known`] looks into called functions.
 const CALL_DEPTH: u8 = 8;
 
+/// Most expression nodes [`known`] looks at while gating one pack's
+/// handlers, in all: past it, the handlers left are judged on every event
+/// (a gate is only ever a shortcut), so no pack loads slowly for its gates.
+pub(super) const GATE_WORK: u32 = 2_000_000;
+
 /// The gates of a guard: one for each tile or feature it reads whose type
 /// or kind decides, for some, that it is false. None for most guards.
-pub(super) fn gates(pack: &RulePack, when: &Expr) -> Vec<Gate> {
+/// `work` is what is left of the pack's [`GATE_WORK`].
+pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate> {
     let program = &pack.program;
+    let judge = Judge { program, work };
     let mut gates = Vec::new();
+    // A guard that asks nothing of a tile (or a kind) is decided by none.
+    let (tiles_read, kinds_read) = reads(program, when);
     let tiles = (0..EVENT_ARGS).map(GateTile::Local).chain([GateTile::Placed]);
-    for tile in tiles {
+    for tile in tiles.filter(|_| tiles_read) {
         let open: Box<[bool]> = pack
             .tiles
             .iter()
-            .map(|t| known(program, when, &Probe::Tile { tile, of: t }, 0) != Some(false))
+            .map(|t| judge.known(when, &Probe::Tile { tile, of: t }, 0) != Some(false))
             .collect();
         if open.contains(&false) {
             gates.push(Gate::Tile { tile, open });
         }
     }
-    for slot in 0..EVENT_ARGS {
+    for slot in (0..EVENT_ARGS).filter(|_| kinds_read) {
         let open: Box<[bool]> = (0..pack.kinds.len())
             .map(|k| {
-                known(
-                    program,
-                    when,
-                    &Probe::Kind {
-                        slot,
-                        kind: k as KindId,
-                    },
-                    0,
-                ) != Some(false)
+                let probe = Probe::Kind {
+                    slot,
+                    kind: k as KindId,
+                };
+                judge.known(when, &probe, 0) != Some(false)
             })
             .collect();
         if open.contains(&false) {
@@ -79,6 +86,61 @@ pub(super) fn gates(pack: &RulePack, when: &Expr) -> Vec<Gate> {
         }
     }
     gates
+}
+
+/// Whether `e`, or a value function it calls, asks a tile for an icon or
+/// its features, and whether it asks anything for its kind: each function
+/// looked into once.
+fn reads(program: &Program, e: &Expr) -> (bool, bool) {
+    fn walk(program: &Program, e: &Expr, seen: &mut Vec<FnId>, found: &mut (bool, bool)) {
+        match e {
+            Expr::Query { builtin, of, args } => {
+                found.0 |= matches!(builtin, Builtin::HasIcon | Builtin::TileFeatures);
+                found.1 |= *builtin == Builtin::Kind;
+                of.iter().for_each(|o| walk(program, o, seen, found));
+                args.iter().for_each(|a| walk(program, a, seen, found));
+            }
+            Expr::Call { func, args } => {
+                args.iter().for_each(|a| walk(program, a, seen, found));
+                if !seen.contains(func) {
+                    seen.push(*func);
+                    if let Some(FnBody::Expr(body)) = program.functions.get(*func as usize).map(|f| &f.body) {
+                        walk(program, body, seen, found);
+                    }
+                }
+            }
+            Expr::MemberVar { of, .. } => walk(program, of, seen, found),
+            Expr::Unary(_, a) => walk(program, a, seen, found),
+            Expr::Binary(_, a, b) => {
+                walk(program, a, seen, found);
+                walk(program, b, seen, found);
+            }
+            Expr::If { cond, then, otherwise } => {
+                for x in [cond, then, otherwise] {
+                    walk(program, x, seen, found);
+                }
+            }
+            Expr::Let { value, body, .. } => {
+                walk(program, value, seen, found);
+                walk(program, body, seen, found);
+            }
+            Expr::Count { list, filter, .. } => {
+                list.iter()
+                    .chain(filter.iter())
+                    .for_each(|x| walk(program, x, seen, found));
+            }
+            _ => {}
+        }
+    }
+    let mut found = (false, false);
+    walk(program, e, &mut Vec::new(), &mut found);
+    found
+}
+
+/// The pack's functions [`known`] may look into, and the work it has left.
+struct Judge<'a> {
+    program: &'a Program,
+    work: &'a Cell<u32>,
 }
 
 /// What [`known`] takes as given: the type of a tile, or the kind of the
@@ -117,118 +179,128 @@ impl Probe<'_> {
 /// The value of condition `e` for every game in which the probe's fact
 /// holds, when that fact alone decides it and evaluating it cannot fail
 /// (but for running out of evaluation budget); `None` when it does not.
-fn known(program: &Program, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
-    let known_in = |e: &Expr| known(program, e, probe, depth);
-    match e {
-        Expr::Bool(b) => Some(*b),
-        Expr::Unary(UnOp::Not, a) => known_in(a).map(|v| !v),
-        // `a and b` is false when `a` is, or when `b` is and `a` has a
-        // value (true or false) without failing; `or` the other way round.
-        Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-            let decides = *op == BinOp::Or;
-            match known_in(a) {
-                Some(v) if v == decides => Some(v),
-                Some(_) => known_in(b),
-                None => (infallible(a) && known_in(b) == Some(decides)).then_some(decides),
+impl Judge<'_> {
+    fn known(&self, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
+        // Out of work: nothing more is known.
+        let left = self.work.get().checked_sub(1)?;
+        self.work.set(left);
+        let program = self.program;
+        let known_in = |e: &Expr| self.known(e, probe, depth);
+        match e {
+            Expr::Bool(b) => Some(*b),
+            Expr::Unary(UnOp::Not, a) => known_in(a).map(|v| !v),
+            // `a and b` is false when `a` is, or when `b` is and `a` has a
+            // value (true or false) without failing; `or` the other way round.
+            Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let decides = *op == BinOp::Or;
+                match known_in(a) {
+                    Some(v) if v == decides => Some(v),
+                    Some(_) => known_in(b),
+                    None => (infallible(a) && known_in(b) == Some(decides)).then_some(decides),
+                }
             }
-        }
-        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-            let Probe::Kind { slot, kind } = probe else {
-                return tile_count(program, e, probe, depth);
-            };
-            let is_kind = |e: &Expr| local_query(e) == Some((Builtin::Kind, *slot));
-            let other = match (&**a, &**b) {
-                (x, Expr::Kind(k)) | (Expr::Kind(k), x) if is_kind(x) => *k,
-                _ => return tile_count(program, e, probe, depth),
-            };
-            Some((other == *kind) == (*op == BinOp::Eq))
-        }
-        Expr::Binary(..) => tile_count(program, e, probe, depth),
-        Expr::Query {
-            builtin: Builtin::HasIcon,
-            of: Some(of),
-            args,
-        } => match (probe, args.as_slice()) {
-            (Probe::Tile { of: tile, .. }, [Expr::Icon(i)]) if probe.is_tile(of) => Some(tile.has_icon(*i)),
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let Probe::Kind { slot, kind } = probe else {
+                    return self.tile_count(e, probe, depth);
+                };
+                let is_kind = |e: &Expr| local_query(e) == Some((Builtin::Kind, *slot));
+                let other = match (&**a, &**b) {
+                    (x, Expr::Kind(k)) | (Expr::Kind(k), x) if is_kind(x) => *k,
+                    _ => return self.tile_count(e, probe, depth),
+                };
+                Some((other == *kind) == (*op == BinOp::Eq))
+            }
+            Expr::Binary(..) => self.tile_count(e, probe, depth),
+            Expr::Query {
+                builtin: Builtin::HasIcon,
+                of: Some(of),
+                args,
+            } => match (probe, args.as_slice()) {
+                (Probe::Tile { of: tile, .. }, [Expr::Icon(i)]) if probe.is_tile(of) => Some(tile.has_icon(*i)),
+                _ => None,
+            },
+            Expr::Call { func, args } if depth < CALL_DEPTH => {
+                // Arguments that cannot fail, as `member_test` asks: the call's
+                // body is judged with the probe's slot renamed to the parameter.
+                if !args.iter().all(infallible) {
+                    return None;
+                }
+                let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
+                    return None;
+                };
+                let param = |slot: u16| {
+                    args.iter()
+                        .position(|a| matches!(a, Expr::Local(s) if *s == slot))
+                        .map(|p| p as u16)
+                };
+                let inner = match probe {
+                    // The tile passed as an argument is the parameter there;
+                    // `placed_tile` is itself in the body too.
+                    Probe::Tile { tile, of } => {
+                        let passed = args.iter().position(|a| probe.is_tile(a)).map(|p| p as u16);
+                        match (tile, passed) {
+                            (_, Some(p)) => Probe::Tile {
+                                tile: GateTile::Local(p),
+                                of,
+                            },
+                            (GateTile::Placed, None) => Probe::Tile { tile: *tile, of },
+                            (GateTile::Local(_), None) => return None,
+                        }
+                    }
+                    Probe::Kind { slot, kind } => Probe::Kind {
+                        slot: param(*slot)?,
+                        kind: *kind,
+                    },
+                };
+                self.known(body, &inner, depth + 1)
+            }
             _ => None,
-        },
-        Expr::Call { func, args } if depth < CALL_DEPTH => {
-            // Arguments that cannot fail, as `member_test` asks: the call's
-            // body is judged with the probe's slot renamed to the parameter.
-            if !args.iter().all(infallible) {
-                return None;
-            }
-            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
-                return None;
-            };
-            let param = |slot: u16| {
-                args.iter()
-                    .position(|a| matches!(a, Expr::Local(s) if *s == slot))
-                    .map(|p| p as u16)
-            };
-            let inner = match probe {
-                Probe::Tile {
-                    tile: GateTile::Local(s),
-                    of,
-                } => Probe::Tile {
-                    tile: GateTile::Local(param(*s)?),
-                    of,
-                },
-                Probe::Tile { tile, of } => Probe::Tile { tile: *tile, of },
-                Probe::Kind { slot, kind } => Probe::Kind {
-                    slot: param(*slot)?,
-                    kind: *kind,
-                },
-            };
-            known(program, body, &inner, depth + 1)
         }
-        _ => None,
     }
-}
 
-/// `count(f in T.features where F) > 0` (or `== 0`, see
-/// [`existence_test`]) of the probe's tile `T`: decided by its segments'
-/// kinds when `F` is decided by `f`'s kind for each of them.
-fn tile_count(program: &Program, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
-    let (Expr::Binary(op, l, r), Probe::Tile { of: tile, .. }) = (e, probe) else {
-        return None;
-    };
-    let (count, holds_if_some) = existence_test(*op, l, r)?;
-    let Expr::Count {
-        slot,
-        domain: None | Some(Domain::Features(None)),
-        list: Some(list),
-        filter,
-        ..
-    } = count
-    else {
-        return None;
-    };
-    match &**list {
-        Expr::Query {
-            builtin: Builtin::TileFeatures,
-            of: Some(of),
-            args,
-        } if args.is_empty() && probe.is_tile(of) => {}
-        _ => return None,
-    }
-    let mut some = false;
-    for segment in &tile.segments {
-        let passes = match filter {
-            None => true,
-            Some(f) => known(
-                program,
-                f,
-                &Probe::Kind {
-                    slot: *slot,
-                    kind: segment.kind,
-                },
-                depth,
-            )?,
+    /// `count(f in T.features where F) > 0` (or `== 0`, see
+    /// [`existence_test`]) of the probe's tile `T`: decided by its segments'
+    /// kinds when `F` is decided by `f`'s kind for each of them.
+    fn tile_count(&self, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
+        let (Expr::Binary(op, l, r), Probe::Tile { of: tile, .. }) = (e, probe) else {
+            return None;
         };
-        some |= passes;
+        let (count, holds_if_some) = existence_test(*op, l, r)?;
+        let Expr::Count {
+            slot,
+            domain: None | Some(Domain::Features(None)),
+            list: Some(list),
+            filter,
+            ..
+        } = count
+        else {
+            return None;
+        };
+        match &**list {
+            Expr::Query {
+                builtin: Builtin::TileFeatures,
+                of: Some(of),
+                args,
+            } if args.is_empty() && probe.is_tile(of) => {}
+            _ => return None,
+        }
+        let mut some = false;
+        for segment in &tile.segments {
+            let passes = match filter {
+                None => true,
+                Some(f) => self.known(
+                    f,
+                    &Probe::Kind {
+                        slot: *slot,
+                        kind: segment.kind,
+                    },
+                    depth,
+                )?,
+            };
+            some |= passes;
+        }
+        Some(some == holds_if_some)
     }
-    Some(some == holds_if_some)
 }
 
 /// Whether evaluating `e` cannot fail: constants, variables, comparisons,
@@ -353,7 +425,11 @@ mod tests {
             on feature_completed(c) when c.kind == city and c.tiles > 2 { set n = 9 }\n\
             on feature_completed(c) when c.kind != road or c.tiles > 2 { set n = 10 }\n\
             on feature_completed(c) when c.tiles > 2 and c.kind == city { set n = 11 }\n\
-            on feature_completed(c) when c.kind != road and c.kind != field { set n = 12 }\n";
+            on feature_completed(c) when c.kind != road and c.kind != field { set n = 12 }\n\
+            fn bell_with(t: tile, k: int) = t.has_icon(bell)\n\
+            on turn_end when 10 / n > 1 or placed_tile.has_icon(bell) { set n = 13 }\n\
+            on turn_end when bell_with(placed_tile, 10 / n) { set n = 14 }\n\
+            on turn_end when bell_with(placed_tile, n) { set n = 15 }\n";
         let rules = rules(&["base"], Some(text));
         let placed = gates_of(&rules, EventKind::TilePlaced);
         assert_eq!(placed.len(), 7);
@@ -377,12 +453,17 @@ mod tests {
         // A road is needed whatever its length; one of any kind may do.
         assert!(!tile_gate(placed[5]).contains(&"B"));
         assert!(placed[6].is_empty(), "{:?}", placed[6]);
-        match gates_of(&rules, EventKind::TurnEnd).as_slice() {
-            [[gate @ Gate::Tile {
+        let ended = gates_of(&rules, EventKind::TurnEnd);
+        let placed_gate = |gates: &[Gate]| match gates {
+            [gate @ Gate::Tile {
                 tile: GateTile::Placed, ..
-            }]] => assert_eq!(open_tiles(&rules, gate), ["BELL"]),
-            other => panic!("{other:?}"),
-        }
+            }] => open_tiles(&rules, gate),
+            other => panic!("one gate on the placed tile expected: {other:?}"),
+        };
+        assert_eq!(placed_gate(ended[0]), ["BELL"]);
+        // `10 / n` may fail, as the left of an `or` or as an argument.
+        assert!(ended[1].is_empty() && ended[2].is_empty(), "{ended:?}");
+        assert_eq!(placed_gate(ended[3]), ["BELL"]);
         let completed = gates_of(&rules, EventKind::FeatureCompleted);
         let kind_gate = |gates: &[Gate]| match gates {
             [gate @ Gate::Kind { slot: 0, .. }] => open_kinds(&rules, gate),
@@ -489,5 +570,30 @@ mod tests {
         assert!(!game.gate_open(bell, &[Value::Tile(0)]));
         assert!(game.gate_open(bell, &[Value::Tile(7)]), "no tile 7 is placed");
         assert!(game.gate_open(city, &[]));
+    }
+
+    /// Calls that branch in every function called are looked into only as
+    /// far as the pack's gate work allows, so such a pack loads at once
+    /// (its games are another matter: the evaluation budget stops them).
+    #[test]
+    fn gating_a_branching_call_chain_is_bounded() {
+        let mut text = String::from("pack gates\nlanguage 1\nrequires base\nicon bell\nvar game n: int = 0\n");
+        text += "fn g0(t: tile) = t.has_icon(bell)\n";
+        // Five levels of twelve calls: as many as the checker allows.
+        for i in 1..=5 {
+            let calls = vec![format!("g{}(t)", i - 1); 12].join(" or ");
+            text += &format!("fn g{i}(t: tile) = {calls}\n");
+        }
+        text += "on tile_placed(t) when g5(t) { set n = 1 }\n";
+        text += "on tile_placed(t) when t.has_icon(bell) { set n = 2 }\n";
+        let rules = Arc::new(rules(&["base"], Some(&text)));
+        // The work ran out on the first guard (closed only for the tile
+        // types judged before that), before the second was gated.
+        let placed = gates_of(&rules, EventKind::TilePlaced);
+        assert!(placed[1].is_empty(), "{:?}", placed[1]);
+        match placed[0] {
+            [Gate::Tile { open, .. }] => assert!(open.contains(&true) && open.contains(&false), "{open:?}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -120,10 +120,16 @@ impl Rules {
             .iter()
             .map(|e| program.handlers_for(e.kind).map(|(i, _)| i as u16).collect())
             .collect();
+        let gate_work = std::cell::Cell::new(gate::GATE_WORK);
         let gates = program
             .handlers
             .iter()
-            .map(|h| h.when.as_ref().map_or_else(Vec::new, |e| gate::gates(&pack, e)).into())
+            .map(|h| {
+                h.when
+                    .as_ref()
+                    .map_or_else(Vec::new, |e| gate::gates(&pack, e, &gate_work))
+                    .into()
+            })
             .collect();
         let mut var_index = Vec::with_capacity(program.vars.len());
         let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());

@@ -369,8 +369,9 @@ impl Game {
         Step::Next
     }
 
-    /// An event fires: judges every handler's `when` now and queues the
-    /// handlers whose guard held.
+    /// An event fires: judges every handler's `when` now (but those whose
+    /// gates rule out the event's tile type or feature kind, which would be
+    /// false) and queues the handlers whose guard held.
     fn fire_handlers(
         &mut self,
         event: EventKind,
