@@ -1,6 +1,6 @@
-//! Named options (`choose { NAME { ... } ... }`) and the `points_scored`
-//! event, played by agents: every game writes a record that replays to the
-//! same game.
+//! Named options (`choose { NAME { ... } ... }`), the `points_scored`
+//! event and the order statements run in, played by agents: every game
+//! writes a record that replays to the same game.
 
 use meeple::agents::{agent_by_name, Agent};
 use meeple::engine::{Choice, Game, Rules, Setup, Target};
@@ -102,4 +102,54 @@ fn only_options_whose_when_holds_are_offered() {
         game.apply(pick).unwrap();
     }
     assert!(seen_without_buy);
+}
+
+/// Statements run in order, and what one fires runs before the next: the
+/// `points_scored` handler of a turn's "tick" sees `ticks` not yet counted
+/// (the next statement counts it), and a statement after an `if` and one
+/// after a `for` run after the blocks they follow. Each check that holds
+/// pays 1 point for its reason, every turn.
+#[test]
+fn statements_run_in_order_and_what_they_fire_runs_before_the_next() {
+    let text = "pack order_test
+requires base
+var game ticks: int = 0
+var game heard: int = 0
+var game steps: int = 0
+on turn_start {
+  score 1 to current_player reason \"tick\"
+  set ticks = ticks + 1
+  if ticks > 0 {
+    set steps = 1
+  }
+  if steps == 1 {
+    score 1 to current_player reason \"after if\"
+  }
+  for player p {
+    set steps = 2
+  }
+  if steps == 2 {
+    score 1 to current_player reason \"after for\"
+  }
+}
+on points_scored(p, n, r) when r == \"tick\" and heard == ticks {
+  set heard = heard + 1
+  score 1 to p reason \"heard before the next\"
+}
+";
+    let rules = rules(text);
+    let reason = |name: &str| rules.pack().reasons().iter().position(|r| r == name).unwrap() as u16;
+    for seed in 0..3 {
+        let (game, _) = play_and_replay(&rules, seed, 2);
+        let total = |name: &str| -> i64 {
+            (0..2)
+                .map(|p| game.points(meeple::engine::Player(p), reason(name)).unwrap())
+                .sum()
+        };
+        let turns = total("tick");
+        assert!(turns > 70, "seed {seed}: a turn starts for every tile ({turns})");
+        for name in ["heard before the next", "after if", "after for"] {
+            assert_eq!(total(name), turns, "seed {seed}: {name}");
+        }
+    }
 }
