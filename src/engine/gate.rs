@@ -308,20 +308,8 @@ impl Judge<'_> {
 /// receiver (and argument) alone.
 fn infallible(e: &Expr) -> bool {
     match e {
-        Expr::Int(_)
-        | Expr::Bool(_)
-        | Expr::Nothing
-        | Expr::Kind(_)
-        | Expr::Marker(_)
-        | Expr::Icon(_)
-        | Expr::FigureType(_)
-        | Expr::Direction(_)
-        | Expr::Card(_)
-        | Expr::Deck(_)
-        | Expr::Reason(_)
-        | Expr::Spot(_)
-        | Expr::Local(_)
-        | Expr::GameVar(_) => true,
+        e if e.is_constant() => true,
+        Expr::Local(_) | Expr::GameVar(_) => true,
         Expr::MemberVar { of, .. } => infallible(of),
         Expr::Query { builtin, of, args } => {
             let answered = match args.as_slice() {
@@ -378,28 +366,20 @@ mod tests {
             .collect()
     }
 
-    /// The tile types (by name) a tile gate lets through.
-    fn open_tiles<'r>(rules: &'r Rules, gate: &Gate) -> Vec<&'r str> {
-        let Gate::Tile { open, .. } = gate else {
-            panic!("{gate:?} is no tile gate")
-        };
-        let tiles = &rules.pack.tiles;
-        (0..tiles.len())
-            .filter(|t| open[*t])
-            .map(|t| tiles[t].name.as_str())
-            .collect()
+    /// The names of what a gate lets through: tile types or kinds, by `name`.
+    fn open_names<'r>(gate: &Gate, name: impl Fn(usize) -> &'r str) -> Vec<&'r str> {
+        let (Gate::Tile { open, .. } | Gate::Kind { open, .. }) = gate;
+        (0..open.len()).filter(|i| open[*i]).map(name).collect()
     }
 
-    /// The kinds (by name) a kind gate lets through.
+    fn open_tiles<'r>(rules: &'r Rules, gate: &Gate) -> Vec<&'r str> {
+        assert!(matches!(gate, Gate::Tile { .. }), "{gate:?} is no tile gate");
+        open_names(gate, |t| rules.pack.tiles[t].name.as_str())
+    }
+
     fn open_kinds<'r>(rules: &'r Rules, gate: &Gate) -> Vec<&'r str> {
-        let Gate::Kind { open, .. } = gate else {
-            panic!("{gate:?} is no kind gate")
-        };
-        let kinds = &rules.pack.kinds;
-        (0..kinds.len())
-            .filter(|k| open[*k])
-            .map(|k| kinds[k].name.as_str())
-            .collect()
+        assert!(matches!(gate, Gate::Kind { .. }), "{gate:?} is no kind gate");
+        open_names(gate, |k| rules.pack.kinds[k].name.as_str())
     }
 
     /// Each guard form is gated where its tile's type or feature's kind

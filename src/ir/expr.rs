@@ -562,6 +562,27 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// Whether `self` is a constant (a number, a truth value, `none`, or
+    /// a name of the packs: a kind, marker, icon, figure type, direction,
+    /// card, deck, reason or spot).
+    pub fn is_constant(&self) -> bool {
+        matches!(
+            self,
+            Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::Nothing
+                | Expr::Kind(_)
+                | Expr::Marker(_)
+                | Expr::Icon(_)
+                | Expr::FigureType(_)
+                | Expr::Direction(_)
+                | Expr::Card(_)
+                | Expr::Deck(_)
+                | Expr::Reason(_)
+                | Expr::Spot(_)
+        )
+    }
+
     /// The local slots `self` reads that it does not bind itself, in
     /// ascending order; `None` when it reads the subject of a feature kind's
     /// clause (which no slot names).
