@@ -1,7 +1,8 @@
 //! Gates: what a handler's `when` needs of the type of one tile or the
 //! kind of one feature, worked out once per tile type and per kind when
-//! the rules are compiled, so that an event passes over the handlers that
-//! cannot hold for its tile or feature without judging their guards.
+//! the rules are prepared (`Rules::new`), so that an event passes over the
+//! handlers that cannot hold for its tile or feature without judging their
+//! guards.
 //!
 //! `on tile_placed(t) when t.has_icon(rose) and ...` cannot hold for a tile
 //! type without the icon; `... when count(f in t.features where f.kind ==
@@ -176,10 +177,11 @@ impl Probe<'_> {
     }
 }
 
-/// The value of condition `e` for every game in which the probe's fact
-/// holds, when that fact alone decides it and evaluating it cannot fail
-/// (but for running out of evaluation budget); `None` when it does not.
 impl Judge<'_> {
+    /// The value of condition `e` for every game in which the probe's fact
+    /// holds, when that fact alone decides it and evaluating it cannot fail
+    /// (but for running out of evaluation budget); `None` when it does not,
+    /// or when the pack's gate work is spent.
     fn known(&self, e: &Expr, probe: &Probe, depth: u8) -> Option<bool> {
         // Out of work: nothing more is known.
         let left = self.work.get().checked_sub(1)?;
