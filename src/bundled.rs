@@ -14,3 +14,24 @@ pub fn bundled(name: &str) -> Option<&'static str> {
 pub fn bundled_names() -> impl Iterator<Item = &'static str> {
     BUNDLED.iter().map(|(n, _)| *n)
 }
+
+/// The sets of bundled packs that tests play every pack in: base with each
+/// other pack, then as many as load together (`loads`; two packs may both
+/// claim the start tile), in the bundled list's order.
+#[cfg(test)]
+pub(crate) fn test_sets(loads: impl Fn(&[&str]) -> bool) -> Vec<Vec<&'static str>> {
+    let mut sets: Vec<Vec<&str>> = bundled_names()
+        .filter(|n| *n != "base")
+        .map(|n| vec!["base", n])
+        .collect();
+    let mut together = vec!["base"];
+    for name in bundled_names().filter(|n| *n != "base") {
+        together.push(name);
+        if !loads(&together) {
+            together.pop();
+        }
+    }
+    assert!(together.len() > 5, "most bundled packs load together: {together:?}");
+    sets.push(together);
+    sets
+}

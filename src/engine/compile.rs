@@ -1069,7 +1069,7 @@ impl Compiler<'_> {
 mod tests {
     use super::super::game::WALKED;
     use super::super::{Game, Rng, Rules, Setup};
-    use crate::bundled::bundled_names;
+    use crate::bundled::test_sets;
     use crate::check::{load, PackRef};
     use std::sync::Arc;
 
@@ -1552,22 +1552,7 @@ mod tests {
                     .collect::<Vec<_>>(),
             )
         };
-        let mut sets: Vec<Vec<&str>> = bundled_names()
-            .filter(|n| *n != "base")
-            .map(|n| vec!["base", n])
-            .collect();
-        // Then as many together as load together (two packs may both claim
-        // the start tile), in the bundled list's order.
-        let mut together = vec!["base"];
-        for name in bundled_names().filter(|n| *n != "base") {
-            together.push(name);
-            if packs(&together).is_err() {
-                together.pop();
-            }
-        }
-        assert!(together.len() > 5, "most bundled packs load together: {together:?}");
-        sets.push(together);
-        for set in sets {
+        for set in test_sets(|names| packs(names).is_ok()) {
             let rules = Arc::new(Rules::new(packs(&set).unwrap()));
             for seed in 0..6 {
                 let players = 2 + seed as usize % 3;

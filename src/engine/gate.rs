@@ -334,7 +334,7 @@ fn infallible(e: &Expr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{Gate, GateTile};
-    use crate::bundled::bundled_names;
+    use crate::bundled::test_sets;
     use crate::check::{load, PackRef};
     use crate::engine::ids::PlacedId;
     use crate::engine::value::Value;
@@ -482,27 +482,14 @@ mod tests {
     /// an icon is not charged).
     #[test]
     fn gated_games_are_the_games_judged_in_full() {
-        let load_set = |names: &[&str]| rules_of(names);
-        let mut sets: Vec<Vec<&str>> = bundled_names()
-            .filter(|n| *n != "base")
-            .map(|n| vec!["base", n])
-            .collect();
-        let mut together = vec!["base"];
-        for name in bundled_names().filter(|n| *n != "base") {
-            together.push(name);
-            if load_set(&together).is_err() {
-                together.pop();
-            }
-        }
-        sets.push(together);
         let (mut gated_sets, mut less_work) = (0, false);
-        for set in sets {
-            let gated = Arc::new(load_set(&set).unwrap());
+        for set in test_sets(|names| rules_of(names).is_ok()) {
+            let gated = Arc::new(rules_of(&set).unwrap());
             if gated.gates.iter().all(|g| g.is_empty()) {
                 continue;
             }
             gated_sets += 1;
-            let mut full = load_set(&set).unwrap();
+            let mut full = rules_of(&set).unwrap();
             full.gates.iter_mut().for_each(|g| *g = Box::new([]));
             let full = Arc::new(full);
             for seed in 0..3 {
