@@ -375,16 +375,15 @@ impl Game {
                     Some(Some(fast)) => Some(fast),
                     _ => walked.as_ref().map(|f| f as &dyn Filter),
                 };
-                let items = ev
-                    .candidates(*domain, 0, filter, self.state.current(), &mut env)
-                    .unwrap_or_default();
-                for item in items {
+                // A look that runs out of budget offers what it has found.
+                let _ = ev.each_candidate(*domain, 0, filter, self.state.current(), &mut env, |env, item| {
                     let target = value_target(&item);
                     env.locals[0] = item;
-                    if filter.is_none_or(|f| f.holds(&ev, &mut env) == Ok(true)) {
+                    if filter.is_none_or(|f| f.holds(&ev, env) == Ok(true)) {
                         offer(target);
                     }
-                }
+                    Ok(())
+                });
             }
         }
     }

@@ -301,10 +301,6 @@ impl Memo {
     }
 }
 
-/// The candidates a scan of features makes room for at once (most scans
-/// find fewer).
-const CANDIDATES_ROOM: usize = 64;
-
 /// The tile value of a placement candidate (see [`Evaluator::candidate`]):
 /// no tile on the board has this id, since a board holds fewer tiles.
 pub(super) const CANDIDATE: u16 = u16::MAX;
@@ -847,37 +843,45 @@ impl Evaluator<'_> {
     }
 
     /// The members of a whole domain that `filter` (each bound to `slot`)
-    /// may pass, in the domain's order: all of them, less the features of
-    /// another kind when the filter starts with `x.kind == K` and the
-    /// figures of another owner when it starts with `x.owner == P` (see
-    /// [`member_test`]). Charged as [`Evaluator::domain_items`] is.
-    pub(super) fn candidates(
+    /// may pass, in the domain's order, each handed to `visit` (with `env`)
+    /// as it is found: all of them, less the features of another kind when
+    /// the filter starts with `x.kind == K` and the figures of another owner
+    /// when it starts with `x.owner == P` (see [`member_test`]). Charged as
+    /// [`Evaluator::domain_items`] is, each member as it comes. The board's
+    /// features and figures are walked where they lie: a look at them lists
+    /// nothing.
+    pub(super) fn each_candidate(
         &self,
         domain: Domain,
         slot: u16,
         filter: Option<&dyn Filter>,
         player: usize,
         env: &mut Env,
-    ) -> Result<Vec<Value>, EvalError> {
-        let items: Vec<Value> = match domain {
+        mut visit: impl FnMut(&mut Env, Value) -> Result<(), EvalError>,
+    ) -> Result<(), EvalError> {
+        match domain {
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
-                match self.feature_scan(kind, slot, filter, env)? {
-                    Some(scan) => {
-                        // Room made at once for most scans: no list grown
-                        // again and again.
-                        let mut items = Vec::with_capacity(CANDIDATES_ROOM);
-                        items.extend(scan.map(Value::Feature));
-                        items
+                if let Some(scan) = self.feature_scan(kind, slot, filter, env)? {
+                    for f in scan {
+                        self.charge(1)?;
+                        visit(env, Value::Feature(f))?;
                     }
-                    None => return Ok(Vec::new()),
                 }
             }
-            Domain::Figures(t) => self.figure_scan(t, slot, filter, env)?.map(Value::Figure).collect(),
-            _ => return self.domain_items(domain, None, player, env),
-        };
-        self.charge(items.len())?;
-        Ok(items)
+            Domain::Figures(t) => {
+                for id in self.figure_scan(t, slot, filter, env)? {
+                    self.charge(1)?;
+                    visit(env, Value::Figure(id))?;
+                }
+            }
+            _ => {
+                for item in self.domain_items(domain, None, player, env)? {
+                    visit(env, item)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The features of the board (of `kind`, when given) that `filter`,

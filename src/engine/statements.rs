@@ -467,17 +467,6 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
-        let items = match list {
-            Some(l) => self.items_at(frame, *domain, Some(l), player as usize)?,
-            None => self.with_frame(frame, |ev, env| {
-                let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-                let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                    Some(fast) => Some(fast),
-                    None => walked.as_ref().map(|f| f as &dyn Filter),
-                };
-                ev.candidates(*domain, *slot, filter, player as usize, env)
-            })?,
-        };
         // Every option is judged against the same state: counts over the
         // board that do not depend on the option are counted once.
         let memo = Memo::default();
@@ -486,18 +475,32 @@ impl Game {
                 memo: Some(&memo),
                 ..ev
             };
-            let mut options = Vec::with_capacity(items.len());
-            for item in items {
-                env.locals[*slot as usize] = item.clone();
-                let keep = match (compiled.statement(at), filter) {
-                    (Some(fast), _) => fast.holds(&ev, env)?,
-                    (None, Some(f)) => ev.eval(f, env)?.truthy(),
-                    (None, None) => true,
-                };
+            let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+            let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                Some(fast) => Some(fast),
+                None => walked.as_ref().map(|f| f as &dyn Filter),
+            };
+            let mut options = Vec::new();
+            let mut judge = |env: &mut Env, item: Value| {
+                let target = value_target(&item);
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
+                env.locals[*slot as usize] = item;
+                let keep = match filter {
+                    Some(f) => f.holds(&ev, env)?,
+                    None => true,
+                };
                 if keep && !off_board {
-                    options.push(value_target(&item));
+                    options.push(target);
                 }
+                Ok(())
+            };
+            match list {
+                Some(l) => {
+                    for item in ev.domain_items(*domain, Some(l), player as usize, env)? {
+                        judge(env, item)?;
+                    }
+                }
+                None => ev.each_candidate(*domain, *slot, filter, player as usize, env, judge)?,
             }
             Ok::<_, EvalError>(options)
         })?;
