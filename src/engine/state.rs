@@ -54,6 +54,9 @@ pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
     stack
 }
 
+/// `State::board_slots` for a figure not on the board.
+const OFF_BOARD: u32 = u32::MAX;
+
 /// The state of a game (see the module documentation for its invariants).
 #[derive(Clone, Debug)]
 pub(super) struct State {
@@ -62,11 +65,9 @@ pub(super) struct State {
     board: Board,
     features: Features,
     on_board: Vec<Figure>,
-    /// Whether `on_board` is in ascending order of id, as it stays while
-    /// every figure that stands is newer than those standing (a figure back
-    /// from a spot keeps its older id): figures are then found by binary
-    /// search.
-    by_id: bool,
+    /// Where each figure stands in `on_board`, by id ([`OFF_BOARD`] for one
+    /// that does not): a figure is found at once, however many stand.
+    board_slots: Vec<u32>,
     /// Figures off the board, at spots, in the order they came.
     at_spots: Vec<SpotFigure>,
     /// Figures that left the board, so rules can still ask about them.
@@ -133,7 +134,9 @@ impl State {
             board: Board::new(),
             features: Features::with_vars(rules.feature_merges.len(), players),
             on_board: Vec::with_capacity(all_figures.min(MAX_RESERVED)),
-            by_id: true,
+            // Room for a game's worth of ids: figures return and stand
+            // again under new ids, a few times each in most games.
+            board_slots: Vec::with_capacity((4 * all_figures).min(MAX_RESERVED)),
             at_spots: Vec::new(),
             gone: Vec::new(),
             next_figure_id: 0,
@@ -226,10 +229,9 @@ impl State {
     /// Where the figure `id` is in `on_board`.
     #[inline]
     fn board_index(&self, id: u32) -> Option<usize> {
-        if self.by_id {
-            self.on_board.binary_search_by_key(&id, |m| m.id).ok()
-        } else {
-            self.on_board.iter().position(|m| m.id == id)
+        match self.board_slots.get(id as usize) {
+            Some(&i) if i != OFF_BOARD => Some(i as usize),
+            _ => None,
         }
     }
 
@@ -449,13 +451,21 @@ impl State {
     fn stand(&mut self, figure: &Figure) {
         let node = self.node_of(figure.placed, figure.seg);
         self.features.add_figure(node, self.follower(figure));
-        self.by_id &= self.on_board.last().is_none_or(|m| m.id < figure.id);
+        let id = figure.id as usize;
+        if self.board_slots.len() <= id {
+            self.board_slots.resize(id + 1, OFF_BOARD);
+        }
+        self.board_slots[id] = self.on_board.len() as u32;
         self.on_board.push(*figure);
     }
 
     /// Takes the figure at `i` off the board and uncounts it from its feature.
     fn unstand(&mut self, i: usize) -> Figure {
         let m = self.on_board.remove(i);
+        self.board_slots[m.id as usize] = OFF_BOARD;
+        for (j, after) in self.on_board.iter().enumerate().skip(i) {
+            self.board_slots[after.id as usize] = j as u32;
+        }
         let node = self.node_of(m.placed, m.seg);
         self.features.remove_figure(node, self.follower(&m));
         m
@@ -875,9 +885,9 @@ mod tests {
     /// supply, on the board or at a spot, and every score is the sum of its points.
     fn assert_invariants(game: &Game) {
         let (state, pack) = (&game.state, &game.rules.pack);
-        // Each figure on the board is found by its id, by binary search
-        // while the figures are in order of id.
-        assert!(!state.by_id || state.on_board.windows(2).all(|w| w[0].id < w[1].id));
+        // Each figure on the board is found by its id, and no other.
+        let standing = state.board_slots.iter().filter(|&&i| i != super::OFF_BOARD).count();
+        assert_eq!(standing, state.on_board.len());
         for m in &state.on_board {
             assert_eq!(
                 state.figure(m.id).map(|f| (f.id, f.placed, f.seg)),
@@ -1046,9 +1056,11 @@ mod tests {
                 board when placed_tile.feature(road) != none {\n\
                   for figure x in track.figures where x.owner == none { move x to placed_tile.feature(road) }\n\
                 }\n\
+                recall when count(figure x where x.owner == none and x.type == marker_stone) > 0 {\n\
+                  for figure x where x.owner == none and x.type == marker_stone { move x to spot track }\n\
+                }\n\
                 stay { }\n\
               }\n\
-              for figure x where x.owner == none and x.type == marker_stone { move x to spot track }\n\
             }\n";
         let pack = load(&[PackRef::Text {
             name: "spots".into(),
@@ -1056,7 +1068,8 @@ mod tests {
         }])
         .unwrap_or_else(|e| panic!("{}", e.render()));
         let rules = Arc::new(Rules::new(pack));
-        // Some figure comes back onto the board from a spot, out of order.
+        // Some figure comes back onto the board from a spot, out of order
+        // of id, and stays there for a decision or more.
         let mut unordered = false;
         for seed in 0..6 {
             let mut game =
@@ -1068,7 +1081,7 @@ mod tests {
                 let choice = agent.choose(&game, &options).expect("random agents choose");
                 game.apply(choice).expect("a legal choice");
                 assert_invariants(&game);
-                unordered |= !game.state.by_id;
+                unordered |= !game.state.on_board.windows(2).all(|w| w[0].id < w[1].id);
             }
         }
         assert!(unordered, "a figure came back from a spot");
