@@ -2,7 +2,7 @@
 //! someone else: ids out of range give `None` or an error naming the id.
 
 use meeple::agents::{play, Agent};
-use meeple::engine::{Choice, ErrorKind, Game, Player, Rules, Setup};
+use meeple::engine::{Choice, ErrorKind, Game, Player, Rules, Setup, Target};
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
@@ -86,4 +86,33 @@ fn pack_text_in_memory_is_held_to_the_file_cap() {
     }])
     .expect_err("over 4 MiB");
     assert!(err.render().contains("limited to"), "{}", err.render());
+}
+
+/// A card's action is refused to a player who does not hold the card, when
+/// asked of the library directly (a record's steps are matched against the
+/// options first), and so is an action id past the last.
+#[test]
+fn a_card_not_held_cannot_be_played() {
+    let rules = Arc::new(Rules::new(
+        load(&[PackRef::Bundled("base".into()), PackRef::Bundled("the_gifts".into())]).expect("the packs load"),
+    ));
+    let mut game = Game::new(rules, Setup::new(2).seed(1)).expect("the game sets up");
+    assert_eq!(
+        game.hand(Player(0)).map(<[u16]>::len),
+        Some(0),
+        "no gift is held at the start"
+    );
+    let options = game.options();
+    let actions = game.rules().pack().program().actions.len() as u16;
+    assert!(actions > 0, "the gifts are played as actions");
+    for action in 0..=actions {
+        let err = game
+            .apply(Choice::Action {
+                action,
+                target: Target::None,
+            })
+            .expect_err("no card is held");
+        assert_eq!(err.kind(), ErrorKind::ActionUnavailable, "action {action}");
+    }
+    assert_eq!(game.options(), options, "a refused action changes nothing");
 }

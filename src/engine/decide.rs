@@ -111,16 +111,18 @@ impl Game {
     }
 
     fn action_options(&self, window: Window, out: &mut Vec<Choice>) {
-        if !self.rules.has_actions(window) {
+        let actions = self.rules.actions_in(window);
+        if actions.is_empty() {
             return;
         }
-        let hand = &self.state.hands()[self.state.current()];
-        for (id, action) in self.rules.pack.program.actions.iter().enumerate() {
-            // A card's action needs the card in hand (as
-            // `action_targets_now` checks again): most are not, and need no
-            // look at all.
-            if action.window == window && action.card.is_none_or(|c| hand.contains(&c)) {
-                let action = id as ActionId;
+        let held = Held::new(&self.state.hands()[self.state.current()]);
+        for &action in actions {
+            // A card's action needs the card in hand: most are not, and
+            // need no look at all.
+            if self.rules.pack.program.actions[action as usize]
+                .card
+                .is_none_or(|c| held.holds(c))
+            {
                 self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
         }
@@ -294,12 +296,21 @@ impl Game {
     /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
     pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
         let mut targets = Vec::new();
-        self.each_action_target(action, &mut |t| targets.push(t));
+        let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+            return targets;
+        };
+        // A card's action is offered only while its card is in hand.
+        if a.card
+            .is_none_or(|c| self.state.hands()[self.state.current()].contains(&c))
+        {
+            self.each_action_target(action, &mut |t| targets.push(t));
+        }
         targets
     }
 
-    /// [`Game::action_targets`], each handed to `offer` in turn as it is
-    /// found: listing a decision's options makes no list per action.
+    /// [`Game::action_targets`] of an action known to be offered, the card
+    /// it needs held, each handed to `offer` in turn as it is found: listing
+    /// a decision's options makes no list per action.
     fn each_action_target(&self, action: ActionId, offer: &mut dyn FnMut(Target)) {
         // Each look at an action's targets has the whole evaluation budget,
         // and charges nothing to the game's.
@@ -310,11 +321,6 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return;
         };
-        if a.card
-            .is_some_and(|c| !self.state.hands()[self.state.current()].contains(&c))
-        {
-            return;
-        }
         // A card's play uses up the card, and a deploy action ends the
         // decision; any other action is offered once a turn on each target,
         // so no action can be taken again and again without changing anything.
@@ -639,10 +645,54 @@ enum Refusal {
     Forbidden(usize),
 }
 
+/// The cards a hand holds, asked once per card's action while a decision's
+/// options are listed: a bit per card for the first [`Held::BITS`] card
+/// ids, a look through the hand for the others.
+struct Held<'a> {
+    bits: [u64; 4],
+    hand: &'a [crate::ir::CardId],
+}
+
+impl<'a> Held<'a> {
+    const BITS: usize = 256;
+
+    fn new(hand: &'a [crate::ir::CardId]) -> Held<'a> {
+        let mut bits = [0; 4];
+        for &c in hand.iter().filter(|&&c| usize::from(c) < Self::BITS) {
+            bits[usize::from(c) / 64] |= 1 << (c % 64);
+        }
+        Held { bits, hand }
+    }
+
+    fn holds(&self, card: crate::ir::CardId) -> bool {
+        match self.bits.get(usize::from(card) / 64) {
+            Some(word) => word & (1 << (card % 64)) != 0,
+            None => self.hand.contains(&card),
+        }
+    }
+}
+
 /// "a follower", "an eagle".
 pub fn with_article(word: &str) -> String {
     match word.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
         _ => format!("a {word}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Held;
+
+    /// A hand's cards are held, whether their ids fit the bits or not (a
+    /// pack may declare more cards than that), and no other card is.
+    #[test]
+    fn a_hand_holds_its_cards_and_no_other() {
+        let hand = [3, 64, 255, 256, 300, 3];
+        let held = Held::new(&hand);
+        for card in 0..400 {
+            assert_eq!(held.holds(card), hand.contains(&card), "card {card}");
+        }
+        assert!((0..400).all(|c| !Held::new(&[]).holds(c)));
     }
 }

@@ -5,7 +5,7 @@ use super::gate::{self, Gate};
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
-use crate::ir::{KindId, RulePack, TileId};
+use crate::ir::{ActionId, KindId, RulePack, TileId};
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
@@ -64,8 +64,8 @@ pub struct Rules {
     pub(crate) feature_var_init: Vec<i64>,
     /// Player variables' start values, by index.
     pub(crate) player_var_init: Vec<i64>,
-    /// Which windows have actions.
-    windows: [bool; 2],
+    /// The actions offered in each window, in the program's order.
+    window_actions: [Vec<ActionId>; 2],
     /// Whether draws follow stacks: the pack has several stacks or a tile
     /// pinned `last`. Without, a draw is one pick from the whole stack.
     pub(crate) stacked: bool,
@@ -152,7 +152,12 @@ impl Rules {
                 }
             }
         }
-        let windows = [Window::BeforePlace, Window::Deploy].map(|w| program.actions.iter().any(|a| a.window == w));
+        let window_actions = [Window::BeforePlace, Window::Deploy].map(|w| {
+            (0..program.actions.len())
+                .filter(|&a| program.actions[a].window == w)
+                .map(|a| a as ActionId)
+                .collect()
+        });
         let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
         let forbids_placement = program.forbids.iter().any(|f| f.what == ForbidWhat::Placement);
         let forbids_deployment = program.forbids.iter().any(|f| f.what != ForbidWhat::Placement);
@@ -176,7 +181,7 @@ impl Rules {
             feature_merges,
             feature_var_init,
             player_var_init,
-            windows,
+            window_actions,
             derived: OnceLock::new(),
         }
     }
@@ -194,9 +199,9 @@ impl Rules {
         self.distinct_rotations.get(tile as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// Whether any action is offered in `window`.
-    pub(crate) fn has_actions(&self, window: Window) -> bool {
-        self.windows[window as usize]
+    /// The actions offered in `window`, in the program's order.
+    pub(crate) fn actions_in(&self, window: Window) -> &[ActionId] {
+        &self.window_actions[window as usize]
     }
 
     /// The handlers of an event.
