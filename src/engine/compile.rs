@@ -8,8 +8,9 @@
 
 use super::eval::{
     compare_or_compute, constant_value, member_test, near_test, occupied_test, Compiled, CompiledFilter, Counter, Env,
-    Evaluator, Filter, Node, Test, MAX_EVAL_DEPTH,
+    Evaluator, Filter, Node, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
+use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, simple_query, small_list, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::shapes::{existence_test, local_query};
@@ -17,7 +18,7 @@ use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};
 use crate::ir::shared::FnId;
-use crate::ir::{BinOp, UnOp};
+use crate::ir::{BinOp, RulePack, UnOp};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
@@ -45,6 +46,34 @@ impl Direct {
             Direct::Constant(ref v) => read(v),
         }
     }
+}
+
+/// An existence count over a tile's features that the tile's type decides
+/// ([`decided_by_type`]): its answer for the type, read from `answers`
+/// instead of judging the features; for no tile on the board (a count over
+/// no feature), as a count of 0 answers. Charged as the count is: once for
+/// each of the tile's features, found as the count finds them.
+fn by_type(tile: GateTile, answers: Box<[bool]>, holds_if_some: bool) -> Test {
+    let Some((features, _)) = small_list(Builtin::TileFeatures) else {
+        unreachable!("a tile's features are listed on the stack")
+    };
+    Box::new(move |ev, env| {
+        let t = match tile {
+            GateTile::Local(slot) => match env.locals.get(usize::from(slot)) {
+                // A placement candidate is no placed tile: its features
+                // are not counted, as `t.features` lists none.
+                Some(Value::Tile(t)) if *t != CANDIDATE => Some(*t),
+                _ => None,
+            },
+            GateTile::Placed => ev.state.placed_tile().map(|p| p.0),
+        };
+        let Some((t, placed)) = t.and_then(|t| Some((t, ev.state.board().placed.get(usize::from(t))?))) else {
+            return Ok(!holds_if_some);
+        };
+        let mut ids = [0; SMALL_LIST];
+        ev.charge(features(ev, &Value::Tile(t), &mut ids).unwrap_or(0))?;
+        Ok(answers[placed.tile as usize])
+    })
 }
 
 /// Whether two [`Direct`] values are equal, features by their roots (as
@@ -94,6 +123,8 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
     let program = &pack.program;
     let c = Compiler {
         program,
+        pack,
+        by_type_work: Cell::new(GATE_WORK),
         top: Cell::new(frame_bound(rules)),
         deepest: Cell::new(0),
         named: RefCell::new(HashMap::new()),
@@ -420,6 +451,10 @@ fn inline_call<T>(
 
 struct Compiler<'p> {
     program: &'p Program,
+    pack: &'p RulePack,
+    /// What is left of the work [`decided_by_type`] may do for the pack
+    /// (as much as its gates may).
+    by_type_work: Cell<u32>,
     /// The first local slot free for the next inlined call's frame.
     top: Cell<u16>,
     /// Expression nodes that may still be inlined ([`MAX_INLINED_NODES`]).
@@ -771,6 +806,16 @@ impl Compiler<'_> {
             Expr::Binary(op, l, r) => {
                 let op = *op;
                 if let Some((count, holds_if_some)) = existence_test(op, l, r) {
+                    // Judged by the tile's type alone when its features'
+                    // kinds decide the filter, which calls no function (a
+                    // call is charged as it runs, so the count would charge
+                    // more than its list).
+                    let mut calls = false;
+                    visit(count, &mut |x| calls |= matches!(x, Expr::Call { .. }));
+                    if let Some((tile, answers)) = decided_by_type(self.pack, e, &self.by_type_work).filter(|_| !calls)
+                    {
+                        return by_type(tile, answers, holds_if_some);
+                    }
                     let count = self.counter(count);
                     return Box::new(move |ev, env| Ok((count(ev, env, 1)? > 0) == holds_if_some));
                 }
@@ -1208,6 +1253,58 @@ mod tests {
                 "the scans find features: {:?}",
                 narrowed.0
             );
+        }
+    }
+
+    /// Existence counts over a tile's features that the tile's type decides
+    /// (`count(f in t.features where f.kind == road) > 0` and the like, of a
+    /// parameter, of `placed_tile`, inside called functions, and of a
+    /// placement candidate, whose features are none) answer as counting
+    /// them does: the same games as with the same counts made undecided by
+    /// type (`and f.tiles > 0`, true of every feature), compiled and walked
+    /// alike (the same evaluation work too: the count's list is charged).
+    #[test]
+    fn counts_a_tile_type_decides_answer_as_counted() {
+        let pack = |extra: &str| {
+            let text = format!(
+                "pack decided\nrequires base\n\
+                 fn roads(x: tile) = count(f in x.features where f.kind == road{extra}) > 0\n\
+                 fn roadless(x: tile) = count(f in x.features where f.kind == road{extra}) == 0\n\
+                 on tile_placed(t) when count(f in t.features where f.kind == city{extra}) > 0 {{\n  score 1 to current_player reason \"a\"\n}}\n\
+                 on tile_placed(t) when count(f in t.features where f.kind != field and f.kind != road{extra}) == 0 {{\n  score 2 to current_player reason \"b\"\n}}\n\
+                 on tile_placed(t) when roads(t) and not (count(f in t.features where f.kind == monastery or f.kind == city{extra}) >= 1) {{\n  score 4 to current_player reason \"c\"\n}}\n\
+                 on turn_end when count(f in placed_tile.features where f.kind == monastery{extra}) < 1 {{\n  score 8 to current_player reason \"d\"\n}}\n\
+                 forbid placement of t when roadless(t) and t.x < -2 reason \"no candidate has a feature\"\n"
+            );
+            Arc::new(Rules::new(over_base("decided.rules", text)))
+        };
+        let (decided, counted) = (pack(""), pack(" and f.tiles > 0"));
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let by_type = play(&decided, players, seed, false);
+            let by_count = play(&counted, players, seed, false);
+            assert_eq!(by_type.0, by_count.0, "seed {seed}");
+            assert_eq!(by_type.1, by_count.1, "seed {seed}");
+            assert_eq!(by_type, play(&decided, players, seed, true), "seed {seed}");
+            assert_eq!(by_count, play(&counted, players, seed, true), "seed {seed}");
+            let total = |scores: &[i64]| scores.iter().sum::<i64>();
+            assert!(
+                total(&by_type.0) > total(&play(&base, players, seed, false).0) + 200,
+                "{:?}",
+                by_type.0
+            );
+            // No tile is placed west of x = -2: a candidate has no features.
+            let west = |e: &&String| {
+                e.split_once("pos: (")
+                    .and_then(|(_, rest)| rest.split_once(','))
+                    .is_some_and(|(x, _)| x.parse::<i32>().is_ok_and(|x| x < -2))
+            };
+            assert!(
+                by_type.1.iter().any(|e| e.contains("pos: (-2,")),
+                "seed {seed}: the west is reached"
+            );
+            assert_eq!(by_type.1.iter().filter(west).count(), 0, "seed {seed}");
         }
     }
 

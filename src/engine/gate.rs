@@ -89,6 +89,57 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
     gates
 }
 
+/// For an existence count over a tile's features (`count(f in T.features
+/// where F) > 0`, `== 0` ..., see [`existence_test`]; not `count(feature f
+/// in ...)`, which a compiled count charges as listed) that the tile's type
+/// decides, `T` being a local or `placed_tile`: the tile, and the count's
+/// answer for each tile type (by [`crate::ir::TileId`]), as [`known`] finds
+/// it. `None` when some type does not decide it, or `work` is spent.
+pub(super) fn decided_by_type(pack: &RulePack, e: &Expr, work: &Cell<u32>) -> Option<(GateTile, Box<[bool]>)> {
+    let Expr::Binary(op, l, r) = e else { return None };
+    let (
+        Expr::Count {
+            domain: None,
+            list: Some(list),
+            ..
+        },
+        _,
+    ) = existence_test(*op, l, r)?
+    else {
+        return None;
+    };
+    let Expr::Query {
+        builtin: Builtin::TileFeatures,
+        of: Some(of),
+        args,
+    } = &**list
+    else {
+        return None;
+    };
+    let tile = match &**of {
+        Expr::Local(s) => GateTile::Local(*s),
+        Expr::Query {
+            builtin: Builtin::PlacedTile,
+            of: None,
+            args,
+        } if args.is_empty() => GateTile::Placed,
+        _ => return None,
+    };
+    if !args.is_empty() {
+        return None;
+    }
+    let judge = Judge {
+        program: &pack.program,
+        work,
+    };
+    let answers = pack
+        .tiles
+        .iter()
+        .map(|of| judge.tile_count(e, &Probe::Tile { tile, of }, 0))
+        .collect::<Option<Box<[bool]>>>()?;
+    Some((tile, answers))
+}
+
 /// Whether `e`, or a value function it calls, asks a tile for an icon or
 /// its features, and whether it asks anything for its kind: each function
 /// looked into once.
