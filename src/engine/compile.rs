@@ -795,6 +795,11 @@ impl Compiler<'_> {
                 let x = self.test(x);
                 Box::new(move |ev, env| Ok(!x(ev, env)?))
             }
+            // A game variable asked whether it is true, read where it lies.
+            Expr::GameVar(v) => {
+                let v = *v as usize;
+                Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy()))
+            }
             Expr::Binary(BinOp::And, l, r) => {
                 let (l, r) = (self.test(l), self.test(r));
                 Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
@@ -812,8 +817,8 @@ impl Compiler<'_> {
                     // more than its list).
                     let mut calls = false;
                     visit(count, &mut |x| calls |= matches!(x, Expr::Call { .. }));
-                    if let Some((tile, answers)) = decided_by_type(self.pack, e, &self.by_type_work).filter(|_| !calls)
-                    {
+                    let decided = (!calls).then(|| decided_by_type(self.pack, e, &self.by_type_work));
+                    if let Some((tile, answers)) = decided.flatten() {
                         return by_type(tile, answers, holds_if_some);
                     }
                     let count = self.counter(count);

@@ -859,25 +859,64 @@ impl Evaluator<'_> {
         env: &mut Env,
         mut visit: impl FnMut(&mut Env, Value) -> Result<(), EvalError>,
     ) -> Result<(), EvalError> {
+        self.scan_candidates(domain, slot, filter, player, env, |env, item, owed| {
+            if owed {
+                self.charge(1)?;
+            }
+            visit(env, item)
+        })
+    }
+
+    /// [`Evaluator::each_candidate`]'s members listed, all of them charged
+    /// before any is judged, as a `choose` lists its options.
+    pub(super) fn candidates(
+        &self,
+        domain: Domain,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        player: usize,
+        env: &mut Env,
+    ) -> Result<Vec<Value>, EvalError> {
+        let (mut items, mut owed) = (Vec::new(), 0);
+        self.scan_candidates(domain, slot, filter, player, env, |_, item, charge| {
+            owed += usize::from(charge);
+            items.push(item);
+            Ok(())
+        })?;
+        self.charge(owed)?;
+        Ok(items)
+    }
+
+    /// The scan behind [`Evaluator::each_candidate`] and
+    /// [`Evaluator::candidates`]: each member handed to `visit` with whether
+    /// it is still to be charged (a board feature or figure met; other
+    /// domains' lists are charged as they are listed).
+    fn scan_candidates(
+        &self,
+        domain: Domain,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        player: usize,
+        env: &mut Env,
+        mut visit: impl FnMut(&mut Env, Value, bool) -> Result<(), EvalError>,
+    ) -> Result<(), EvalError> {
         match domain {
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
                 if let Some(scan) = self.feature_scan(kind, slot, filter, env)? {
                     for f in scan {
-                        self.charge(1)?;
-                        visit(env, Value::Feature(f))?;
+                        visit(env, Value::Feature(f), true)?;
                     }
                 }
             }
             Domain::Figures(t) => {
                 for id in self.figure_scan(t, slot, filter, env)? {
-                    self.charge(1)?;
-                    visit(env, Value::Figure(id))?;
+                    visit(env, Value::Figure(id), true)?;
                 }
             }
             _ => {
                 for item in self.domain_items(domain, None, player, env)? {
-                    visit(env, item)?;
+                    visit(env, item, false)?;
                 }
             }
         }

@@ -17,7 +17,8 @@
 //!   tile's segments as nodes and joins them to their neighbours' at once.
 //!   Each feature counts the figures standing on it and each player's
 //!   followers there by weight; the figure mutators above keep both
-//!   (through `stand` and `unstand`, and `relocate` directly).
+//!   (through `stand` and `unstand`, and `relocate` directly). `stand` and
+//!   `unstand` also keep `board_slots`, where each id stands on the board.
 //! - **scores add up**: [`State::award`] is the one way points are paid, so
 //!   a player's score is always the sum of their points by reason; a payment
 //!   that would overflow changes neither.

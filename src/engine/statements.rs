@@ -468,20 +468,25 @@ impl Game {
             return Ok(false);
         };
         // Every option is judged against the same state: counts over the
-        // board that do not depend on the option are counted once.
+        // board that do not depend on the option are counted once (the
+        // options are listed, and charged, before any is judged).
         let memo = Memo::default();
         let options = self.with_frame(frame, |ev, env| {
-            let ev = Evaluator {
-                memo: Some(&memo),
-                ..ev
-            };
             let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
             let filter: Option<&dyn Filter> = match compiled.statement(at) {
                 Some(fast) => Some(fast),
                 None => walked.as_ref().map(|f| f as &dyn Filter),
             };
-            let mut options = Vec::new();
-            let mut judge = |env: &mut Env, item: Value| {
+            let items = match list {
+                Some(l) => ev.domain_items(*domain, Some(l), player as usize, env)?,
+                None => ev.candidates(*domain, *slot, filter, player as usize, env)?,
+            };
+            let ev = Evaluator {
+                memo: Some(&memo),
+                ..ev
+            };
+            let mut options = Vec::with_capacity(items.len());
+            for item in items {
                 let target = value_target(&item);
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
                 env.locals[*slot as usize] = item;
@@ -492,15 +497,6 @@ impl Game {
                 if keep && !off_board {
                     options.push(target);
                 }
-                Ok(())
-            };
-            match list {
-                Some(l) => {
-                    for item in ev.domain_items(*domain, Some(l), player as usize, env)? {
-                        judge(env, item)?;
-                    }
-                }
-                None => ev.each_candidate(*domain, *slot, filter, player as usize, env, judge)?,
             }
             Ok::<_, EvalError>(options)
         })?;
