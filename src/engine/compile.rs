@@ -11,7 +11,7 @@ use super::eval::{
     Evaluator, Filter, Node, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
-use super::queries::{arg_query, simple_query, small_list, SimpleQuery, SMALL_LIST};
+use super::queries::{arg_query, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::shapes::{existence_test, local_query};
 use super::value::{EvalError, Value};
@@ -54,9 +54,6 @@ impl Direct {
 /// no feature), as a count of 0 answers. Charged as the count is: once for
 /// each of the tile's features, found as the count finds them.
 fn by_type(tile: GateTile, answers: Box<[bool]>, holds_if_some: bool) -> Test {
-    let Some((features, _)) = small_list(Builtin::TileFeatures) else {
-        unreachable!("a tile's features are listed on the stack")
-    };
     Box::new(move |ev, env| {
         let t = match tile {
             GateTile::Local(slot) => match env.locals.get(usize::from(slot)) {
@@ -71,7 +68,7 @@ fn by_type(tile: GateTile, answers: Box<[bool]>, holds_if_some: bool) -> Test {
             return Ok(!holds_if_some);
         };
         let mut ids = [0; SMALL_LIST];
-        ev.charge(features(ev, &Value::Tile(t), &mut ids).unwrap_or(0))?;
+        ev.charge(tile_roots(ev, &Value::Tile(t), &mut ids))?;
         Ok(answers[placed.tile as usize])
     })
 }

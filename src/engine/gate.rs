@@ -435,6 +435,52 @@ mod tests {
         open_names(gate, |k| rules.pack.kinds[k].name.as_str())
     }
 
+    /// Existence counts over a tile's features get an answer for every tile
+    /// type where the features' kinds decide them (of a parameter or of
+    /// `placed_tile`, `> 0` or `== 0`), and none where more than the kinds
+    /// decide, the list is another, or the count names a domain.
+    #[test]
+    fn counts_of_a_tiles_features_are_decided_by_type_where_kinds_decide() {
+        let text = "pack by_type\nlanguage 1\nrequires base\n\
+            var game n: int = 0\n\
+            on tile_placed(t) when count(f in t.features where f.kind == monastery) > 0 { set n = 1 }\n\
+            on tile_placed(t) when count(f in t.features where f.kind != road and f.kind != field) == 0 { set n = 2 }\n\
+            on turn_end when count(f in placed_tile.features where f.kind == city) >= 1 { set n = 3 }\n\
+            on tile_placed(t) when count(f in t.features where f.kind == road and f.tiles > 2) > 0 { set n = 4 }\n\
+            on tile_placed(t) when count(f in t.features where f.kind == road) > n { set n = 5 }\n\
+            on tile_placed(t) when count(feature f in t.features where f.kind == road) > 0 { set n = 6 }\n";
+        let rules = rules(&["base"], Some(text));
+        let pack = &rules.pack;
+        let work = std::cell::Cell::new(super::GATE_WORK);
+        let decided = |event: EventKind, i: usize| {
+            let h = rules.handlers_of(event)[i] as usize;
+            let when = pack.program.handlers[h]
+                .when
+                .as_ref()
+                .expect("every handler is guarded");
+            super::decided_by_type(pack, when, &work).map(|(tile, answers)| {
+                let names: Vec<&str> = (0..answers.len())
+                    .filter(|t| answers[*t])
+                    .map(|t| pack.tiles[t].name.as_str())
+                    .collect();
+                (tile, names)
+            })
+        };
+        let placed = |i| decided(EventKind::TilePlaced, i);
+        assert_eq!(placed(0), Some((GateTile::Local(0), vec!["A", "B"])));
+        // Roads and fields only: the straight, curved and crossing roads.
+        assert_eq!(placed(1), Some((GateTile::Local(0), vec!["U", "V", "W", "X"])));
+        let (tile, cities) = decided(EventKind::TurnEnd, 0).expect("placed_tile's features are decided");
+        assert_eq!(tile, GateTile::Placed);
+        assert!(
+            cities.len() > 10 && !cities.contains(&"U") && cities.contains(&"D"),
+            "{cities:?}"
+        );
+        for undecided in 2..5 {
+            assert_eq!(placed(undecided), None, "handler {undecided}");
+        }
+    }
+
     /// Each guard form is gated where its tile's type or feature's kind
     /// decides it: icons, the kinds of a tile's features (through a
     /// called function too), `placed_tile`, a feature's kind; and not

@@ -450,7 +450,7 @@ pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
 }
 
 /// [`tile_features`] into a buffer.
-fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
+pub(super) fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
     let Value::Tile(t) = *of else { return 0 };
     let Some(placed) = ev.state.board().placed.get(t as usize).filter(|_| t != CANDIDATE) else {
         return 0;
