@@ -75,7 +75,7 @@ fn a_chain_past_the_step_budget_is_stopped() {
     assert_eq!(
         message,
         format!(
-            "a rule ran away: more than {} steps without a decision (last at runaway.rules:25)",
+            "a rule ran away: more than {} steps without a decision (last at runaway.rules:24)",
             meeple::engine::STEP_BUDGET
         )
     );

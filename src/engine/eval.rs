@@ -182,6 +182,15 @@ impl Compiled {
         spare
     }
 
+    /// A frame of `n` local slots whose first ones hold `values` (at most
+    /// `n` of them) and the rest none, with the room of [`Compiled::frame`].
+    pub(super) fn frame_after(&self, mut values: Vec<Value>, n: usize) -> Vec<Value> {
+        debug_assert!(values.len() <= n, "the values given fit the frame");
+        values.reserve_exact(n.max(self.frame_slots).saturating_sub(values.len()));
+        values.resize_with(n, || Value::None);
+        values
+    }
+
     /// The compiled condition or filter of the statement at `at`.
     pub(super) fn statement(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledFilter> {
         self.statements.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()

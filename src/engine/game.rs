@@ -95,6 +95,8 @@ pub struct Game {
     /// action or choice.
     pub(super) turn_decisions: u32,
     pub(super) turn_steps: u64,
+    /// Steps the machine has taken since it last stopped (see `STEP_BUDGET`).
+    pub(super) steps: u32,
     pub(super) asking: Option<crate::source::Span>,
     /// Actions (that are not a card's play) taken this turn, with their targets.
     pub(super) taken: Vec<(ActionId, Target)>,
@@ -182,6 +184,7 @@ impl Game {
             budget: Budget::default(),
             turn_decisions: 0,
             turn_steps: 0,
+            steps: 0,
             asking: None,
             taken: Vec::new(),
             spare: Spare::default(),

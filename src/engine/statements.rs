@@ -25,17 +25,20 @@ impl Game {
     /// a queued one would have been), and one that queues tasks or stops
     /// the machine queues the next beneath what it queued. At the block's
     /// end, the frame's end is taken at once when it is the next task.
+    /// When the next task is to run statements too (a block just queued,
+    /// or the rest of a block), it is taken here as the task loop would
+    /// take it, its step counted.
     /// `code` is the game's own rules and compiled expressions, held apart
     /// so statements borrowed from them can change the game.
     pub(super) fn run_statement(
         &mut self,
         code: Code,
-        frame: u32,
-        block: BlockId,
+        mut frame: u32,
+        mut block: BlockId,
         mut pc: u32,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let stmts = &code.rules.pack.program.blocks[block as usize];
+        let mut stmts = &code.rules.pack.program.blocks[block as usize];
         loop {
             let Some(stmt) = stmts.get(pc as usize) else {
                 if matches!(self.tasks.last(), Some(Task::PopFrame)) && self.frames.len() == frame as usize + 1 {
@@ -44,7 +47,14 @@ impl Game {
                         self.spare.values.keep(done.locals);
                     }
                 }
-                return Ok(Step::Next);
+                match self.next_run(*last)? {
+                    Some(next) => {
+                        (frame, block, pc) = next;
+                        stmts = &code.rules.pack.program.blocks[block as usize];
+                        continue;
+                    }
+                    None => return Ok(Step::Next),
+                }
             };
             let queued = self.tasks.len();
             *last = Some(stmt.span);
@@ -59,8 +69,28 @@ impl Game {
             if (pc as usize) < stmts.len() {
                 self.tasks.insert(queued, Task::Run { frame, block, pc });
             }
-            return Ok(if stopped { Step::Stop } else { Step::Next });
+            if stopped {
+                return Ok(Step::Stop);
+            }
+            match self.next_run(*last)? {
+                Some(next) => {
+                    (frame, block, pc) = next;
+                    stmts = &code.rules.pack.program.blocks[block as usize];
+                }
+                None => return Ok(Step::Next),
+            }
         }
+    }
+
+    /// Takes the next task when it runs statements, as a step of the task
+    /// loop (counted against its budgets): its frame, block and statement.
+    fn next_run(&mut self, last: Option<Span>) -> Result<Option<(u32, BlockId, u32)>, GameError> {
+        let Some(&Task::Run { frame, block, pc }) = self.tasks.last() else {
+            return Ok(None);
+        };
+        self.check_budgets(last)?;
+        self.tasks.pop();
+        Ok(Some((frame, block, pc)))
     }
 
     /// One round of a `for each` loop: the next item that passes the filter

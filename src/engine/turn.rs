@@ -196,12 +196,11 @@ impl Game {
             rules: &rules,
             compiled: &compiled,
         };
-        let mut steps = 0u32;
+        self.steps = 0;
         self.budget.reset();
         let mut last: Option<Span> = None;
         while let Some(task) = self.tasks.pop() {
-            steps += 1;
-            self.check_budgets(steps, last)?;
+            self.check_budgets(last)?;
             let step = match task {
                 Task::StartTurn => self.start_turn(),
                 Task::Draw => self.draw_step()?,
@@ -232,8 +231,8 @@ impl Game {
                     self.emit(Event::Ended);
                     Step::Stop
                 }
-                Task::Fire { event, args, depth } => self.fire_handlers(event, args, depth, &mut last)?,
-                Task::Handlers { args, chosen, depth } => self.run_handler(args, chosen, depth, &mut last)?,
+                Task::Fire { event, args, depth } => self.fire_handlers(code, event, args, depth, &mut last)?,
+                Task::Handlers { args, chosen, depth } => self.run_handler(code, args, chosen, depth, &mut last)?,
                 Task::Run { frame, block, pc } => self.run_statement(code, frame, block, pc, &mut last)?,
                 Task::Each {
                     frame,
@@ -256,31 +255,37 @@ impl Game {
         Ok(())
     }
 
-    /// Fails the game when a rule has run away: too many steps since the
-    /// last decision or in the turn (counted here), or too many events logged.
-    fn check_budgets(&mut self, steps: u32, last: Option<Span>) -> Result<(), GameError> {
-        let rules = &*self.rules;
-        let at = || last.map_or("the rules".to_string(), |s| rules.pack.locate(s));
-        if steps > STEP_BUDGET {
-            return Err(ErrorKind::Runaway.error(format!(
-                "a rule ran away: more than {STEP_BUDGET} steps without a decision (last at {})",
-                at()
-            )));
-        }
-        if self.log.events.len() > MAX_LOG_EVENTS || self.state.gone_count() > MAX_LOG_EVENTS {
-            return Err(ErrorKind::Runaway.error(format!(
-                "a rule ran away: the game logged more than {MAX_LOG_EVENTS} events (last at {})",
-                at()
-            )));
-        }
+    /// Counts a step of the machine, and fails the game when a rule has run
+    /// away: too many steps since the last decision or in the turn, or too
+    /// many events logged.
+    #[inline]
+    pub(super) fn check_budgets(&mut self, last: Option<Span>) -> Result<(), GameError> {
+        self.steps += 1;
         self.turn_steps += 1;
-        if self.turn_steps > TURN_STEP_BUDGET {
-            return Err(ErrorKind::Runaway.error(format!(
-                "a rule ran away: more than {TURN_STEP_BUDGET} steps in one turn (last at {})",
-                at()
-            )));
+        if self.steps > STEP_BUDGET
+            || self.turn_steps > TURN_STEP_BUDGET
+            || self.log.events.len() > MAX_LOG_EVENTS
+            || self.state.gone_count() > MAX_LOG_EVENTS
+        {
+            return Err(self.runaway(last));
         }
         Ok(())
+    }
+
+    /// The error of a machine over one of its budgets ([`Game::check_budgets`]),
+    /// naming the rule it ran last.
+    #[cold]
+    #[inline(never)]
+    fn runaway(&self, last: Option<Span>) -> GameError {
+        let at = last.map_or("the rules".to_string(), |s| self.rules.pack.locate(s));
+        let what = if self.steps > STEP_BUDGET {
+            format!("more than {STEP_BUDGET} steps without a decision")
+        } else if self.log.events.len() > MAX_LOG_EVENTS || self.state.gone_count() > MAX_LOG_EVENTS {
+            format!("the game logged more than {MAX_LOG_EVENTS} events")
+        } else {
+            format!("more than {TURN_STEP_BUDGET} steps in one turn")
+        };
+        ErrorKind::Runaway.error(format!("a rule ran away: {what} (last at {at})"))
     }
 
     fn start_turn(&mut self) -> Step {
@@ -374,6 +379,7 @@ impl Game {
     /// false) and queues the handlers whose guard held.
     fn fire_handlers(
         &mut self,
+        code: Code,
         event: EventKind,
         args: Vec<Value>,
         depth: u16,
@@ -426,10 +432,10 @@ impl Game {
         if chosen.is_empty() {
             self.spare.values.keep(args);
             self.spare.ids.keep(chosen);
-        } else {
-            self.tasks.push(Task::Handlers { args, chosen, depth });
+            return Ok(Step::Next);
         }
-        Ok(Step::Next)
+        // The first handler starts at once, as its queued task would next.
+        self.run_handler(code, args, chosen, depth, last)
     }
 
     /// Whether a handler's `gate` lets its guard be judged for the event's
@@ -462,9 +468,11 @@ impl Game {
         }
     }
 
-    /// Starts the next of the handlers chosen when their event fired.
+    /// Starts the next of the handlers chosen when their event fired, and
+    /// runs its first statements (as the tasks it queues would run next).
     fn run_handler(
         &mut self,
+        code: Code,
         args: Vec<Value>,
         mut chosen: Vec<u16>,
         depth: u16,
@@ -482,16 +490,24 @@ impl Game {
                 self.rules.pack.locate(origin)
             )));
         }
-        let mut locals = self.locals(slots.max(args.len() as u16) as usize);
-        locals[..args.len()].clone_from_slice(&args);
-        if chosen.is_empty() {
-            self.spare.values.keep(args);
+        let n = usize::from(slots).max(args.len());
+        let locals = if chosen.is_empty() {
+            // The last handler takes the event's arguments as its locals.
             self.spare.ids.keep(chosen);
+            self.compiled.frame_after(args, n)
         } else {
+            let mut locals = self.locals(n);
+            locals[..args.len()].clone_from_slice(&args);
             self.tasks.push(Task::Handlers { args, chosen, depth });
-        }
-        self.push_frame_at(locals, origin, body, depth + 1);
-        Ok(Step::Next)
+            locals
+        };
+        self.frames.push(Frame {
+            locals,
+            origin,
+            depth: depth + 1,
+        });
+        self.tasks.push(Task::PopFrame);
+        self.run_statement(code, (self.frames.len() - 1) as u32, body, 0, last)
     }
 }
 
