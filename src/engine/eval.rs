@@ -256,11 +256,26 @@ const MEMO_ENTRIES: usize = 64;
 /// state it was filled from: the evaluator borrows both for the same time.
 /// Its first entries are kept in place, so that most memos allocate nothing
 /// (one is made for every event fired that has guards to judge, every
-/// `choose` and every look at an action's targets).
+/// `choose` and every look at an action's targets). It also keeps the
+/// features of the last tile whose features were listed (`t.features`),
+/// which every guard of a `tile_placed` event may ask for.
 #[derive(Default)]
 pub(super) struct Memo {
     entries: std::cell::RefCell<smallvec::SmallVec<[(usize, Key, i64); MEMO_IN_PLACE]>>,
+    tile_roots: std::cell::Cell<Option<TileRoots>>,
 }
+
+/// The features of a placed tile (by their roots, in segment order), as
+/// [`Memo`] keeps them: at most [`MEMO_ROOTS`] of them.
+#[derive(Clone, Copy)]
+struct TileRoots {
+    tile: u16,
+    len: u8,
+    roots: [u32; MEMO_ROOTS],
+}
+
+/// Most features of one tile a [`Memo`] keeps.
+const MEMO_ROOTS: usize = 16;
 
 /// The entries a [`Memo`] keeps in place before it allocates.
 const MEMO_IN_PLACE: usize = 2;
@@ -292,6 +307,31 @@ impl Memo {
             .iter()
             .find(|(e, k, _)| *e == expr && k.values().iter().eq(slots.iter().map(value)))
             .map(|(_, _, n)| *n)
+    }
+
+    /// The features of placed tile `tile` remembered, copied into `out`:
+    /// how many.
+    pub(super) fn tile_roots(&self, tile: u16, out: &mut [u32]) -> Option<usize> {
+        let kept = self.tile_roots.get().filter(|k| k.tile == tile)?;
+        let n = usize::from(kept.len);
+        out.get_mut(..n)?.copy_from_slice(&kept.roots[..n]);
+        Some(n)
+    }
+
+    /// Remembers the features of placed tile `tile` (not when there are
+    /// more than [`MEMO_ROOTS`]).
+    pub(super) fn keep_tile_roots(&self, tile: u16, roots: &[u32]) {
+        if let Ok(len) = u8::try_from(roots.len()) {
+            if roots.len() <= MEMO_ROOTS {
+                let mut kept = TileRoots {
+                    tile,
+                    len,
+                    roots: [0; MEMO_ROOTS],
+                };
+                kept.roots[..roots.len()].copy_from_slice(roots);
+                self.tile_roots.set(Some(kept));
+            }
+        }
     }
 
     /// Remembers count `n` of `expr` with the values of `slots` in `locals`.
@@ -1451,4 +1491,31 @@ pub(super) fn constant_value(e: &Expr) -> Option<Value> {
         Expr::Spot(s) => Value::Spot(*s),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Memo, MEMO_ROOTS};
+
+    /// A memo gives back the features of the tile it kept them for, and of
+    /// no other; a tile with more features than it keeps is not kept.
+    #[test]
+    fn a_memo_keeps_the_features_of_one_tile() {
+        let memo = Memo::default();
+        let mut out = [0; 64];
+        assert_eq!(memo.tile_roots(3, &mut out), None, "nothing kept yet");
+        memo.keep_tile_roots(3, &[7, 9, 12]);
+        assert_eq!(memo.tile_roots(3, &mut out), Some(3));
+        assert_eq!(out[..3], [7, 9, 12]);
+        assert_eq!(memo.tile_roots(4, &mut out), None, "another tile");
+        // The last tile kept is the one remembered.
+        memo.keep_tile_roots(4, &[1]);
+        assert_eq!(memo.tile_roots(3, &mut out), None);
+        assert_eq!(memo.tile_roots(4, &mut out), Some(1));
+        let many: Vec<u32> = (0..=MEMO_ROOTS as u32).collect();
+        memo.keep_tile_roots(5, &many);
+        assert_eq!(memo.tile_roots(5, &mut out), None, "too many to keep");
+        // Too small a buffer is not filled past its end.
+        assert_eq!(memo.tile_roots(4, &mut [0; 0]), None);
+    }
 }

@@ -455,6 +455,11 @@ pub(super) fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]
     let Some(placed) = ev.state.board().placed.get(t as usize).filter(|_| t != CANDIDATE) else {
         return 0;
     };
+    // Every look sharing a memo sees the same state: the tile's features
+    // are found once.
+    if let Some(n) = ev.memo.and_then(|m| m.tile_roots(t, out)) {
+        return n;
+    }
     let segments = ev.rules.pack.tiles[placed.tile as usize].segments.len();
     let mut n = 0;
     for s in 0..segments.min(SMALL_LIST) {
@@ -463,6 +468,9 @@ pub(super) fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]
             out[n] = root;
             n += 1;
         }
+    }
+    if let Some(m) = ev.memo {
+        m.keep_tile_roots(t, &out[..n]);
     }
     n
 }
