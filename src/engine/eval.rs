@@ -916,8 +916,8 @@ impl Evaluator<'_> {
         })
     }
 
-    /// [`Evaluator::each_candidate`]'s members listed, all of them charged
-    /// before any is judged, as a `choose` lists its options.
+    /// [`Evaluator::each_candidate`]'s members listed into `items`, all of
+    /// them charged before any is judged, as a `choose` lists its options.
     pub(super) fn candidates(
         &self,
         domain: Domain,
@@ -925,15 +925,15 @@ impl Evaluator<'_> {
         filter: Option<&dyn Filter>,
         player: usize,
         env: &mut Env,
-    ) -> Result<Vec<Value>, EvalError> {
-        let (mut items, mut owed) = (Vec::new(), 0);
+        items: &mut Vec<Value>,
+    ) -> Result<(), EvalError> {
+        let mut owed = 0;
         self.scan_candidates(domain, slot, filter, player, env, |_, item, charge| {
             owed += usize::from(charge);
             items.push(item);
             Ok(())
         })?;
-        self.charge(owed)?;
-        Ok(items)
+        self.charge(owed)
     }
 
     /// The scan behind [`Evaluator::each_candidate`] and

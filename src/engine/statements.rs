@@ -501,22 +501,24 @@ impl Game {
         // board that do not depend on the option are counted once (the
         // options are listed, and charged, before any is judged).
         let memo = Memo::default();
+        // The members are listed into a spare list, kept again once judged.
+        let mut items = self.spare.values.take();
         let options = self.with_frame(frame, |ev, env| {
             let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
             let filter: Option<&dyn Filter> = match compiled.statement(at) {
                 Some(fast) => Some(fast),
                 None => walked.as_ref().map(|f| f as &dyn Filter),
             };
-            let items = match list {
-                Some(l) => ev.domain_items(*domain, Some(l), player as usize, env)?,
-                None => ev.candidates(*domain, *slot, filter, player as usize, env)?,
-            };
+            match list {
+                Some(l) => items = ev.domain_items(*domain, Some(l), player as usize, env)?,
+                None => ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?,
+            }
             let ev = Evaluator {
                 memo: Some(&memo),
                 ..ev
             };
             let mut options = Vec::with_capacity(items.len());
-            for item in items {
+            for item in items.drain(..) {
                 let target = value_target(&item);
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
                 env.locals[*slot as usize] = item;
@@ -529,7 +531,9 @@ impl Game {
                 }
             }
             Ok::<_, EvalError>(options)
-        })?;
+        });
+        self.spare.values.keep(items);
+        let options = options?;
         if options.is_empty() {
             if let Some(b) = otherwise {
                 self.tasks.push(Task::Run {
