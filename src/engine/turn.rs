@@ -385,16 +385,13 @@ impl Game {
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let (mut chosen, mut locals) = (self.spare.ids.take(), self.spare.values.take());
-        locals.reserve(self.compiled.frame_slots);
-        let rules = &*self.rules;
+        let mut chosen = self.spare.ids.take();
+        // The guards' locals, made for the first guard judged.
+        let mut guard_locals: Option<Vec<Value>> = None;
+        let rules = code.rules;
         // Every guard is judged against the same state: counts over the
         // board that do not depend on the handler are counted once.
         let memo = Memo::default();
-        let ev = Evaluator {
-            memo: Some(&memo),
-            ..self.evaluator()
-        };
         for &h in rules.handlers_of(event).iter().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
             *last = Some(handler.span);
@@ -409,16 +406,23 @@ impl Game {
             }
             // The event's arguments are set once: a guard writes only the
             // slots above them (its counts' and calls'), each before reading it.
-            if locals.is_empty() {
+            let locals = guard_locals.get_or_insert_with(|| {
+                let mut locals = self.spare.values.take();
+                locals.reserve(self.compiled.frame_slots.max(args.len()));
                 locals.extend_from_slice(&args);
-            }
+                locals
+            });
             if locals.len() < handler.slots as usize {
                 locals.resize_with(handler.slots as usize, || Value::None);
             }
             let mut env = Env {
-                locals: &mut locals,
+                locals,
                 subject: None,
                 depth: 0,
+            };
+            let ev = Evaluator {
+                memo: Some(&memo),
+                ..self.evaluator()
             };
             let held = match self.compiled.guards.get(h as usize) {
                 Some(Some(guard)) => guard(&ev, &mut env),
@@ -428,7 +432,9 @@ impl Game {
                 chosen.push(h);
             }
         }
-        self.spare.values.keep(locals);
+        if let Some(locals) = guard_locals {
+            self.spare.values.keep(locals);
+        }
         if chosen.is_empty() {
             self.spare.values.keep(args);
             self.spare.ids.keep(chosen);
