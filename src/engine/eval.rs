@@ -214,6 +214,8 @@ pub(super) struct CompiledFilter {
     pub test: Test,
     pub kind: Option<Node>,
     pub owner: Option<Node>,
+    /// The value of [`itself_test`], compiled.
+    pub itself: Option<Node>,
     /// The tile and distance of [`near_test`], the tile compiled.
     pub near: Option<(Node, i64)>,
     /// Whether the filter is false for every feature with no figure on it
@@ -233,6 +235,10 @@ impl Filter for CompiledFilter {
             _ => return Ok(None),
         };
         node.as_ref().map(|n| n(ev, env)).transpose()
+    }
+
+    fn itself(&self, ev: &Evaluator, env: &mut Env, _slot: u16) -> Result<Option<Value>, EvalError> {
+        self.itself.as_ref().map(|n| n(ev, env)).transpose()
     }
 
     fn near(&self, ev: &Evaluator, env: &mut Env, _slot: u16) -> Result<Option<(Value, i64)>, EvalError> {
@@ -963,6 +969,18 @@ impl Evaluator<'_> {
                     visit(env, Value::Figure(id), true)?;
                 }
             }
+            Domain::Players => {
+                // Charged as the list of players is; a filter that starts
+                // with `p == E` is judged for `E`'s player alone.
+                let players = self.state.players();
+                self.charge(players)?;
+                let only = filter.map(|f| f.itself(self, env, slot)).transpose()?.flatten();
+                for p in 0..players as u8 {
+                    if only.as_ref().is_none_or(|v| *v == Value::Player(p)) {
+                        visit(env, Value::Player(p), false)?;
+                    }
+                }
+            }
             _ => {
                 for item in self.domain_items(domain, None, player, env)? {
                     visit(env, item, false)?;
@@ -1122,6 +1140,10 @@ pub(super) trait Filter {
     /// when the filter does not start so.
     fn wanted(&self, ev: &Evaluator, env: &mut Env, slot: u16, test: Builtin) -> Result<Option<Value>, EvalError>;
 
+    /// The value `E` of a filter that starts with `x == E` ([`itself_test`]),
+    /// evaluated now, `x` bound to `slot`; `None` when it does not start so.
+    fn itself(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<Value>, EvalError>;
+
     /// The tile `E`, evaluated now, and the distance `d` of a feature
     /// filter whose leading conjuncts include `distance(x.tile, E) <= d`
     /// ([`near_test`]), `x` bound to `slot`; `None` when it has none.
@@ -1150,6 +1172,13 @@ impl Filter for Walked<'_> {
             .transpose()
     }
 
+    fn itself(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<Value>, EvalError> {
+        debug_assert_eq!(slot, self.slot);
+        itself_test(&ev.rules.pack.program, self.expr, slot)
+            .map(|e| ev.eval(e, env))
+            .transpose()
+    }
+
     fn near(&self, ev: &Evaluator, env: &mut Env, slot: u16) -> Result<Option<(Value, i64)>, EvalError> {
         debug_assert_eq!(slot, self.slot);
         near_test(self.expr, slot)
@@ -1172,11 +1201,35 @@ impl Filter for Walked<'_> {
 /// simple arguments is looked into: `may_swap(x, city)` whose body starts
 /// with `x.owner == current_player`.
 pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
+    leading_test(program, filter, slot, &|e, slot| local_query(e) == Some((test, slot)))
+}
+
+/// The value `E` of a filter that starts with `x == E` (or `E == x`), `x`
+/// bound to `slot` and `E` as in [`member_test`] (also looked for in a
+/// called function's body): such a filter is false for every member but
+/// `E`'s value (`may`'s `choose` of the current player among the players).
+pub(super) fn itself_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16) -> Option<&'e Expr> {
+    leading_test(
+        program,
+        filter,
+        slot,
+        &|e, slot| matches!(e, Expr::Local(s) if *s == slot),
+    )
+}
+
+/// [`member_test`] and [`itself_test`]: the `E` of a leading `M == E`,
+/// where `of_member(M, slot)` says that `M` reads the member bound to `slot`.
+fn leading_test<'e>(
+    program: &'e Program,
+    filter: &'e Expr,
+    slot: u16,
+    of_member: &dyn Fn(&Expr, u16) -> bool,
+) -> Option<&'e Expr> {
     let fixed = |e: &Expr| fixed(e, slot);
     match filter {
-        Expr::Binary(BinOp::And, first, _) => member_test(program, first, slot, test),
+        Expr::Binary(BinOp::And, first, _) => leading_test(program, first, slot, of_member),
         Expr::Binary(BinOp::Eq, a, b) => {
-            let of_member = |e: &Expr| local_query(e) == Some((test, slot));
+            let of_member = |e: &Expr| of_member(e, slot);
             if of_member(a) && fixed(b) {
                 Some(b)
             } else if of_member(b) && fixed(a) {
@@ -1196,7 +1249,7 @@ pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16,
                 return None;
             };
             let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
-            match member_test(program, body, param as u16, test)? {
+            match leading_test(program, body, param as u16, of_member)? {
                 // A parameter: the argument given for it.
                 Expr::Local(q) => args.get(*q as usize).filter(|a| fixed(a)),
                 other => Some(other),
