@@ -158,6 +158,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|k| k.complete.as_ref().map(|e| c.test(e)))
             .collect(),
+        complete_when_closed: pack
+            .kinds
+            .iter()
+            .map(|k| k.complete.as_ref().is_some_and(when_closed))
+            .collect(),
         score_completed: pack
             .kinds
             .iter()
@@ -470,6 +475,21 @@ struct Compiler<'p> {
     /// compiled from them: counts are remembered by their node's address.
     #[allow(clippy::vec_box, reason = "boxed, so a body keeps its address when the list grows")]
     kept: RefCell<Vec<Box<Expr>>>,
+}
+
+/// Whether a kind's `complete when` is `open_edges == 0` (either way
+/// round): true exactly when its feature has no open edge.
+fn when_closed(e: &Expr) -> bool {
+    let open_edges = |e: &Expr| {
+        matches!(e, Expr::Query { builtin: Builtin::OpenEdges, of, args }
+            if args.is_empty() && matches!(of.as_deref(), None | Some(Expr::Subject)))
+    };
+    match e {
+        Expr::Binary(BinOp::Eq, a, b) => {
+            (open_edges(a) && matches!(**b, Expr::Int(0))) || (open_edges(b) && matches!(**a, Expr::Int(0)))
+        }
+        _ => false,
+    }
 }
 
 /// The built-ins whose every answer is an integer (see `queries.rs`).
@@ -1139,7 +1159,7 @@ mod tests {
     }
 
     /// The compiled table is what games run: with every `complete when`
-    /// compiled to `false`, no feature of a base game completes, so nobody
+    /// compiled to `false` (none answered from open edges), no feature of a base game completes, so nobody
     /// scores in its first 50 turns, while the same game with the real
     /// table does.
     #[test]
@@ -1162,6 +1182,8 @@ mod tests {
         for clause in never.complete.iter_mut().flatten() {
             *clause = Box::new(|_, _| Ok(false));
         }
+        // Nor answered from the open edges.
+        never.complete_when_closed.fill(false);
         assert_eq!(scores_after_50_turns(Some(never)), vec![0, 0]);
         let real = scores_after_50_turns(None);
         assert!(real.iter().any(|s| *s > 0), "{real:?}");
@@ -1427,6 +1449,53 @@ mod tests {
             };
             assert_eq!(super::occupied_test(program, body, 0), *needs_figure, "{filter}");
         }
+    }
+
+    /// A kind's `complete when open_edges == 0` (either way round, of the
+    /// subject) is answered from the open edges (`when_closed`); any other
+    /// condition runs as written. That both answer alike is what
+    /// `compiled_expressions_play_the_games_walked_ones_play` plays.
+    #[test]
+    fn completion_by_open_edges_is_found() {
+        use crate::ir::expr::{Builtin, Expr};
+        use crate::ir::BinOp;
+        let open = |of: Option<Expr>| Expr::Query {
+            builtin: Builtin::OpenEdges,
+            of: of.map(Box::new),
+            args: Vec::new(),
+        };
+        let eq = |op, a, b| Expr::Binary(op, Box::new(a), Box::new(b));
+        assert!(super::when_closed(&eq(
+            BinOp::Eq,
+            open(Some(Expr::Subject)),
+            Expr::Int(0)
+        )));
+        assert!(super::when_closed(&eq(BinOp::Eq, Expr::Int(0), open(None))));
+        assert!(!super::when_closed(&eq(BinOp::Eq, open(None), Expr::Int(1))));
+        assert!(!super::when_closed(&eq(BinOp::Le, open(None), Expr::Int(0))));
+        assert!(!super::when_closed(&eq(
+            BinOp::Eq,
+            open(Some(Expr::Local(0))),
+            Expr::Int(0)
+        )));
+        let neighbours = Expr::Query {
+            builtin: Builtin::Neighbours,
+            of: None,
+            args: Vec::new(),
+        };
+        assert!(!super::when_closed(&eq(BinOp::Eq, neighbours, Expr::Int(0))));
+        // Base's roads and cities are answered so; its monasteries are not.
+        let base = Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap());
+        let compiled = super::compile(&base);
+        let closed: Vec<&str> = base
+            .pack
+            .kinds
+            .iter()
+            .zip(&compiled.complete_when_closed)
+            .filter(|(_, c)| **c)
+            .map(|(k, _)| k.name.as_str())
+            .collect();
+        assert_eq!(closed, ["city", "road"]);
     }
 
     /// `itself_test` finds the value a filter's leading `p == E` (either

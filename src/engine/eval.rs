@@ -150,6 +150,10 @@ pub(super) struct Compiled {
     pub guards: Vec<Option<Test>>,
     /// By feature kind: `complete when`, the completed and final scores.
     pub complete: Vec<Option<Test>>,
+    /// By feature kind: whether it is complete when it has no open edge
+    /// (`complete when open_edges == 0`), answered from the feature's count
+    /// of open edges with no node run.
+    pub complete_when_closed: Vec<bool>,
     pub score_completed: Vec<Option<Node>>,
     pub score_final: Vec<Option<Node>>,
     /// By action: its `when`, and the filter of its targets.
@@ -817,7 +821,11 @@ impl Evaluator<'_> {
         if depth >= MAX_EVAL_DEPTH {
             return Err(EvalError::TooDeep);
         }
-        let kind = self.state.features().kind(f) as usize;
+        let features = self.state.features();
+        let kind = features.kind(f) as usize;
+        if self.compiled.complete_when_closed.get(kind) == Some(&true) {
+            return Ok(features.open(features.find(f)) == 0);
+        }
         let env = &mut Env {
             locals: &mut Vec::new(),
             subject: Some(f),
