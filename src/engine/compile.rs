@@ -478,11 +478,11 @@ struct Compiler<'p> {
 }
 
 /// Whether a kind's `complete when` is `open_edges == 0` (either way
-/// round): true exactly when its feature has no open edge.
+/// round, of the subject): true exactly when its feature has no open edge.
 fn when_closed(e: &Expr) -> bool {
     let open_edges = |e: &Expr| {
         matches!(e, Expr::Query { builtin: Builtin::OpenEdges, of, args }
-            if args.is_empty() && matches!(of.as_deref(), None | Some(Expr::Subject)))
+            if args.is_empty() && matches!(of.as_deref(), Some(Expr::Subject)))
     };
     match e {
         Expr::Binary(BinOp::Eq, a, b) => {
@@ -1470,9 +1470,23 @@ mod tests {
             open(Some(Expr::Subject)),
             Expr::Int(0)
         )));
-        assert!(super::when_closed(&eq(BinOp::Eq, Expr::Int(0), open(None))));
-        assert!(!super::when_closed(&eq(BinOp::Eq, open(None), Expr::Int(1))));
-        assert!(!super::when_closed(&eq(BinOp::Le, open(None), Expr::Int(0))));
+        assert!(super::when_closed(&eq(
+            BinOp::Eq,
+            Expr::Int(0),
+            open(Some(Expr::Subject))
+        )));
+        // Of nothing, `open_edges` is 0 whatever the feature: not the same.
+        assert!(!super::when_closed(&eq(BinOp::Eq, Expr::Int(0), open(None))));
+        assert!(!super::when_closed(&eq(
+            BinOp::Eq,
+            open(Some(Expr::Subject)),
+            Expr::Int(1)
+        )));
+        assert!(!super::when_closed(&eq(
+            BinOp::Le,
+            open(Some(Expr::Subject)),
+            Expr::Int(0)
+        )));
         assert!(!super::when_closed(&eq(
             BinOp::Eq,
             open(Some(Expr::Local(0))),

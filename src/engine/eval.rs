@@ -331,16 +331,14 @@ impl Memo {
     /// Remembers the features of placed tile `tile` (not when there are
     /// more than [`MEMO_ROOTS`]).
     pub(super) fn keep_tile_roots(&self, tile: u16, roots: &[u32]) {
-        if let Ok(len) = u8::try_from(roots.len()) {
-            if roots.len() <= MEMO_ROOTS {
-                let mut kept = TileRoots {
-                    tile,
-                    len,
-                    roots: [0; MEMO_ROOTS],
-                };
-                kept.roots[..roots.len()].copy_from_slice(roots);
-                self.tile_roots.set(Some(kept));
-            }
+        if roots.len() <= MEMO_ROOTS {
+            let mut kept = TileRoots {
+                tile,
+                len: roots.len() as u8,
+                roots: [0; MEMO_ROOTS],
+            };
+            kept.roots[..roots.len()].copy_from_slice(roots);
+            self.tile_roots.set(Some(kept));
         }
     }
 

@@ -510,7 +510,7 @@ impl Game {
                 None => walked.as_ref().map(|f| f as &dyn Filter),
             };
             match list {
-                Some(l) => items = ev.domain_items(*domain, Some(l), player as usize, env)?,
+                Some(l) => items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?),
                 None => ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?,
             }
             let ev = Evaluator {

@@ -376,7 +376,8 @@ impl Game {
 
     /// An event fires: judges every handler's `when` now (but those whose
     /// gates rule out the event's tile type or feature kind, which would be
-    /// false) and queues the handlers whose guard held.
+    /// false), and starts the first of the handlers whose guard held
+    /// (`run_handler`), the rest queued.
     fn fire_handlers(
         &mut self,
         code: Code,
@@ -432,6 +433,8 @@ impl Game {
                 chosen.push(h);
             }
         }
+        // The guards' counts end here: the handlers change the state.
+        drop(memo);
         if let Some(locals) = guard_locals {
             self.spare.values.keep(locals);
         }
