@@ -1189,6 +1189,19 @@ mod tests {
         assert!(real.iter().any(|s| *s > 0), "{real:?}");
     }
 
+    /// The body of the value function `case_{i}` of a test's pack.
+    fn case_body(program: &crate::ir::program::Program, i: usize) -> &crate::ir::expr::Expr {
+        let f = program
+            .functions
+            .iter()
+            .find(|f| f.name == format!("case_{i}"))
+            .unwrap_or_else(|| panic!("no function case_{i}"));
+        match &f.body {
+            crate::ir::program::FnBody::Expr(body) => body,
+            _ => panic!("case_{i} is a value function"),
+        }
+    }
+
     /// The base pack with the pack `text` named `name` over it.
     fn over_base(name: &str, text: String) -> crate::RulePack {
         let packs = [
@@ -1394,7 +1407,6 @@ mod tests {
     /// a count that holds with no figure.
     #[test]
     fn occupied_tests_find_filters_that_need_a_figure() {
-        use crate::ir::program::FnBody;
         let cases = [
             ("count(x in m.figures) > 0", true),
             ("count(x in m.figures where x.owner != none) >= 1", true),
@@ -1439,14 +1451,7 @@ mod tests {
         let pack = over_base("occupied.rules", text);
         let program = &pack.program;
         for (i, (filter, needs_figure)) in cases.iter().enumerate() {
-            let f = program
-                .functions
-                .iter()
-                .find(|f| f.name == format!("case_{i}"))
-                .unwrap();
-            let FnBody::Expr(body) = &f.body else {
-                panic!("case_{i} is a value function")
-            };
+            let body = case_body(program, i);
             assert_eq!(super::occupied_test(program, body, 0), *needs_figure, "{filter}");
         }
     }
@@ -1518,7 +1523,6 @@ mod tests {
     /// `E` that reads the member or could fail.
     #[test]
     fn itself_tests_find_filters_of_one_member() {
-        use crate::ir::program::FnBody;
         let cases = [
             ("p == current_player", Some("current_player")),
             ("current_player == p", Some("current_player")),
@@ -1542,14 +1546,7 @@ mod tests {
         let pack = over_base("itself.rules", text);
         let program = &pack.program;
         for (i, (filter, wanted)) in cases.iter().enumerate() {
-            let f = program
-                .functions
-                .iter()
-                .find(|f| f.name == format!("case_{i}"))
-                .unwrap();
-            let FnBody::Expr(body) = &f.body else {
-                panic!("case_{i} is a value function")
-            };
+            let body = case_body(program, i);
             let found = super::itself_test(program, body, 0).map(|e| match e {
                 crate::ir::expr::Expr::Query { builtin, .. } => format!("{builtin:?}"),
                 crate::ir::expr::Expr::Local(1) => "q".to_string(),
