@@ -1159,9 +1159,9 @@ mod tests {
     }
 
     /// The compiled table is what games run: with every `complete when`
-    /// compiled to `false` (none answered from open edges), no feature of a base game completes, so nobody
-    /// scores in its first 50 turns, while the same game with the real
-    /// table does.
+    /// compiled to `false` (none answered from open edges), no feature of
+    /// a base game completes, so nobody scores in its first 50 turns, while
+    /// the same game with the real table does.
     #[test]
     fn games_run_the_compiled_table() {
         use super::super::eval::Compiled;

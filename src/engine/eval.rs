@@ -179,11 +179,9 @@ impl Compiled {
 
     /// [`Compiled::frame`] made in `spare`, an emptied list: no allocation
     /// when it has the room.
-    pub(super) fn frame_in(&self, mut spare: Vec<Value>, n: usize) -> Vec<Value> {
+    pub(super) fn frame_in(&self, spare: Vec<Value>, n: usize) -> Vec<Value> {
         debug_assert!(spare.is_empty(), "a spare frame is emptied before reuse");
-        spare.reserve_exact(n.max(self.frame_slots));
-        spare.resize_with(n, || Value::None);
-        spare
+        self.frame_after(spare, n)
     }
 
     /// A frame of `n` local slots whose first ones hold `values` (at most
@@ -907,7 +905,8 @@ impl Evaluator<'_> {
     /// may pass, in the domain's order, each handed to `visit` (with `env`)
     /// as it is found: all of them, less the features of another kind when
     /// the filter starts with `x.kind == K` and the figures of another owner
-    /// when it starts with `x.owner == P` (see [`member_test`]). Charged as
+    /// when it starts with `x.owner == P` (see [`member_test`]), and only
+    /// `E`'s player when it starts with `p == E` (see [`itself_test`]). Charged as
     /// [`Evaluator::domain_items`] is, each member as it comes. The board's
     /// features and figures are walked where they lie: a look at them lists
     /// nothing.
