@@ -128,6 +128,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         room: Cell::new(MAX_INLINED_NODES),
         inlining: RefCell::new(Vec::new()),
         kept: RefCell::new(Vec::new()),
+        once: Cell::new(false),
     };
     let mut compiled = Compiled {
         functions: program
@@ -151,7 +152,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         guards: program
             .handlers
             .iter()
-            .map(|h| h.when.as_ref().map(|e| c.test(e)))
+            .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
         complete: pack
             .kinds
@@ -176,7 +177,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         action_when: program
             .actions
             .iter()
-            .map(|a| a.when.as_ref().map(|e| c.test(e)))
+            .map(|a| a.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
         action_filter: program
             .actions
@@ -475,6 +476,11 @@ struct Compiler<'p> {
     /// compiled from them: counts are remembered by their node's address.
     #[allow(clippy::vec_box, reason = "boxed, so a body keeps its address when the list grows")]
     kept: RefCell<Vec<Box<Expr>>>,
+    /// Whether the node being compiled runs at most once while one memo
+    /// lasts: true in a handler's guard (judged once as its event fires) and
+    /// an action's `when` (once a look), outside the filters of counts and
+    /// the bodies of functions (see [`Compiler::once`]).
+    once: Cell<bool>,
 }
 
 /// Whether a kind's `complete when` is `open_edges == 0` (either way
@@ -946,8 +952,29 @@ impl Compiler<'_> {
     /// in there are not inlined.
     fn within<T>(&self, func: FnId, compile: impl FnOnce() -> T) -> T {
         self.inlining.borrow_mut().push(func);
-        let out = compile();
+        let out = self.in_context(false, compile);
         self.inlining.borrow_mut().pop();
+        out
+    }
+
+    /// `compile` of an expression that runs at most once while one memo
+    /// lasts (a guard, an action's `when`): a count in it, outside the
+    /// filters of counts and the bodies of functions, cannot find itself
+    /// remembered, so it neither looks in the memo nor fills it. Such a
+    /// count is named by its own node, which no other expression has, so
+    /// no other count asks for its entry either. The memo changes only
+    /// what is charged for a count it finds, so passing it by changes
+    /// nothing else.
+    fn once<T>(&self, compile: impl FnOnce() -> T) -> T {
+        self.in_context(true, compile)
+    }
+
+    /// `compile` with [`Compiler::once`]'s context set to `once`, restored
+    /// after.
+    fn in_context<T>(&self, once: bool, compile: impl FnOnce() -> T) -> T {
+        let outer = self.once.replace(once);
+        let out = compile();
+        self.once.set(outer);
         out
     }
 
@@ -1038,14 +1065,15 @@ impl Compiler<'_> {
 
     /// A count's filter, its members bound to `slot`.
     fn filter(&self, e: &Expr, slot: u16) -> CompiledFilter {
-        CompiledFilter {
+        // A filter runs once for each member.
+        self.in_context(false, || CompiledFilter {
             test: self.test(e),
             kind: member_test(self.program, e, slot, Builtin::Kind).map(|k| self.node(k)),
             owner: member_test(self.program, e, slot, Builtin::Owner).map(|o| self.node(o)),
             itself: itself_test(self.program, e, slot).map(|v| self.node(v)),
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
             occupied: occupied_test(self.program, e, slot),
-        }
+        })
     }
 
     /// A count as a closure given the limit at which it stops: what
@@ -1067,10 +1095,12 @@ impl Compiler<'_> {
         // are (an inlined body's by its function's node).
         let at = e as *const Expr as usize;
         let at = self.named.borrow().get(&at).copied().unwrap_or(at);
+        // A count that runs once while its memo lasts is never found there.
+        let memo = if self.once.get() { None } else { memo.clone() };
         let filter = filter.as_deref().map(|f| self.filter(f, slot));
         match (domain, list) {
             (Some(domain), None) => {
-                let (domain, memo) = (*domain, memo.clone());
+                let domain = *domain;
                 Box::new(move |ev, env, limit| {
                     ev.remembered(at, memo.as_deref(), env, |env| {
                         let filter = filter.as_ref().map(|f| f as &dyn Filter);
@@ -1737,6 +1767,36 @@ mod tests {
         }
         assert!(constant_read, "the constant argument was put in the body");
         plays_as_walked_beyond_base(&rules, 50);
+    }
+
+    /// Counts that run once while their memo lasts (written in a guard or
+    /// an action's `when`, outside filters and function bodies) pass the
+    /// memo by, and those that may run again keep it: a function's count
+    /// called twice in a guard, in two guards of one event and in an
+    /// action's `when`, and counts inside filters, are found remembered as
+    /// walked ones are. The games are the same compiled as walked (events,
+    /// scores and the evaluation work charged, which a count counted again
+    /// instead of found would raise).
+    #[test]
+    fn counts_run_once_play_as_remembered() {
+        let text = "pack once\nlanguage 1\nrequires base\n\
+            fn cities() = count(feature g where g.kind == city)\n\
+            on tile_placed(t) when count(feature g where g.kind == road) > 2 and cities() > 1 and cities() > 2 {\n  \
+              score 1 to current_player reason \"once\"\n}\n\
+            on tile_placed(t) when cities() > 3\n    \
+              and count(feature g where g.kind == road and count(feature h where h.kind == city) > g.tiles) > 0 {\n  \
+              score 2 to current_player reason \"once\"\n}\n\
+            action look in before_place for feature f where f.kind == road and cities() > f.tiles\n    \
+              when count(feature g where g.kind == field) > 1 and cities() > 0 {\n  \
+              score 1 to current_player reason \"looked\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("once.rules", text.into())));
+        let games = plays_as_walked_beyond_base(&rules, 50);
+        assert!(
+            games
+                .iter()
+                .any(|(_, events, _)| events.iter().any(|e| e.starts_with("Acted"))),
+            "the action is taken"
+        );
     }
 
     /// Comparisons of two values read in place (local variables, built-ins
