@@ -1000,9 +1000,9 @@ impl Evaluator<'_> {
     /// it starts with `x.kind == K` for another kind than `kind`, else those
     /// of kind `K` (see [`member_test`]); and of those, only the features
     /// whose tile lies within `d` squares of `E`'s when its leading conjuncts
-    /// include `distance(x.tile, E) <= d` (see [`near_test`]), and only the
-    /// features with a figure on them when the filter asks for one (see
-    /// [`occupied_test`]).
+    /// include `distance(x.tile, E) <= d` (see [`near_test`]; none when no
+    /// tile there has a segment of the kind), and only the features with a
+    /// figure on them when the filter asks for one (see [`occupied_test`]).
     fn feature_scan(
         &self,
         kind: Option<KindId>,
@@ -1045,15 +1045,28 @@ impl Evaluator<'_> {
         let d = d as i32;
         // Tiles with no segment of the kind wanted hold none of its features.
         let wanted = kind.map_or(u64::MAX, kind_bit);
-        for dy in -d..=d {
-            for dx in -d..=d {
-                if let Some(p) = board.at((x + dx, y + dy)) {
-                    if self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0 {
-                        scan.tiles[scan.len] = p.0;
-                        scan.len += 1;
+        let mut near = |p: super::ids::PlacedId| {
+            if self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0 {
+                scan.tiles[scan.len] = p.0;
+                scan.len += 1;
+            }
+        };
+        if d == 1 {
+            // The 3×3 around, read off the grid's rows.
+            board.around((x, y), |p, _| near(p));
+        } else {
+            for dy in -d..=d {
+                for dx in -d..=d {
+                    if let Some(p) = board.at((x + dx, y + dy)) {
+                        near(p);
                     }
                 }
             }
+        }
+        // No tile near with a segment of the kind: no member, and no scan
+        // to hand on.
+        if scan.len == 0 {
+            return Ok(None);
         }
         // A tile's nodes follow those of the tiles placed before it: in the
         // order of placement, roots come out in ascending order.
