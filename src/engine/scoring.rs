@@ -10,7 +10,7 @@ use super::game::Game;
 use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
-use super::task::{Adjustment, Log, Pool, Step, Task};
+use super::task::{Adjustment, EventArgs, Log, Step, Task};
 use super::types::Event;
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
@@ -44,8 +44,8 @@ impl Game {
         let f = self.state.features().find(f);
         if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
             self.state.set_done(f);
-            let Game { rules, spare, .. } = self;
-            let mut event = |event| feature_event(rules, &mut spare.values, event, f);
+            let rules = &self.rules;
+            let event = |event| feature_event(rules, event, f);
             let tasks = [
                 event(EventKind::FeatureCompleted),
                 Some(Task::Score {
@@ -109,12 +109,7 @@ impl Game {
                 feature: f,
                 completed: false,
             });
-            scoring.extend(feature_event(
-                &self.rules,
-                &mut self.spare.values,
-                EventKind::FeatureScored,
-                f,
-            ));
+            scoring.extend(feature_event(&self.rules, EventKind::FeatureScored, f));
         }
         self.then(scoring);
         // What was owed was paid first, so its events come first.
@@ -277,16 +272,11 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
 }
 
 /// The event `event` about feature `f`, when a rule listens to it (an
-/// event no rule hears would run nothing), its argument list a spare one
-/// from `spare` when there is one.
-fn feature_event(rules: &Rules, spare: &mut Pool<Value>, event: EventKind, f: FeatureId) -> Option<Task> {
+/// event no rule hears would run nothing).
+fn feature_event(rules: &Rules, event: EventKind, f: FeatureId) -> Option<Task> {
     (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
         event,
-        args: {
-            let mut args = spare.take();
-            args.push(Value::Feature(f));
-            args
-        },
+        args: EventArgs::One(Value::Feature(f)),
         depth: 0,
     })
 }
@@ -296,7 +286,11 @@ fn points_event(rules: &Rules, player: usize, points: i64, reason: ReasonId, dep
     let event = EventKind::PointsScored;
     (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
         event,
-        args: vec![Value::Player(player as u8), Value::Int(points), Value::Reason(reason)],
+        args: EventArgs::List(vec![
+            Value::Player(player as u8),
+            Value::Int(points),
+            Value::Reason(reason),
+        ]),
         depth,
     })
 }

@@ -61,7 +61,7 @@ pub(super) enum Task {
     /// state at this moment, and the handlers whose guard held are queued.
     Fire {
         event: EventKind,
-        args: Vec<Value>,
+        args: EventArgs,
         depth: u16,
     },
     /// Handlers chosen when their event fired, the next one last.
@@ -121,6 +121,43 @@ impl Clone for Spare {
 impl std::fmt::Debug for Spare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Spare")
+    }
+}
+
+/// An event's arguments. Most events have one, kept in the task itself, so
+/// no list is made for an event whose handlers all pass it by.
+#[derive(Clone, Debug)]
+pub(super) enum EventArgs {
+    One(Value),
+    List(Vec<Value>),
+}
+
+impl EventArgs {
+    /// The arguments in order.
+    pub fn as_slice(&self) -> &[Value] {
+        match self {
+            EventArgs::One(v) => std::slice::from_ref(v),
+            EventArgs::List(list) => list,
+        }
+    }
+
+    /// The arguments as a list, made in a spare one of `spare` for one.
+    pub fn into_list(self, spare: &mut Pool<Value>) -> Vec<Value> {
+        match self {
+            EventArgs::One(v) => {
+                let mut list = spare.take();
+                list.push(v);
+                list
+            }
+            EventArgs::List(list) => list,
+        }
+    }
+
+    /// Done with: a list goes back to `spare`.
+    pub fn keep(self, spare: &mut Pool<Value>) {
+        if let EventArgs::List(list) = self {
+            spare.keep(list);
+        }
     }
 }
 

@@ -13,7 +13,9 @@ use super::eval::{Env, Evaluator, Memo};
 use super::game::Game;
 use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
-use super::task::{Code, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET};
+use super::task::{
+    Code, EventArgs, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET,
+};
 use super::types::{Event, Target};
 use super::value::{target_value, EvalError, Value};
 use crate::ir::program::EventKind;
@@ -67,19 +69,18 @@ impl Game {
         if !self.rules.handlers_of(event).is_empty() {
             self.tasks.push(Task::Fire {
                 event,
-                args: Vec::new(),
+                args: EventArgs::List(Vec::new()),
                 depth,
             });
         }
     }
 
-    /// [`Game::fire`] with one argument, its list made only when some rule
-    /// listens (from a spare one): an event nobody hears allocates nothing.
+    /// [`Game::fire`] with one argument, made only when some rule listens
+    /// and kept in the task: a list is made only for handlers that run.
     #[inline(always)]
     pub(super) fn fire_one(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
         if !self.rules.handlers_of(event).is_empty() {
-            let mut args = self.spare.values.take();
-            args.push(arg());
+            let args = EventArgs::One(arg());
             self.tasks.push(Task::Fire { event, args, depth });
         }
     }
@@ -382,7 +383,7 @@ impl Game {
         &mut self,
         code: Code,
         event: EventKind,
-        args: Vec<Value>,
+        args: EventArgs,
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
@@ -402,15 +403,18 @@ impl Game {
             };
             // A guard that cannot hold for this tile's type or this
             // feature's kind is not judged.
-            if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, &args)) {
+            if !rules.gates[h as usize]
+                .iter()
+                .all(|g| self.gate_open(g, args.as_slice()))
+            {
                 continue;
             }
             // The event's arguments are set once: a guard writes only the
             // slots above them (its counts' and calls'), each before reading it.
             let locals = guard_locals.get_or_insert_with(|| {
                 let mut locals = self.spare.values.take();
-                locals.reserve(self.compiled.frame_slots.max(args.len()));
-                locals.extend_from_slice(&args);
+                locals.reserve(self.compiled.frame_slots.max(args.as_slice().len()));
+                locals.extend_from_slice(args.as_slice());
                 locals
             });
             if locals.len() < handler.slots as usize {
@@ -439,11 +443,12 @@ impl Game {
             self.spare.values.keep(locals);
         }
         if chosen.is_empty() {
-            self.spare.values.keep(args);
+            args.keep(&mut self.spare.values);
             self.spare.ids.keep(chosen);
             return Ok(Step::Next);
         }
         // The first handler starts at once, as its queued task would next.
+        let args = args.into_list(&mut self.spare.values);
         self.run_handler(code, args, chosen, depth, last)
     }
 
