@@ -53,6 +53,36 @@ pub struct Features {
     /// meaningful at roots (one table, so a copy allocates it once).
     standing: Vec<Standing>,
     players: usize,
+    /// The roots of each kind, made at the first scan for the features of
+    /// one kind and kept up to date from then on (a game whose rules never
+    /// ask for the features of one kind never makes it).
+    index: std::sync::OnceLock<RootIndex>,
+}
+
+/// The roots of each kind, as bits: bit `node % 64` of word
+/// `(node / 64) * kinds + kind` is set while `node` is a root of `kind`,
+/// so the features of one kind are found in ascending order without a
+/// look at the other nodes ([`Features::roots_holding`]).
+#[derive(Clone, Debug, Default)]
+struct RootIndex {
+    bits: Vec<u64>,
+    /// More than the highest kind of a node.
+    kinds: usize,
+}
+
+impl RootIndex {
+    /// The index of `nodes` as they are.
+    fn of(nodes: &[Node]) -> RootIndex {
+        let kinds = nodes.iter().map(|n| usize::from(n.kind) + 1).max().unwrap_or(0);
+        let mut index = RootIndex {
+            bits: vec![0; nodes.len().div_ceil(64) * kinds],
+            kinds,
+        };
+        for (i, n) in nodes.iter().enumerate().filter(|(i, n)| n.parent == *i as u32) {
+            index.bits[root_word(i as u32, n.kind, kinds)] |= root_bit(i as u32);
+        }
+        index
+    }
 }
 
 /// Segments a copy has room for beyond the original's without growing: a
@@ -75,6 +105,14 @@ impl Clone for Features {
             stride: self.stride,
             standing: copy_with_room(&self.standing, COPY_ROOM * self.players),
             players: self.players,
+            index: match self.index.get() {
+                Some(index) => RootIndex {
+                    bits: copy_with_room(&index.bits, COPY_ROOM.div_ceil(64) * index.kinds),
+                    kinds: index.kinds,
+                }
+                .into(),
+                None => std::sync::OnceLock::new(),
+            },
         }
     }
 }
@@ -127,6 +165,16 @@ impl Features {
             figures: 0,
             kind,
         });
+        if let Some(index) = self.index.get_mut() {
+            if usize::from(kind) >= index.kinds {
+                *index = RootIndex::of(&self.nodes);
+            } else {
+                if id % 64 == 0 {
+                    index.bits.extend(std::iter::repeat_n(0, index.kinds));
+                }
+                index.bits[root_word(id, kind, index.kinds)] |= root_bit(id);
+            }
+        }
         id
     }
 
@@ -143,14 +191,23 @@ impl Features {
 
     /// [`Features::roots`], and when `occupied` only the features with a
     /// figure on them.
-    pub fn roots_holding(&self, kind: Option<KindId>, occupied: bool) -> impl Iterator<Item = FeatureId> + Clone + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(move |(i, n)| {
-                n.parent == *i as u32 && kind.is_none_or(|k| n.kind == k) && (!occupied || n.figures > 0)
-            })
-            .map(|(i, _)| i as FeatureId)
+    /// The roots of one kind are read off their bits in the graph's index
+    /// of roots (made at the first such scan); of every kind, found by a
+    /// scan of the nodes.
+    pub fn roots_holding(&self, kind: Option<KindId>, occupied: bool) -> Roots<'_> {
+        let kind = kind.map(|k| (usize::from(k), self.index.get_or_init(|| RootIndex::of(&self.nodes))));
+        Roots {
+            nodes: &self.nodes,
+            // A kind no node has has no word, and no root.
+            bits: kind
+                .and_then(|(k, index)| index.bits.get(k).filter(|_| k < index.kinds))
+                .copied()
+                .unwrap_or(0),
+            kind,
+            occupied,
+            chunk: 0,
+            next: 0,
+        }
     }
 
     /// Whether `node` is a feature's root (of `kind`, when given; with a
@@ -212,6 +269,10 @@ impl Features {
             self.nodes[root as usize].rank += 1;
         }
         self.nodes[child as usize].parent = root;
+        if let Some(index) = self.index.get_mut() {
+            let kind = self.nodes[child as usize].kind;
+            index.bits[root_word(child, kind, index.kinds)] &= !root_bit(child);
+        }
         // Splice the two circular member lists.
         let root_next = self.nodes[root as usize].next;
         self.nodes[root as usize].next = self.nodes[child as usize].next;
@@ -325,6 +386,65 @@ impl Features {
     }
 }
 
+/// The word of a [`RootIndex`] holding `node`'s bit for `kind`.
+fn root_word(node: u32, kind: KindId, kinds: usize) -> usize {
+    node as usize / 64 * kinds + usize::from(kind)
+}
+
+/// `node`'s bit in its word of a [`RootIndex`].
+fn root_bit(node: u32) -> u64 {
+    1 << (node % 64)
+}
+
+/// The features of a graph (of one kind, when given; with a figure on
+/// them, when `occupied`), by root in ascending order: see
+/// [`Features::roots_holding`].
+#[derive(Clone)]
+pub struct Roots<'a> {
+    nodes: &'a [Node],
+    /// The kind and the index its roots are read off; `None`: every kind,
+    /// by a scan of the nodes.
+    kind: Option<(usize, &'a RootIndex)>,
+    occupied: bool,
+    /// The 64 nodes whose bits `bits` holds.
+    chunk: usize,
+    /// The kind's roots among them not yet visited.
+    bits: u64,
+    /// The next node a scan of every kind looks at.
+    next: usize,
+}
+
+impl Iterator for Roots<'_> {
+    type Item = FeatureId;
+
+    fn next(&mut self) -> Option<FeatureId> {
+        let Some((kind, index)) = self.kind else {
+            while let Some(n) = self.nodes.get(self.next) {
+                let i = self.next as u32;
+                self.next += 1;
+                if n.parent == i && (!self.occupied || n.figures > 0) {
+                    return Some(i);
+                }
+            }
+            return None;
+        };
+        if kind >= index.kinds {
+            return None;
+        }
+        loop {
+            while self.bits == 0 {
+                self.chunk += 1;
+                self.bits = *index.bits.get(self.chunk * index.kinds + kind)?;
+            }
+            let node = (self.chunk * 64) as u32 + self.bits.trailing_zeros();
+            self.bits &= self.bits - 1;
+            if !self.occupied || self.nodes[node as usize].figures > 0 {
+                return Some(node);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +475,67 @@ mod tests {
         f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 0);
         assert_eq!(f.tile_count(f.find(a)), 2);
+    }
+
+    /// The roots of one kind read off the index are those a scan of the
+    /// nodes finds, in the same order, with and without figures asked for:
+    /// the index made at the first scan (here after 50 segments), kept up
+    /// to date through later segments, unions and figures, made again when
+    /// a segment of a new kind comes, and copied with the graph.
+    #[test]
+    fn roots_of_one_kind_are_those_a_scan_finds() {
+        let scan = |f: &Features, kind: KindId, occupied: bool| -> Vec<FeatureId> {
+            (0..f.nodes.len() as u32)
+                .filter(|&i| {
+                    let n = &f.nodes[i as usize];
+                    n.parent == i && n.kind == kind && (!occupied || n.figures > 0)
+                })
+                .collect()
+        };
+        let check = |f: &Features| {
+            for kind in 0..7 {
+                for occupied in [false, true] {
+                    let found: Vec<FeatureId> = f.roots_holding(Some(kind), occupied).collect();
+                    assert_eq!(found, scan(f, kind, occupied), "kind {kind}, occupied {occupied}");
+                }
+            }
+        };
+        let mut f = Features::with_vars(0, 2);
+        let mut seed = 0x5eed_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut unions = 0;
+        for step in 0..1500u16 {
+            // Kinds 0-2 at first; 3-5 only once the index is made.
+            let kinds = if step < 400 { 3 } else { 6 };
+            match next(4) {
+                0 | 1 => {
+                    f.add(PlacedId(step), 0, next(kinds) as KindId, 2, &[]);
+                }
+                2 if f.len() > 1 => {
+                    let (a, b) = (next(f.len() as u64) as u32, next(f.len() as u64) as u32);
+                    if f.kind(f.find(a)) == f.kind(f.find(b)) {
+                        f.connect(a, b, &[]);
+                        unions += 1;
+                    }
+                }
+                _ if f.len() > 0 => f.add_figure(next(f.len() as u64) as u32, Some((0, 1))),
+                _ => {}
+            }
+            if step == 50 {
+                assert!(f.index.get().is_none(), "no index before the first scan");
+                let copy = f.clone();
+                check(&f);
+                assert!(copy.index.get().is_none() && f.index.get().is_some());
+            } else if step > 50 && step % 100 == 0 {
+                check(&f);
+                check(&f.clone());
+            }
+        }
+        assert!(unions > 50 && f.len() > 500, "{unions} unions of {} segments", f.len());
+        check(&f);
     }
 
     #[test]
