@@ -960,11 +960,13 @@ impl Compiler<'_> {
     /// `compile` of an expression that runs at most once while one memo
     /// lasts (a guard, an action's `when`): a count in it, outside the
     /// filters of counts and the bodies of functions, cannot find itself
-    /// remembered, so it neither looks in the memo nor fills it. Such a
-    /// count is named by its own node, which no other expression has, so
-    /// no other count asks for its entry either. The memo changes only
-    /// what is charged for a count it finds, so passing it by changes
-    /// nothing else.
+    /// remembered, so it neither looks in the memo nor fills it: it only
+    /// takes the place its entry would have among the memo's entries
+    /// (`Memo::pass`), so the counts after it are kept, or not once the
+    /// memo is full, as before. Such a count is named by its own node,
+    /// which no other expression has, so no other count asks for its entry
+    /// either. The memo changes only what is charged for a count it finds,
+    /// so passing it by changes nothing else.
     fn once<T>(&self, compile: impl FnOnce() -> T) -> T {
         self.in_context(true, compile)
     }
@@ -1096,13 +1098,13 @@ impl Compiler<'_> {
         let at = e as *const Expr as usize;
         let at = self.named.borrow().get(&at).copied().unwrap_or(at);
         // A count that runs once while its memo lasts is never found there.
-        let memo = if self.once.get() { None } else { memo.clone() };
+        let once = self.once.get();
         let filter = filter.as_deref().map(|f| self.filter(f, slot));
         match (domain, list) {
             (Some(domain), None) => {
-                let domain = *domain;
+                let (domain, memo) = (*domain, memo.clone());
                 Box::new(move |ev, env, limit| {
-                    ev.remembered(at, memo.as_deref(), env, |env| {
+                    ev.remembered_or_once(at, memo.as_deref(), once, env, |env| {
                         let filter = filter.as_ref().map(|f| f as &dyn Filter);
                         ev.count_domain(domain, slot, filter, env, limit, listed)
                     })
@@ -1797,6 +1799,26 @@ mod tests {
                 .any(|(_, events, _)| events.iter().any(|e| e.starts_with("Acted"))),
             "the action is taken"
         );
+    }
+
+    /// A count that runs once still takes the place of its entry in a memo
+    /// that fills up: the guard's second count keeps one entry for each
+    /// feature of the board (its inner count reads `g`), so the memo fills
+    /// as the board grows; the count over cities after it, whose inner
+    /// count depends on no city, is kept (and found for the other cities)
+    /// exactly when a walked guard keeps it. The games, and the work they
+    /// are charged, are the same compiled as walked; without the places
+    /// taken, compiled games keep one more count near a full memo and are
+    /// charged less.
+    #[test]
+    fn counts_run_once_hold_their_place_in_a_full_memo() {
+        let text = "pack full\nlanguage 1\nrequires base\n\
+            on tile_placed(t) when count(feature a where a.kind == road) > 0\n    \
+              and count(feature g where count(figure m where m.feature != g) > 0) > 1000\n    \
+              or count(feature x where x.kind == city and count(figure m where m.owner != none) > 1) < 1000 {\n  \
+              score 1 to current_player reason \"full\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("full.rules", text.into())));
+        plays_as_walked_beyond_base(&rules, 20);
     }
 
     /// Comparisons of two values read in place (local variables, built-ins

@@ -270,6 +270,10 @@ const MEMO_ENTRIES: usize = 64;
 #[derive(Default)]
 pub(super) struct Memo {
     entries: std::cell::RefCell<smallvec::SmallVec<[(usize, Key, i64); MEMO_IN_PLACE]>>,
+    /// Counts that ran once while the memo lasts and were not kept
+    /// ([`Memo::pass`]), each holding the place its entry would have taken
+    /// among the [`MEMO_ENTRIES`].
+    passed: std::cell::Cell<usize>,
     tile_roots: std::cell::Cell<Option<TileRoots>>,
 }
 
@@ -343,7 +347,7 @@ impl Memo {
     /// Remembers count `n` of `expr` with the values of `slots` in `locals`.
     pub(super) fn put(&self, expr: usize, slots: &[u16], locals: &[Value], n: i64) {
         let mut entries = self.entries.borrow_mut();
-        if entries.len() < MEMO_ENTRIES {
+        if entries.len() + self.passed.get() < MEMO_ENTRIES {
             let value = |s: &u16| locals.get(usize::from(*s)).cloned().unwrap_or(Value::None);
             let key = match slots {
                 [] => Key::Few(0, [Value::None, Value::None]),
@@ -352,6 +356,19 @@ impl Memo {
                 _ => Key::Many(slots.iter().map(value).collect()),
             };
             entries.push((expr, key, n));
+        }
+    }
+}
+
+impl Memo {
+    /// A count that runs once while the memo lasts, and so is not kept,
+    /// was counted where it would have been: it takes the place of the
+    /// entry it would have filled, so the counts after it are kept (or not,
+    /// once the memo is full) as they would be had it been kept, and walked
+    /// and compiled evaluation charge the same.
+    pub(super) fn pass(&self) {
+        if self.entries.borrow().len() + self.passed.get() < MEMO_ENTRIES {
+            self.passed.set(self.passed.get() + 1);
         }
     }
 }
@@ -611,9 +628,28 @@ impl Evaluator<'_> {
         env: &mut Env,
         count: impl FnOnce(&mut Env) -> Result<i64, EvalError>,
     ) -> Result<i64, EvalError> {
+        self.remembered_or_once(at, slots, false, env, count)
+    }
+
+    /// [`Evaluator::remembered`], or when `once` (a count that runs at most
+    /// once while the memo lasts: `Compiler::once`) counted without a look
+    /// in the memo and kept there only as a place taken ([`Memo::pass`]).
+    pub(super) fn remembered_or_once(
+        &self,
+        at: usize,
+        slots: Option<&[u16]>,
+        once: bool,
+        env: &mut Env,
+        count: impl FnOnce(&mut Env) -> Result<i64, EvalError>,
+    ) -> Result<i64, EvalError> {
         let (Some(memo), Some(slots), None) = (self.memo, slots, self.candidate) else {
             return count(env);
         };
+        if once {
+            let n = count(env)?;
+            memo.pass();
+            return Ok(n);
+        }
         if let Some(n) = memo.get(at, slots, env.locals) {
             return Ok(n);
         }

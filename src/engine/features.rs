@@ -184,13 +184,15 @@ impl Features {
     }
 
     /// Every feature (of `kind`, when given), by its root, in ascending
-    /// order: a scan of the nodes that judges nothing else.
+    /// order: read off the index of roots when a kind is given, else a scan
+    /// of the nodes that judges nothing else.
     pub fn roots(&self, kind: Option<KindId>) -> impl Iterator<Item = FeatureId> + Clone + '_ {
         self.roots_holding(kind, false)
     }
 
     /// [`Features::roots`], and when `occupied` only the features with a
     /// figure on them.
+    ///
     /// The roots of one kind are read off their bits in the graph's index
     /// of roots (made at the first such scan); of every kind, found by a
     /// scan of the nodes.
