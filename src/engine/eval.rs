@@ -358,14 +358,11 @@ impl Memo {
             entries.push((expr, key, n));
         }
     }
-}
 
-impl Memo {
-    /// A count that runs once while the memo lasts, and so is not kept,
-    /// was counted where it would have been: it takes the place of the
-    /// entry it would have filled, so the counts after it are kept (or not,
-    /// once the memo is full) as they would be had it been kept, and walked
-    /// and compiled evaluation charge the same.
+    /// A count that runs once while the memo lasts was counted: it is not
+    /// kept, but takes the place its entry would have filled, so the counts
+    /// after it are kept (or not, once the memo is full) as they would be
+    /// had it been kept, and walked and compiled evaluation charge the same.
     pub(super) fn pass(&self) {
         if self.entries.borrow().len() + self.passed.get() < MEMO_ENTRIES {
             self.passed.set(self.passed.get() + 1);
