@@ -8,7 +8,7 @@
 
 use super::eval::{
     compare_or_compute, constant_value, itself_test, member_test, near_test, occupied_test, Compiled, CompiledFilter,
-    Counter, Env, Evaluator, Filter, Node, Test, CANDIDATE, MAX_EVAL_DEPTH,
+    Counter, Env, Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
@@ -154,6 +154,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
+        plain: program.handlers.iter().map(|h| plain_sets(program, h.body)).collect(),
         complete: pack
             .kinds
             .iter()
@@ -216,6 +217,26 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled
+}
+
+/// The sets of a block that only sets game variables, each to a constant
+/// or to another game variable: run in order, they do what the block's
+/// statements do (a `set` queues nothing, logs nothing and cannot fail on
+/// such a value), with no frame. `None` for any other block.
+pub(super) fn plain_sets(program: &Program, body: crate::ir::BlockId) -> Option<Box<[PlainSet]>> {
+    program.blocks[body as usize]
+        .iter()
+        .map(|s| match &s.stmt {
+            Stmt::Set { var, of: None, value } => Some(PlainSet {
+                var: usize::from(*var),
+                value: match value {
+                    Expr::GameVar(g) => PlainValue::GameVar(usize::from(*g)),
+                    e => PlainValue::Constant(constant_value(e)?),
+                },
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Most functions being inlined or compiled inside one another (the
@@ -1894,6 +1915,104 @@ mod tests {
                 a.1.iter().filter(|e| e.contains("Scored")).count() > 20,
                 "the choices score"
             );
+        }
+    }
+
+    /// Handlers that only set game variables, to constants or to other
+    /// game variables, are run as plain sets; any other statement, a
+    /// computed value or a player's variable leaves a handler to its frame.
+    #[test]
+    fn plain_handlers_are_found() {
+        use super::super::eval::PlainValue;
+        let pack = over_base(
+            "plain",
+            "pack plain \"plain\"\nlanguage 1\nrequires base\n\
+             var game a: int = 0\nvar game b: int = 0\nvar player p: int = 0\n\
+             on turn_start { set b = a  set a = 3 }\n\
+             fn zero() = 0\n\
+             on turn_start when a > 1 { set a = zero() }\n\
+             on turn_start { set a = b + 1 }\n\
+             on turn_start { set current_player.p = 1 }\n\
+             on turn_start { set a = 1  if a > 0 { set b = 2 } }\n\
+             on turn_end { }\n"
+                .into(),
+        );
+        let rules = Rules::new(pack);
+        let plain = super::compile(&rules).plain;
+        let sets: Vec<Option<Vec<String>>> = plain
+            .iter()
+            .map(|p| {
+                p.as_ref().map(|sets| {
+                    sets.iter()
+                        .map(|s| match &s.value {
+                            PlainValue::Constant(v) => format!("{} = {v:?}", s.var),
+                            PlainValue::GameVar(g) => format!("{} = var {g}", s.var),
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let (a, b) = (
+            rules.pack.program.vars.iter().position(|v| v.name == "a").unwrap(),
+            rules.pack.program.vars.iter().position(|v| v.name == "b").unwrap(),
+        );
+        assert_eq!(
+            sets,
+            vec![
+                Some(vec![format!("{b} = var {a}"), format!("{a} = Int(3)")]),
+                None,
+                None,
+                None,
+                None,
+                Some(vec![]),
+            ]
+        );
+    }
+
+    /// Plain handlers run in their place among their event's other
+    /// handlers: a handler after one sees its sets, one before it does not
+    /// (each turn scores `a + b` after the first sets and before the
+    /// second, then `a` at the turn's end: 3 + 0 and 1 the first turn,
+    /// 3 + 1 and 1 every other, 3 + 1 the last, which has no end),
+    /// compiled as walked.
+    #[test]
+    fn plain_handlers_run_in_their_place() {
+        let pack = over_base(
+            "plain",
+            "pack plain \"plain\"\nlanguage 1\nrequires base\n\
+             var game a: int = 0\nvar game b: int = 0\n\
+             on turn_start { set b = a  set a = 3 }\n\
+             on turn_start { score a + b to current_player reason \"flag\" }\n\
+             on turn_start { set a = 1 }\n\
+             on turn_end { score a to current_player reason \"flag\" }\n"
+                .into(),
+        );
+        let flag = pack.reasons.iter().position(|r| r == "flag").unwrap();
+        let rules = Arc::new(Rules::new(pack));
+        for seed in 0..3 {
+            let (compiled, walked) = (play(&rules, 2, seed, false), play(&rules, 2, seed, true));
+            assert_eq!(compiled, walked, "seed {seed}");
+            let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).unwrap();
+            game.set_logging(true);
+            let mut rng = Rng::new(seed ^ 0x5eed);
+            while game.decision().is_some() {
+                let options = game.options();
+                game.apply(options[rng.below(options.len())]).unwrap();
+            }
+            let points: i64 = game
+                .log()
+                .iter()
+                .filter_map(|e| match e {
+                    crate::engine::Event::Scored { points, reason, .. } if usize::from(*reason) == flag => {
+                        Some(*points)
+                    }
+                    _ => None,
+                })
+                .sum();
+            let turns = game.turn() as i64;
+            // The last turn starts, finds no tile to draw and ends the game
+            // without a turn's end.
+            assert_eq!(points, 5 * turns - 2, "seed {seed}: {turns} turns");
         }
     }
 

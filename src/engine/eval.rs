@@ -148,6 +148,13 @@ pub(super) struct Compiled {
     pub function_tests: Vec<Option<Test>>,
     /// By handler: its `when`.
     pub guards: Vec<Option<Test>>,
+    /// By handler whose body only sets game variables to constants or to
+    /// other game variables (a turn's flags reset, say): those sets, in
+    /// order, which run where the handler starts, with no frame of locals
+    /// and no statement task ([`compile::plain_sets`]).
+    ///
+    /// [`compile::plain_sets`]: super::compile::plain_sets
+    pub plain: Vec<Option<Box<[PlainSet]>>>,
     /// By feature kind: `complete when`, the completed and final scores.
     pub complete: Vec<Option<Test>>,
     /// By feature kind: whether it is complete when it has no open edge
@@ -168,6 +175,23 @@ pub(super) struct Compiled {
     pub inlined: Vec<Box<Expr>>,
     /// Local slots a frame has room for, inlined calls' frames included.
     pub frame_slots: usize,
+}
+
+/// One `set` of a handler that only sets game variables (`Compiled::plain`):
+/// the variable, and where its new value comes from.
+#[derive(Debug, Clone)]
+pub(super) struct PlainSet {
+    pub var: usize,
+    pub value: PlainValue,
+}
+
+/// The value a [`PlainSet`] gives its variable.
+#[derive(Debug, Clone)]
+pub(super) enum PlainValue {
+    /// A constant (neither a list nor a feature).
+    Constant(Value),
+    /// The value another game variable holds when the set runs.
+    GameVar(usize),
 }
 
 impl Compiled {

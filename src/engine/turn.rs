@@ -9,7 +9,7 @@
 //! `scoring.rs`, cards in `cards.rs`.
 
 use super::error::{ErrorKind, GameError};
-use super::eval::{Env, Evaluator, Memo};
+use super::eval::{Env, Evaluator, Memo, PlainValue};
 use super::game::Game;
 use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
@@ -484,6 +484,8 @@ impl Game {
 
     /// Starts the next of the handlers chosen when their event fired, and
     /// runs its first statements (as the tasks it queues would run next).
+    /// A handler that only sets game variables (`Compiled::plain`) runs
+    /// here whole, with no frame, and the next chosen one starts after it.
     fn run_handler(
         &mut self,
         code: Code,
@@ -492,18 +494,33 @@ impl Game {
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let Some(h) = chosen.pop() else {
-            return Ok(Step::Next);
+        let h = loop {
+            let Some(h) = chosen.pop() else {
+                self.spare.values.keep(args);
+                self.spare.ids.keep(chosen);
+                return Ok(Step::Next);
+            };
+            let origin = self.rules.pack.program.handlers[h as usize].span;
+            *last = Some(origin);
+            if depth >= MAX_DEPTH {
+                return Err(ErrorKind::Runaway.error(format!(
+                    "a rule ran away: handlers triggered each other {MAX_DEPTH} deep (at {})",
+                    self.rules.pack.locate(origin)
+                )));
+            }
+            let Some(Some(sets)) = code.compiled.plain.get(h as usize) else {
+                break h;
+            };
+            for set in sets.iter() {
+                let value = match &set.value {
+                    PlainValue::Constant(v) => v.clone(),
+                    PlainValue::GameVar(g) => self.state.game_var(*g).clone(),
+                };
+                self.state.set_game_var(set.var, value);
+            }
         };
         let handler = &self.rules.pack.program.handlers[h as usize];
         let (body, origin, slots) = (handler.body, handler.span, handler.slots);
-        *last = Some(origin);
-        if depth >= MAX_DEPTH {
-            return Err(ErrorKind::Runaway.error(format!(
-                "a rule ran away: handlers triggered each other {MAX_DEPTH} deep (at {})",
-                self.rules.pack.locate(origin)
-            )));
-        }
         let n = usize::from(slots).max(args.len());
         let locals = if chosen.is_empty() {
             // The last handler takes the event's arguments as its locals.
