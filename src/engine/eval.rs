@@ -1188,7 +1188,7 @@ impl Evaluator<'_> {
                 squares.into_iter().map(|(x, y)| Value::Square(x, y)).collect()
             }
             Domain::Cards => {
-                let mut kinds: Vec<u16> = self.state.hands()[player].clone();
+                let mut kinds: Vec<u16> = self.state.hands()[player].to_vec();
                 kinds.sort_unstable();
                 kinds.dedup();
                 kinds.into_iter().map(Value::Card).collect()

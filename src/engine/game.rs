@@ -13,7 +13,7 @@ use super::board::{Board, Pos};
 use super::compile::compile;
 use super::error::{ErrorKind, GameError};
 use super::eval::{Budget, Compiled, Evaluator};
-use super::features::FeatureId;
+use super::features::{copy_with_room, FeatureId};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
 use super::rules::Rules;
@@ -27,6 +27,12 @@ use crate::ir::{ActionId, CardId};
 use crate::ir::{FigureTypeId, ReasonId, TileId};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// Tasks a search copy has room to queue before its task list grows.
+const COPY_TASKS: usize = 16;
+
+/// Frames a search copy has room to open before its frame list grows.
+const COPY_FRAMES: usize = 4;
 
 pub use super::ids::MAX_PLAYERS;
 
@@ -211,8 +217,10 @@ impl Game {
             delayed: self.delayed.clone(),
             owed: self.owed.clone(),
             steers: self.steers.clone(),
-            tasks: self.tasks.clone(),
-            frames: self.frames.clone(),
+            // Room for the tasks and frames of the next moves: a search
+            // copy does not grow them at its first step.
+            tasks: copy_with_room(&self.tasks, COPY_TASKS),
+            frames: copy_with_room(&self.frames, COPY_FRAMES),
             log: Log {
                 events: Vec::new(),
                 on: false,
@@ -356,7 +364,7 @@ impl Game {
     /// The cards in a player's hand, by kind; `None` for a player the game
     /// does not have. In a [`View`](crate::engine::View), other players' hands are a sample.
     pub fn hand(&self, player: Player) -> Option<&[CardId]> {
-        self.state.hands().get(player.index()).map(Vec::as_slice)
+        self.state.hands().get(player.index()).map(|hand| hand.as_slice())
     }
 
     /// Cards left in a deck's draw pile, and in its discard pile; `None` for

@@ -29,7 +29,7 @@
 
 use super::board::{Board, PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
-use super::features::{FeatureId, Features};
+use super::features::{copy_with_room, FeatureId, Features};
 use super::ids::{PlacedId, Player, Rotation};
 use super::rng::Rng;
 use super::rules::{Rules, NONE};
@@ -38,6 +38,7 @@ use super::value::{nones, EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Most entries of a table (feature-graph nodes, tiles, figures) a new game
@@ -55,11 +56,20 @@ pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
     stack
 }
 
+/// A list of cards (a hand, a draw pile or a discard pile), held in place
+/// up to [`CARDS_IN_PLACE`] cards: a copy of the state for search makes no
+/// list of its own for each hand and pile.
+pub(super) type Cards = SmallVec<[CardId; CARDS_IN_PLACE]>;
+
+/// Cards a [`Cards`] list holds in place before it allocates: a hand, and
+/// most decks (the bundled ones hold at most 32 cards).
+pub(super) const CARDS_IN_PLACE: usize = 32;
+
 /// `State::board_slots` for a figure not on the board.
 const OFF_BOARD: u32 = u32::MAX;
 
 /// The state of a game (see the module documentation for its invariants).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct State {
     players: usize,
     current: usize,
@@ -101,10 +111,52 @@ pub(super) struct State {
     /// `player_vars[player * stride + k]`.
     player_vars: Vec<i64>,
     /// Draw and discard piles, by deck.
-    piles: Vec<Vec<CardId>>,
-    discards: Vec<Vec<CardId>>,
+    piles: Vec<Cards>,
+    discards: Vec<Cards>,
     /// Each player's hand.
-    hands: Vec<Vec<CardId>>,
+    hands: Vec<Cards>,
+}
+
+/// Figures a copy of the state has room to stand (and ids to give) before
+/// its lists grow: a search copy plays a few moves and is dropped.
+const COPY_FIGURES: usize = 8;
+
+impl Clone for State {
+    /// A copy with room to play on: the lists that a turn grows (figures on
+    /// the board, their slots) get a little room, so a search copy does not
+    /// reallocate at its first deployment; hands and piles are held in
+    /// place ([`Cards`]).
+    fn clone(&self) -> State {
+        State {
+            players: self.players,
+            current: self.current,
+            board: self.board.clone(),
+            features: self.features.clone(),
+            on_board: copy_with_room(&self.on_board, COPY_FIGURES),
+            board_slots: copy_with_room(&self.board_slots, COPY_FIGURES),
+            at_spots: self.at_spots.clone(),
+            gone: self.gone.clone(),
+            next_figure_id: self.next_figure_id,
+            figure_types: self.figure_types,
+            follower_weights: self.follower_weights.clone(),
+            supply: self.supply.clone(),
+            neutral: self.neutral.clone(),
+            reasons: self.reasons,
+            scores: self.scores.clone(),
+            points: self.points.clone(),
+            stack: self.stack.clone(),
+            discarded: self.discarded,
+            extras: self.extras.clone(),
+            placed_tile: self.placed_tile,
+            extra_turn: self.extra_turn,
+            game_vars: self.game_vars.clone(),
+            stride: self.stride,
+            player_vars: self.player_vars.clone(),
+            piles: self.piles.clone(),
+            discards: self.discards.clone(),
+            hands: self.hands.clone(),
+        }
+    }
 }
 
 impl State {
@@ -125,7 +177,7 @@ impl State {
         let all_figures: usize = supply.iter().chain(&neutral).map(|n| usize::from(*n)).sum();
         let reasons = pack.reasons.len();
         let program = &pack.program;
-        let mut piles = vec![Vec::new(); program.decks.len()];
+        let mut piles = vec![Cards::new(); program.decks.len()];
         for (c, card) in program.cards.iter().enumerate() {
             piles[card.deck as usize].extend(std::iter::repeat_n(c as CardId, card.count as usize));
         }
@@ -168,9 +220,9 @@ impl State {
             player_vars: (0..players)
                 .flat_map(|_| rules.player_var_init.iter().copied())
                 .collect(),
-            discards: vec![Vec::new(); piles.len()],
+            discards: vec![Cards::new(); piles.len()],
             piles,
-            hands: vec![Vec::new(); players],
+            hands: vec![Cards::new(); players],
         };
         // Room for the segments of the whole tile set (up to a bound, so a
         // huge set grows as it is played instead).
@@ -334,18 +386,18 @@ impl State {
 
     /// Every player's hand.
     #[inline]
-    pub(super) fn hands(&self) -> &[Vec<CardId>] {
+    pub(super) fn hands(&self) -> &[Cards] {
         &self.hands
     }
 
     /// Draw piles, by deck.
     #[inline]
-    pub(super) fn piles(&self) -> &[Vec<CardId>] {
+    pub(super) fn piles(&self) -> &[Cards] {
         &self.piles
     }
 
     /// Discard piles, by deck.
-    pub(super) fn discards(&self) -> &[Vec<CardId>] {
+    pub(super) fn discards(&self) -> &[Cards] {
         &self.discards
     }
 
@@ -816,7 +868,7 @@ impl State {
     /// the draw piles); the game itself only resamples them through
     /// [`State::resample_hidden`].
     #[cfg(test)]
-    pub(super) fn hidden_mut(&mut self) -> (&mut Vec<TileId>, &mut [Vec<CardId>], &mut [Vec<CardId>]) {
+    pub(super) fn hidden_mut(&mut self) -> (&mut Vec<TileId>, &mut [Cards], &mut [Cards]) {
         (&mut self.stack, &mut self.hands, &mut self.piles)
     }
 
@@ -835,7 +887,7 @@ impl State {
         rng.shuffle(&mut self.stack);
         for (deck, pile) in self.piles.iter_mut().enumerate() {
             let of_deck = |c: &CardId| deck_of(*c) as usize == deck;
-            let mut pool: Vec<CardId> = std::mem::take(pile);
+            let mut pool: Vec<CardId> = std::mem::take(pile).into_vec();
             for (p, hand) in self.hands.iter().enumerate() {
                 if p != viewer {
                     pool.extend(hand.iter().copied().filter(of_deck));
@@ -850,7 +902,7 @@ impl State {
                     }
                 }
             }
-            *pile = pool;
+            *pile = Cards::from_vec(pool);
         }
     }
 
@@ -981,7 +1033,7 @@ mod tests {
         let held: usize = [state.piles(), state.hands(), state.discards()]
             .iter()
             .flat_map(|v| v.iter())
-            .map(Vec::len)
+            .map(|cards| cards.len())
             .sum();
         let declared: usize = pack.program.cards.iter().map(|c| c.count as usize).sum();
         assert_eq!(held + resolving, declared, "every card is somewhere");
