@@ -67,27 +67,59 @@ impl Agent for RandomAgent {
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     rng: Rng,
+    /// The copies it looks ahead in, after a choice and after the
+    /// deployment that follows a placement: made once, then copied into.
+    next: Scratch,
+    after: Scratch,
+}
+
+/// A copy of a game to look ahead in, reused from one look to the next
+/// ([`Game::search_clone_from`]); a copy of the agent starts without one.
+#[derive(Debug, Default)]
+struct Scratch(Option<Game>);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch(None)
+    }
+}
+
+impl Scratch {
+    /// The scratch game, made a search copy of `game`.
+    fn copy_of(&mut self, game: &Game) -> &mut Game {
+        match &mut self.0 {
+            Some(copy) => {
+                copy.search_clone_from(game);
+                copy
+            }
+            empty => empty.insert(game.search_clone()),
+        }
+    }
 }
 
 impl GreedyAgent {
     /// A greedy agent with its own seed for tie-breaking.
     pub fn new(seed: u64) -> GreedyAgent {
-        GreedyAgent { rng: Rng::new(seed) }
+        GreedyAgent {
+            rng: Rng::new(seed),
+            next: Scratch::default(),
+            after: Scratch::default(),
+        }
     }
 
     /// Points the current player gains by `choice` (and, after a placement,
     /// by the best deployment that follows).
-    fn gain(game: &Game, choice: Choice) -> i64 {
+    fn gain(&mut self, game: &Game, choice: Choice) -> i64 {
         let player = game.deciding_player().unwrap_or_else(|| game.current_player());
         let before = game.scores()[player.index()];
-        let mut next = game.search_clone();
+        let next = self.next.copy_of(game);
         if next.apply(choice).is_err() {
             return i64::MIN;
         }
         let mut best = next.scores()[player.index()] - before;
         if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
             for deploy in next.options() {
-                let mut after = next.search_clone();
+                let after = self.after.copy_of(next);
                 if after.apply(deploy).is_ok() {
                     best = best.max(after.scores()[player.index()] - before);
                 }
@@ -99,7 +131,7 @@ impl GreedyAgent {
 
 impl Agent for GreedyAgent {
     fn choose(&mut self, game: &Game, options: &[Choice]) -> Result<Choice, GameError> {
-        let gains: Vec<i64> = options.iter().map(|c| GreedyAgent::gain(game, *c)).collect();
+        let gains: Vec<i64> = options.iter().map(|c| self.gain(game, *c)).collect();
         let best = gains.iter().copied().max().unwrap_or(0);
         let top: Vec<usize> = (0..options.len()).filter(|&i| gains[i] == best).collect();
         Ok(options[top[self.rng.below(top.len())]])

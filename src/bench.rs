@@ -26,7 +26,8 @@ pub enum Measure {
         /// An agent name of [`agent_by_name`].
         agent: String,
     },
-    /// [`Game::search_clone`] per second at mid-game ([`MID_GAME_TILES`]).
+    /// [`Game::search_clone`] per second at mid-game ([`MID_GAME_TILES`]),
+    /// and [`Game::search_clone_from`] into one kept copy.
     SearchClone,
     /// Games per second of [`play_games`] with random agents, on one thread
     /// and on [`Settings::threads`].
@@ -247,6 +248,26 @@ pub fn clones_per_second(game: &Game, search: bool, settings: &Settings) -> Vec<
         .collect()
 }
 
+/// Copies of `game` per second into one kept copy ([`Game::search_clone_from`],
+/// as a search that keeps its copies makes them); one figure a round.
+pub fn copies_into_per_second(game: &Game, settings: &Settings) -> Vec<f64> {
+    let mut copy = game.search_clone();
+    (0..settings.rounds)
+        .map(|_| {
+            let start = Instant::now();
+            let mut copies = 0usize;
+            while copies == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
+                for _ in 0..100 {
+                    copy.search_clone_from(black_box(game));
+                    black_box(&copy);
+                }
+                copies += 100;
+            }
+            copies as f64 / start.elapsed().as_secs_f64()
+        })
+        .collect()
+}
+
 /// Games per second of [`play_games`] (random agents) on 1 thread and on
 /// `settings.threads`: per round, the same games on each, as many as one
 /// thread plays in about `threads` rounds' time.
@@ -321,19 +342,22 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
             }
             Measure::SearchClone => {
                 let game = mid_game(&rules, case.players, MID_GAME_TILES)?;
-                let rounds = clones_per_second(&game, true, settings);
-                push(Row {
-                    what: format!("search_clone at {MID_GAME_TILES} tiles"),
-                    packs: case.label.clone(),
-                    rules: case.packs.clone(),
-                    players: case.players,
-                    median: median(&rounds),
-                    unit: "clones/s",
-                    ratio: None,
-                    ratio_to: String::new(),
-                    note: String::new(),
-                    rounds,
-                });
+                let fresh = clones_per_second(&game, true, settings);
+                let into = copies_into_per_second(&game, settings);
+                for (what, rounds) in [("search_clone", fresh), ("search_clone_from", into)] {
+                    push(Row {
+                        what: format!("{what} at {MID_GAME_TILES} tiles"),
+                        packs: case.label.clone(),
+                        rules: case.packs.clone(),
+                        players: case.players,
+                        median: median(&rounds),
+                        unit: "clones/s",
+                        ratio: None,
+                        ratio_to: String::new(),
+                        note: String::new(),
+                        rounds,
+                    });
+                }
             }
             Measure::Sim => {
                 let [one, many] = sim_per_second(&rules, case.players, settings)?;
@@ -385,7 +409,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
 /// The table's header line (with a newline), for [`table_line`]s.
 pub fn table_header() -> String {
     format!(
-        "{:<24} {:<30} {:>7} {:>11} {:<8} {:>6}  {}\n",
+        "{:<29} {:<30} {:>7} {:>11} {:<8} {:>6}  {}\n",
         "measure", "packs", "players", "median", "unit", "ratio", "ratio to"
     )
 }
@@ -396,7 +420,7 @@ pub fn table_line(row: &Row) -> String {
     // Small figures (a search's games/s) keep two decimals.
     let digits = if row.median.abs() < 100.0 { 2 } else { 0 };
     format!(
-        "{:<24} {:<30} {:>7} {:>11.digits$} {:<8} {:>6}  {}{}\n",
+        "{:<29} {:<30} {:>7} {:>11.digits$} {:<8} {:>6}  {}{}\n",
         row.what, row.packs, row.players, row.median, row.unit, ratio, row.ratio_to, row.note
     )
 }

@@ -429,6 +429,7 @@ fn bench_quick_runs_every_row() {
         "random ",
         "greedy ",
         "search_clone at 36 tiles",
+        "search_clone_from at 36 tiles",
         "sim, 1 thread",
         "sim, 2 threads",
         "ismcts vs greedy: won",

@@ -18,6 +18,7 @@
 //! from the player's view, so the search learns nothing hidden, and with a
 //! budget in iterations the same seed always makes the same choices.
 
+use super::Scratch;
 use crate::engine::{Choice, Game, GameError, Player, Rng};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -120,6 +121,8 @@ pub struct IsmctsAgent {
     options: Vec<Choice>,
     /// The nodes of one iteration's path, each with the player who chose it.
     path: Vec<(u32, usize)>,
+    /// The game an iteration plays in, copied from each iteration's view.
+    sample: Scratch,
 }
 
 impl IsmctsAgent {
@@ -137,6 +140,7 @@ impl IsmctsAgent {
             playouts: 0,
             options: Vec::new(),
             path: Vec::new(),
+            sample: Scratch::default(),
         }
     }
 
@@ -145,7 +149,9 @@ impl IsmctsAgent {
         let Some(view) = game.view_with_seed(me, self.rng.next_u64()) else {
             return;
         };
-        let mut sample = view.search_clone();
+        // The kept copy, taken out of the agent while the iteration plays in it.
+        let mut scratch = std::mem::take(&mut self.sample);
+        let sample = scratch.copy_of(&view);
         self.path.clear();
         let mut node = 0u32;
         let mut expanded = false;
@@ -189,6 +195,7 @@ impl IsmctsAgent {
             n.visits += 1;
             n.reward += rewards.get(chooser).copied().unwrap_or(0.0);
         }
+        self.sample = scratch;
     }
 
     /// The choice to make at `node` among `self.options`: an untried one

@@ -101,6 +101,15 @@ impl Clone for Board {
             ..*self
         }
     }
+
+    /// `source` copied into this board's lists: no allocation where they
+    /// have the room.
+    fn clone_from(&mut self, source: &Board) {
+        (self.x0, self.y0, self.width, self.height) = (source.x0, source.y0, source.width, source.height);
+        self.cells.clone_from(&source.cells);
+        self.placed.clone_from(&source.placed);
+        self.frontier.clone_from(&source.frontier);
+    }
 }
 
 impl Board {

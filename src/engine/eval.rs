@@ -47,6 +47,13 @@ impl Clone for Budget {
 }
 
 impl Budget {
+    /// The counts of `source`, this budget's spare frames kept.
+    pub(super) fn copy_from(&mut self, source: &Budget) {
+        self.work.set(source.work.get());
+        self.game_work.set(source.game_work.get());
+        self.looking.set(source.looking.get());
+    }
+
     /// Locals for a frame of `n` slots, all `none`, made while the game is
     /// only read (a function's call, a look at an action's targets): a
     /// spare frame when there is one, else one as `compiled` makes them.

@@ -235,6 +235,67 @@ impl Game {
         }
     }
 
+    /// Makes this game a search copy of `source`, as
+    /// [`Game::search_clone`] would make it, in this game's lists: a search
+    /// that looks ahead many times from one game keeps one copy and
+    /// allocates only where `source` holds more than the copy has room for.
+    /// Any game will do as the copy, of any rules.
+    pub fn search_clone_from(&mut self, source: &Game) {
+        let Game {
+            rules,
+            compiled,
+            state,
+            phase,
+            forced,
+            rng,
+            forced_cards,
+            keyed,
+            replay,
+            adjustments,
+            delayed,
+            owed,
+            steers,
+            turn,
+            tasks,
+            frames,
+            log,
+            viewer,
+            budget,
+            turn_decisions,
+            turn_steps,
+            steps,
+            asking,
+            taken,
+            // Emptied lists, whatever game they were kept in.
+            spare: _,
+        } = self;
+        if !Arc::ptr_eq(rules, &source.rules) {
+            *rules = source.rules.clone();
+        }
+        if !Arc::ptr_eq(compiled, &source.compiled) {
+            *compiled = source.compiled.clone();
+        }
+        state.clone_from(&source.state);
+        phase.clone_from(&source.phase);
+        forced.clone_from(&source.forced);
+        *rng = source.rng.clone();
+        forced_cards.clone_from(&source.forced_cards);
+        (*keyed, *replay, *turn, *viewer) = (source.keyed, source.replay, source.turn, source.viewer);
+        adjustments.clone_from(&source.adjustments);
+        delayed.clone_from(&source.delayed);
+        owed.clone_from(&source.owed);
+        steers.clone_from(&source.steers);
+        tasks.clone_from(&source.tasks);
+        frames.clone_from(&source.frames);
+        // No log, as in any search copy.
+        log.events.clear();
+        log.on = false;
+        budget.copy_from(&source.budget);
+        (*turn_decisions, *turn_steps, *steps, *asking) =
+            (source.turn_decisions, source.turn_steps, source.steps, source.asking);
+        taken.clone_from(&source.taken);
+    }
+
     /// What evaluation reads: the state, the rules and the budget.
     #[inline]
     pub(super) fn evaluator(&self) -> Evaluator<'_> {

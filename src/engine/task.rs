@@ -90,12 +90,28 @@ pub(super) enum Task {
 }
 
 /// The locals of a running handler, action or function.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct Frame {
     pub locals: Vec<Value>,
     /// Where the rule is written, for error messages.
     pub origin: Span,
     pub depth: u16,
+}
+
+impl Clone for Frame {
+    fn clone(&self) -> Frame {
+        Frame {
+            locals: self.locals.clone(),
+            origin: self.origin,
+            depth: self.depth,
+        }
+    }
+
+    /// `source` copied into this frame's list of locals.
+    fn clone_from(&mut self, source: &Frame) {
+        self.locals.clone_from(&source.locals);
+        (self.origin, self.depth) = (source.origin, source.depth);
+    }
 }
 
 /// Most emptied lists of each sort [`Spare`] keeps.
