@@ -233,37 +233,35 @@ pub fn mid_game(rules: &Arc<Rules>, players: usize, tiles: usize) -> Result<Game
 /// Clones of `game` per second: [`Game::search_clone`] if `search`, else
 /// [`Game::clone`]; one figure a round.
 pub fn clones_per_second(game: &Game, search: bool, settings: &Settings) -> Vec<f64> {
-    (0..settings.rounds)
-        .map(|_| {
-            let start = Instant::now();
-            let mut clones = 0usize;
-            while clones == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
-                for _ in 0..100 {
-                    black_box(if search { game.search_clone() } else { game.clone() });
-                }
-                clones += 100;
-            }
-            clones as f64 / start.elapsed().as_secs_f64()
-        })
-        .collect()
+    per_second(settings, || {
+        black_box(if search { game.search_clone() } else { game.clone() });
+    })
 }
 
 /// Copies of `game` per second into one kept copy ([`Game::search_clone_from`],
 /// as a search that keeps its copies makes them); one figure a round.
 pub fn copies_into_per_second(game: &Game, settings: &Settings) -> Vec<f64> {
     let mut copy = game.search_clone();
+    per_second(settings, || {
+        copy.search_clone_from(black_box(game));
+        black_box(&copy);
+    })
+}
+
+/// How many times per second `step` runs, in batches of 100 for at least
+/// a round's time: one figure a round.
+fn per_second(settings: &Settings, mut step: impl FnMut()) -> Vec<f64> {
     (0..settings.rounds)
         .map(|_| {
             let start = Instant::now();
-            let mut copies = 0usize;
-            while copies == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
+            let mut steps = 0usize;
+            while steps == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
                 for _ in 0..100 {
-                    copy.search_clone_from(black_box(game));
-                    black_box(&copy);
+                    step();
                 }
-                copies += 100;
+                steps += 100;
             }
-            copies as f64 / start.elapsed().as_secs_f64()
+            steps as f64 / start.elapsed().as_secs_f64()
         })
         .collect()
 }
