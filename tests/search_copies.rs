@@ -86,6 +86,16 @@ fn a_game_copied_into_another_plays_as_its_search_clone() {
             in_choice += 1;
             sources.push(("waiting on a rule's choice".into(), waiting));
         }
+        // A player's view, as a search samples it (a viewer, hidden parts
+        // resampled), and a game with keyed draws.
+        let midway = played(&all, players, seed, 60);
+        let viewer = midway.current_player();
+        sources.push((
+            "a view".into(),
+            midway.view_with_seed(viewer, seed).unwrap().search_clone(),
+        ));
+        let keyed = Game::new(all.clone(), Setup::new(players).seed(seed).keyed(seed ^ 0x4b)).unwrap();
+        sources.push(("keyed draws".into(), keyed));
         for (source_is, source) in &sources {
             let copies = [
                 ("a base game", played(&base, 2, seed + 7, 40)),
@@ -96,7 +106,12 @@ fn a_game_copied_into_another_plays_as_its_search_clone() {
             for (what, mut copy) in copies {
                 copy.search_clone_from(source);
                 let what = format!("seed {seed}, {source_is}, copied into {what}");
-                assert_play_alike(source.search_clone(), copy, seed ^ 0x5eed, &what);
+                // Field for field the copy `search_clone` makes (lists kept
+                // for reuse aside, which a game's `Debug` leaves out).
+                let fresh = source.search_clone();
+                assert_eq!(format!("{fresh:?}"), format!("{copy:?}"), "{what}");
+                assert!(copy.log().is_empty(), "{what}: a search copy keeps no log");
+                assert_play_alike(fresh, copy, seed ^ 0x5eed, &what);
             }
         }
     }

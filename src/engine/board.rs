@@ -105,10 +105,20 @@ impl Clone for Board {
     /// `source` copied into this board's lists: no allocation where they
     /// have the room.
     fn clone_from(&mut self, source: &Board) {
-        (self.x0, self.y0, self.width, self.height) = (source.x0, source.y0, source.width, source.height);
-        self.cells.clone_from(&source.cells);
-        self.placed.clone_from(&source.placed);
-        self.frontier.clone_from(&source.frontier);
+        // Every field named: one added later must be copied here too.
+        let Board {
+            x0,
+            y0,
+            width,
+            height,
+            cells,
+            placed,
+            frontier,
+        } = self;
+        (*x0, *y0, *width, *height) = (source.x0, source.y0, source.width, source.height);
+        cells.clone_from(&source.cells);
+        placed.clone_from(&source.placed);
+        frontier.clone_from(&source.frontier);
     }
 }
 

@@ -233,6 +233,7 @@ pub(super) fn plain_sets(program: &Program, body: crate::ir::BlockId) -> Option<
                     Expr::GameVar(g) => PlainValue::GameVar(usize::from(*g)),
                     e => PlainValue::Constant(constant_value(e)?),
                 },
+                span: s.span,
             }),
             _ => None,
         })

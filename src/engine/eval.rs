@@ -21,7 +21,7 @@ pub(super) const MAX_EVAL_DEPTH: u32 = 64;
 
 /// Evaluation work done, counted against the budgets (cells, so that
 /// evaluation, which only reads the game, can count).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Budget {
     /// Evaluation work since the last decision (see `EVAL_BUDGET`).
     work: Cell<u64>,
@@ -46,12 +46,30 @@ impl Clone for Budget {
     }
 }
 
+impl std::fmt::Debug for Budget {
+    /// The counts; the spare frames are emptied lists, whichever game kept them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("work", &self.work)
+            .field("game_work", &self.game_work)
+            .field("looking", &self.looking)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Budget {
     /// The counts of `source`, this budget's spare frames kept.
     pub(super) fn copy_from(&mut self, source: &Budget) {
-        self.work.set(source.work.get());
-        self.game_work.set(source.game_work.get());
-        self.looking.set(source.looking.get());
+        // Every field named: one added later must be copied here too.
+        let Budget {
+            work,
+            game_work,
+            looking,
+            spare: _,
+        } = self;
+        work.set(source.work.get());
+        game_work.set(source.game_work.get());
+        looking.set(source.looking.get());
     }
 
     /// Locals for a frame of `n` slots, all `none`, made while the game is
@@ -190,6 +208,8 @@ pub(super) struct Compiled {
 pub(super) struct PlainSet {
     pub var: usize,
     pub value: PlainValue,
+    /// Where the `set` is written: the last rule run, for a runaway's message.
+    pub span: crate::source::Span,
 }
 
 /// The value a [`PlainSet`] gives its variable.

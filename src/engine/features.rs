@@ -119,18 +119,27 @@ impl Clone for Features {
     /// `source` copied into this graph's lists: no allocation where they
     /// have the room.
     fn clone_from(&mut self, source: &Features) {
-        self.nodes.clone_from(&source.nodes);
-        self.vars.clone_from(&source.vars);
-        self.stride = source.stride;
-        self.standing.clone_from(&source.standing);
-        self.players = source.players;
-        match (source.index.get(), self.index.get_mut()) {
+        // Every field named: one added later must be copied here too.
+        let Features {
+            nodes,
+            vars,
+            stride,
+            standing,
+            players,
+            index,
+        } = self;
+        nodes.clone_from(&source.nodes);
+        vars.clone_from(&source.vars);
+        *stride = source.stride;
+        standing.clone_from(&source.standing);
+        *players = source.players;
+        match (source.index.get(), index.get_mut()) {
             (Some(from), Some(into)) => {
                 into.bits.clone_from(&from.bits);
                 into.kinds = from.kinds;
             }
-            (Some(from), None) => self.index = from.clone().into(),
-            (None, _) => self.index = std::sync::OnceLock::new(),
+            (Some(from), None) => *index = from.clone().into(),
+            (None, _) => *index = std::sync::OnceLock::new(),
         }
     }
 }

@@ -161,30 +161,60 @@ impl Clone for State {
     /// `source` copied into this state's lists: no allocation where they
     /// have the room (a search reusing one copy for many looks ahead).
     fn clone_from(&mut self, source: &State) {
-        (self.players, self.current) = (source.players, source.current);
-        self.board.clone_from(&source.board);
-        self.features.clone_from(&source.features);
-        self.on_board.clone_from(&source.on_board);
-        self.board_slots.clone_from(&source.board_slots);
-        self.at_spots.clone_from(&source.at_spots);
-        self.gone.clone_from(&source.gone);
-        (self.next_figure_id, self.figure_types) = (source.next_figure_id, source.figure_types);
-        self.follower_weights.clone_from(&source.follower_weights);
-        self.supply.clone_from(&source.supply);
-        self.neutral.clone_from(&source.neutral);
-        self.reasons = source.reasons;
-        self.scores.clone_from(&source.scores);
-        self.points.clone_from(&source.points);
-        self.stack.clone_from(&source.stack);
-        self.discarded = source.discarded;
-        self.extras.clone_from(&source.extras);
-        (self.placed_tile, self.extra_turn) = (source.placed_tile, source.extra_turn);
-        self.game_vars.clone_from(&source.game_vars);
-        self.stride = source.stride;
-        self.player_vars.clone_from(&source.player_vars);
-        self.piles.clone_from(&source.piles);
-        self.discards.clone_from(&source.discards);
-        self.hands.clone_from(&source.hands);
+        // Every field named: one added later must be copied here too.
+        let State {
+            players,
+            current,
+            board,
+            features,
+            on_board,
+            board_slots,
+            at_spots,
+            gone,
+            next_figure_id,
+            figure_types,
+            follower_weights,
+            supply,
+            neutral,
+            reasons,
+            scores,
+            points,
+            stack,
+            discarded,
+            extras,
+            placed_tile,
+            extra_turn,
+            game_vars,
+            stride,
+            player_vars,
+            piles,
+            discards,
+            hands,
+        } = self;
+        (*players, *current) = (source.players, source.current);
+        board.clone_from(&source.board);
+        features.clone_from(&source.features);
+        on_board.clone_from(&source.on_board);
+        board_slots.clone_from(&source.board_slots);
+        at_spots.clone_from(&source.at_spots);
+        gone.clone_from(&source.gone);
+        (*next_figure_id, *figure_types) = (source.next_figure_id, source.figure_types);
+        follower_weights.clone_from(&source.follower_weights);
+        supply.clone_from(&source.supply);
+        neutral.clone_from(&source.neutral);
+        *reasons = source.reasons;
+        scores.clone_from(&source.scores);
+        points.clone_from(&source.points);
+        stack.clone_from(&source.stack);
+        *discarded = source.discarded;
+        extras.clone_from(&source.extras);
+        (*placed_tile, *extra_turn) = (source.placed_tile, source.extra_turn);
+        game_vars.clone_from(&source.game_vars);
+        *stride = source.stride;
+        player_vars.clone_from(&source.player_vars);
+        piles.clone_from(&source.piles);
+        discards.clone_from(&source.discards);
+        hands.clone_from(&source.hands);
     }
 }
 

@@ -109,8 +109,9 @@ impl Clone for Frame {
 
     /// `source` copied into this frame's list of locals.
     fn clone_from(&mut self, source: &Frame) {
-        self.locals.clone_from(&source.locals);
-        (self.origin, self.depth) = (source.origin, source.depth);
+        let Frame { locals, origin, depth } = self;
+        locals.clone_from(&source.locals);
+        (*origin, *depth) = (source.origin, source.depth);
     }
 }
 

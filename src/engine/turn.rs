@@ -512,6 +512,8 @@ impl Game {
                 break h;
             };
             for set in sets.iter() {
+                // The last rule run, as the statement runner would name it.
+                *last = Some(set.span);
                 let value = match &set.value {
                     PlainValue::Constant(v) => v.clone(),
                     PlainValue::GameVar(g) => self.state.game_var(*g).clone(),
