@@ -85,6 +85,19 @@ impl Clone for Scratch {
 }
 
 impl Scratch {
+    /// The scratch game, made `player`'s view of `game` with the sample of
+    /// `seed` ([`Game::view_with_seed_into`]); `None` for a player `game`
+    /// does not have.
+    fn view_of(&mut self, game: &Game, player: crate::engine::Player, seed: u64) -> Option<&mut Game> {
+        match &mut self.0 {
+            Some(copy) => {
+                game.view_with_seed_into(player, seed, copy)?;
+                Some(copy)
+            }
+            empty => Some(empty.insert(game.view_with_seed(player, seed)?.search_clone())),
+        }
+    }
+
     /// The scratch game, made a search copy of `game`.
     fn copy_of(&mut self, game: &Game) -> &mut Game {
         match &mut self.0 {

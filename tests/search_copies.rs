@@ -188,3 +188,39 @@ fn greedy_agents_keeping_their_copies_play_as_with_fresh_copies() {
         }
     }
 }
+
+/// A view sampled into a kept game (`Game::view_with_seed_into`) is the
+/// view `view_with_seed` samples, field for field, and plays on alike;
+/// a player the game does not have leaves the kept game as it was.
+#[test]
+fn a_view_sampled_into_a_kept_game_is_the_view() {
+    let base = rules(&["base"]);
+    let all = rules(&ALL_SEED_PACKS);
+    for seed in 0..3u64 {
+        let players = 2 + seed as usize % 3;
+        let mut sources = vec![played(&all, players, seed, 70)];
+        sources.extend(played_to_a_choice(&all, players, seed, 40));
+        for source in &sources {
+            let mut kept = played(&base, 2, seed + 3, 30);
+            for player in 0..players {
+                let player = meeple::engine::Player(player as u8);
+                let sample = seed ^ 0x71e;
+                source
+                    .view_with_seed_into(player, sample, &mut kept)
+                    .expect("a player of the game");
+                let view = source.view_with_seed(player, sample).unwrap().search_clone();
+                let what = format!("seed {seed}, viewer {player}");
+                assert_eq!(format!("{view:?}"), format!("{kept:?}"), "{what}");
+                assert_play_alike(view, kept.search_clone(), seed, &what);
+            }
+            let before = format!("{kept:?}");
+            let nobody = meeple::engine::Player(players as u8);
+            assert!(source.view_with_seed_into(nobody, 1, &mut kept).is_none());
+            assert_eq!(
+                before,
+                format!("{kept:?}"),
+                "no player {players}: the kept game is unchanged"
+            );
+        }
+    }
+}

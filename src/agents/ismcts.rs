@@ -146,12 +146,13 @@ impl IsmctsAgent {
 
     /// One iteration from `game`, as `me` sees it.
     fn iterate(&mut self, game: &Game, me: Player) {
-        let Some(view) = game.view_with_seed(me, self.rng.next_u64()) else {
+        // The kept game, taken out of the agent while the iteration plays in
+        // it, made the view with this iteration's sample.
+        let mut scratch = std::mem::take(&mut self.sample);
+        let Some(sample) = scratch.view_of(game, me, self.rng.next_u64()) else {
+            self.sample = scratch;
             return;
         };
-        // The kept copy, taken out of the agent while the iteration plays in it.
-        let mut scratch = std::mem::take(&mut self.sample);
-        let sample = scratch.copy_of(&view);
         self.path.clear();
         let mut node = 0u32;
         let mut expanded = false;

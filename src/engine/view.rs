@@ -56,8 +56,28 @@ impl Game {
         if player.index() >= self.state.players() {
             return None;
         }
-        let player = player.index();
         let mut view = self.search_clone();
+        self.sample_hidden(player.index(), seed, &mut view);
+        Some(View { game: view })
+    }
+
+    /// [`Game::view_with_seed`] made in the lists of `into`, a game kept
+    /// for it (as [`Game::search_clone_from`] makes a copy): `into` becomes
+    /// the same sample, as a game to play on, and a search that samples many
+    /// views allocates only where this game outgrew `into`. `None`, `into`
+    /// unchanged, for a player the game does not have.
+    pub fn view_with_seed_into(&self, player: Player, seed: u64, into: &mut Game) -> Option<()> {
+        if player.index() >= self.state.players() {
+            return None;
+        }
+        into.search_clone_from(self);
+        self.sample_hidden(player.index(), seed, into);
+        Some(())
+    }
+
+    /// Turns `view`, a search copy of this game, into `player`'s view with
+    /// the sample of `seed`.
+    fn sample_hidden(&self, player: usize, seed: u64, view: &mut Game) {
         view.forced.clear();
         view.forced_cards.clear();
         view.replay = false;
@@ -116,7 +136,6 @@ impl Game {
         }
         view.rng = rng;
         view.viewer = Some(player as u8);
-        Some(View { game: view })
     }
 }
 
