@@ -121,7 +121,8 @@ pub struct IsmctsAgent {
     options: Vec<Choice>,
     /// The nodes of one iteration's path, each with the player who chose it.
     path: Vec<(u32, usize)>,
-    /// The game an iteration plays in, copied from each iteration's view.
+    /// The game an iteration plays in, made each iteration's view
+    /// ([`Game::view_with_seed_into`]).
     sample: Scratch,
 }
 
