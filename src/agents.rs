@@ -73,8 +73,10 @@ pub struct GreedyAgent {
     after: Scratch,
 }
 
-/// A copy of a game to look ahead in, reused from one look to the next
-/// ([`Game::search_clone_from`]); a copy of the agent starts without one.
+/// A game an agent looks ahead or plays out in, made anew for each look
+/// in the same lists (a search copy, [`Game::search_clone_from`], or a
+/// view's sample, [`Game::view_with_seed_into`]); a copy of the agent
+/// starts without one.
 #[derive(Debug, Default)]
 struct Scratch(Option<Game>);
 

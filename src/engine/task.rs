@@ -122,7 +122,8 @@ const MAX_SPARE: usize = 16;
 /// that the task loop mostly allocates only while they grow: `values`, the
 /// locals of handler, action, call and card frames and event arguments;
 /// `ids`, the handlers an event chose. A copy of a game starts with none
-/// (search clones stay small).
+/// (search clones stay small); a game made a copy of another
+/// (`search_clone_from`) keeps its own.
 #[derive(Default)]
 pub(super) struct Spare {
     pub values: Pool<Value>,
