@@ -1300,7 +1300,7 @@ impl Filter for Walked<'_> {
 /// without arguments (`current_player`): such a filter is false for every
 /// member whose `B` is not `E`'s value, and `E` reads nothing the members
 /// change. A filter that calls a value function with `x` and other such
-/// simple arguments is looked into: `may_swap(x, city)` whose body starts
+/// simple arguments is looked into: `mine(x)` whose body starts
 /// with `x.owner == current_player`.
 pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
     leading_test(program, filter, slot, &|e, slot| local_query(e) == Some((test, slot)))
