@@ -162,7 +162,7 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     if agents.is_empty() {
         return Err(ErrorKind::NoSuchId.error("no agents to play the game: give one per player"));
     }
-    let mut options = Vec::new();
+    let mut options = Vec::with_capacity(64);
     while game.decision().is_some() {
         game.options_into(&mut options);
         let player = game.deciding_player().unwrap_or_default();

@@ -406,9 +406,10 @@ impl Features {
         })
     }
 
-    /// Number of distinct tiles the feature covers.
+    /// Number of distinct tiles the feature covers, counted on the stack
+    /// (a list is made only for a feature of more than 64 segments).
     pub fn tile_count(&self, f: FeatureId) -> usize {
-        let mut tiles: Vec<PlacedId> = self.members(f).map(|(t, _)| t).collect();
+        let mut tiles: smallvec::SmallVec<[u16; 64]> = self.members(f).map(|(t, _)| t.0).collect();
         tiles.sort_unstable();
         tiles.dedup();
         tiles.len()
