@@ -6,7 +6,7 @@
 use super::error::ErrorKind;
 use super::game::Game;
 use super::ids::Player;
-use super::task::{Pending, Phase, Step, Task};
+use super::task::{Pending, Step, Task};
 use super::types::{Event, Target};
 use super::value::Halt;
 use crate::ir::{BlockId, CardId};
@@ -95,13 +95,13 @@ impl Game {
         let Some(limit) = over else {
             return Step::Next;
         };
-        let mut options: Vec<Target> = Vec::new();
+        let mut options = self.spare.targets.take();
         for c in hand.iter().filter(|c| limit.covers(program.deck_of(**c))) {
             if !options.contains(&Target::Card(*c)) {
                 options.push(Target::Card(*c));
             }
         }
-        self.phase = Phase::Choose(Box::new(Pending::Trim { player, options }));
+        self.ask(Pending::Trim { player, options });
         Step::Stop
     }
 

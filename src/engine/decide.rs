@@ -293,22 +293,24 @@ impl Game {
         Ok(())
     }
 
-    /// The targets an action may be taken on now (`Target::None` once for an action without a domain).
-    pub(super) fn action_targets(&self, action: ActionId) -> Vec<Target> {
-        let mut targets = Vec::new();
+    /// Whether an action may be taken on `target` now (`Target::None` for
+    /// an action without a domain): one of the targets it offers, found as
+    /// the options list them, with no list made.
+    fn offers(&self, action: ActionId, target: Target) -> bool {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
-            return targets;
+            return false;
         };
         // A card's action is offered only while its card is in hand.
+        let mut found = false;
         if a.card
             .is_none_or(|c| self.state.hands()[self.state.current()].contains(&c))
         {
-            self.each_action_target(action, &mut |t| targets.push(t));
+            self.each_action_target(action, &mut |t| found |= self.same_target(t, target));
         }
-        targets
+        found
     }
 
-    /// [`Game::action_targets`] of an action known to be offered, the card
+    /// The targets of an action known to be offered, the card
     /// it needs held, each handed to `offer` in turn as it is found: listing
     /// a decision's options makes no list per action.
     fn each_action_target(&self, action: ActionId, offer: &mut dyn FnMut(Target)) {
@@ -459,6 +461,7 @@ impl Game {
                     spot,
                 });
                 self.resume_pick(&p, target);
+                self.keep_pending(p);
             }
             (Phase::Choose(p), Choice::Decline) => {
                 if !p.optional() {
@@ -469,6 +472,7 @@ impl Game {
                     player: Player(p.player()),
                 });
                 self.resume_decline(&p);
+                self.keep_pending(p);
             }
             (Phase::Over, _) => return Err(ErrorKind::GameOver.error("the game is over")),
             (Phase::Place(tile), _) => {
@@ -541,7 +545,7 @@ impl Game {
         let window = self.rules.pack.program.actions.get(action as usize).map(|a| a.window);
         let allowed = match (&self.phase, window) {
             (Phase::Place(_), Some(Window::BeforePlace)) | (Phase::Deploy(_), Some(Window::Deploy)) => {
-                self.action_targets(action).iter().any(|t| self.same_target(*t, target))
+                self.offers(action, target)
             }
             _ => false,
         };

@@ -180,7 +180,7 @@ impl Game {
             owed: Vec::new(),
             steers: Vec::new(),
             turn: 0,
-            tasks: Vec::new(),
+            tasks: Vec::with_capacity(COPY_TASKS),
             frames: Vec::new(),
             log: Log {
                 events: Vec::new(),

@@ -250,7 +250,9 @@ impl State {
             // again under new ids, a few times each in most games.
             board_slots: Vec::with_capacity((4 * all_figures).min(MAX_RESERVED)),
             at_spots: Vec::new(),
-            gone: Vec::new(),
+            // Room for the figures that leave the board in most games:
+            // each figure a few times.
+            gone: Vec::with_capacity((4 * all_figures).min(MAX_RESERVED)),
             next_figure_id: 0,
             figure_types: figures,
             follower_weights: pack

@@ -10,7 +10,7 @@ use super::features::FeatureId;
 use super::game::Game;
 use super::ids::Player;
 use super::rules::Rules;
-use super::task::{Code, Pending, Phase, RuleChoice, Steer, Step, Task, MAX_DEPTH};
+use super::task::{Code, Pending, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::{Event, Target};
 use super::value::{value_target, EvalError, Halt, Value};
 use crate::ir::expr::Expr;
@@ -503,7 +503,8 @@ impl Game {
         let memo = Memo::default();
         // The members are listed into a spare list, kept again once judged.
         let mut items = self.spare.values.take();
-        let options = self.with_frame(frame, |ev, env| {
+        let mut options = self.spare.targets.take();
+        let judged = self.with_frame(frame, |ev, env| {
             let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
             let filter: Option<&dyn Filter> = match compiled.statement(at) {
                 Some(fast) => Some(fast),
@@ -517,7 +518,7 @@ impl Game {
                 memo: Some(&memo),
                 ..ev
             };
-            let mut options = Vec::with_capacity(items.len());
+            options.reserve(items.len());
             for item in items.drain(..) {
                 let target = value_target(&item);
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
@@ -530,11 +531,12 @@ impl Game {
                     options.push(target);
                 }
             }
-            Ok::<_, EvalError>(options)
+            Ok::<_, EvalError>(())
         });
         self.spare.values.keep(items);
-        let options = options?;
+        judged?;
         if options.is_empty() {
+            self.spare.targets.keep(options);
             if let Some(b) = otherwise {
                 self.tasks.push(Task::Run {
                     frame,
@@ -544,7 +546,7 @@ impl Game {
             }
             return Ok(false);
         }
-        self.phase = Phase::Choose(Box::new(Pending::Rule(RuleChoice {
+        self.ask(Pending::Rule(RuleChoice {
             player,
             domain: *domain,
             optional: *optional,
@@ -553,7 +555,7 @@ impl Game {
             slot: *slot,
             body: *body,
             otherwise: *otherwise,
-        })));
+        }));
         Ok(true)
     }
 
@@ -564,7 +566,7 @@ impl Game {
         let Value::Player(player) = self.eval_at(frame, by)? else {
             return Ok(false);
         };
-        let mut options = Vec::new();
+        let mut options = self.spare.targets.take();
         for arm in arms {
             let offered = match &arm.when {
                 Some(w) => self.eval_at(frame, w)? == Value::Bool(true),
@@ -575,9 +577,10 @@ impl Game {
             }
         }
         let Some(&Target::Option(first)) = options.first() else {
+            self.spare.targets.keep(options);
             return Ok(false);
         };
-        self.phase = Phase::Choose(Box::new(Pending::Rule(RuleChoice {
+        self.ask(Pending::Rule(RuleChoice {
             player,
             domain: Domain::Options,
             optional: false,
@@ -586,7 +589,7 @@ impl Game {
             slot: 0,
             body: first,
             otherwise: None,
-        })));
+        }));
         Ok(true)
     }
 

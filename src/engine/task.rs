@@ -121,13 +121,17 @@ const MAX_SPARE: usize = 16;
 /// Emptied lists kept for reuse (up to [`MAX_SPARE`] of each sort), so
 /// that the task loop mostly allocates only while they grow: `values`, the
 /// locals of handler, action, call and card frames and event arguments;
-/// `ids`, the handlers an event chose. A copy of a game starts with none
-/// (search clones stay small); a game made a copy of another
-/// (`search_clone_from`) keeps its own.
+/// `ids`, the handlers an event chose; `targets`, the options of a rule's
+/// choice or of a hand to trim; and `pending`, the box of the last choice
+/// answered, for the next. A copy of a game starts with none (search clones
+/// stay small); a game made a copy of another (`search_clone_from`) keeps
+/// its own.
 #[derive(Default)]
 pub(super) struct Spare {
     pub values: Pool<Value>,
     pub ids: Pool<u16>,
+    pub targets: Pool<Target>,
+    pub pending: Option<Box<Pending>>,
 }
 
 impl Clone for Spare {

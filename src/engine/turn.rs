@@ -95,6 +95,27 @@ impl Game {
         self.compiled.frame_in(spare, n)
     }
 
+    /// Waits for the answer to `pending`, held in the box of the last
+    /// choice answered when one is kept.
+    pub(super) fn ask(&mut self, pending: Pending) {
+        let pending = match self.spare.pending.take() {
+            Some(mut kept) => {
+                *kept = pending;
+                kept
+            }
+            None => Box::new(pending),
+        };
+        self.phase = Phase::Choose(pending);
+    }
+
+    /// Done with an answered choice: its box and its list of options are
+    /// kept for the next ([`Game::ask`]).
+    pub(super) fn keep_pending(&mut self, mut pending: Box<Pending>) {
+        let options = std::mem::take(pending.options_mut());
+        self.spare.targets.keep(options);
+        self.spare.pending = Some(pending);
+    }
+
     /// How deeply the running rule is nested in handlers and calls.
     pub(super) fn depth(&self) -> u16 {
         self.frames.last().map_or(0, |f| f.depth)
