@@ -5,7 +5,8 @@
 //! only the final scoring, once a game, makes lists. Counted by an
 //! allocator that counts the allocations of the thread that asks.
 
-use meeple::{load, Agent, Game, PackRef, RandomAgent, Rules, Setup};
+use common::{bundled_rules as rules, ALL_SEED_PACKS};
+use meeple::{Agent, Game, RandomAgent, Rules, Setup};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -52,10 +53,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
-fn rules(packs: &[&str]) -> Arc<Rules> {
-    let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
-    Arc::new(Rules::new(load(&refs).expect("the bundled packs load")))
-}
+mod common;
 
 /// Plays a game with random agents, as `meeple sim` does (no event log):
 /// the allocations each decision's options, choice and turn made, in order.
@@ -101,14 +99,7 @@ fn a_base_game_allocates_only_for_its_final_scoring() {
 /// arguments are reused.
 #[test]
 fn a_game_of_every_seed_pack_allocates_less_than_once_a_decision() {
-    let packs = rules(&[
-        "winter",
-        "gingerbread_man",
-        "abbot",
-        "wind_roses",
-        "the_gifts",
-        "christmas_present",
-    ]);
+    let packs = rules(&ALL_SEED_PACKS);
     for seed in 0..6 {
         let made = allocations_per_decision(&packs, 4, seed);
         let turns = &made[..made.len() - 1];

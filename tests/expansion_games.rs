@@ -2,12 +2,14 @@
 //! is placed or discarded, and each game's record — choices and actions
 //! included — replays to exactly the same game.
 
+use common::{bundled_rules as rules, ALL_SEED_PACKS};
 use meeple::agents::{agent_by_name, play, Agent};
 use meeple::engine::{Game, Player, Rules, Setup};
 use meeple::ir::Ownership;
 use meeple::record::{replay_with, Record};
-use meeple::{load, PackRef};
 use std::sync::Arc;
+
+mod common;
 
 const COMBINATIONS: &[&[&str]] = &[
     &["river"],
@@ -31,20 +33,8 @@ const COMBINATIONS: &[&[&str]] = &[
     &["winter", "gingerbread_man", "abbot", "wind_roses"],
     &["base", "the_gifts"],
     &["base", "christmas_present"],
-    &[
-        "winter",
-        "gingerbread_man",
-        "abbot",
-        "wind_roses",
-        "the_gifts",
-        "christmas_present",
-    ],
+    &ALL_SEED_PACKS,
 ];
-
-fn rules(packs: &[&str]) -> Arc<Rules> {
-    let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
-    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
-}
 
 fn assert_conserved(game: &Game) {
     let pack = &game.rules().pack();

@@ -3,23 +3,11 @@
 //! a game of other rules, one further along (longer lists to cut back), one
 //! just begun (shorter lists to grow), or one caught in a rule's choice.
 
+use common::{bundled_rules as rules, ALL_SEED_PACKS};
 use meeple::engine::{Choice, Decision, Game, Rng, Rules, Setup};
-use meeple::{load, PackRef};
 use std::sync::Arc;
 
-const ALL_SEED_PACKS: [&str; 6] = [
-    "winter",
-    "gingerbread_man",
-    "abbot",
-    "wind_roses",
-    "the_gifts",
-    "christmas_present",
-];
-
-fn rules(names: &[&str]) -> Arc<Rules> {
-    let packs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
-    Arc::new(Rules::new(load(&packs).expect("the bundled packs load")))
-}
+mod common;
 
 /// A game of `rules` after `moves` random decisions (fewer if it ends).
 fn played(rules: &Arc<Rules>, players: usize, seed: u64, moves: usize) -> Game {

@@ -1,8 +1,32 @@
-//! Helpers shared by integration tests (`mod common;` in each).
+//! Helpers shared by integration tests (`mod common;` in each; a test
+//! file uses some of them, so the others are allowed to go unused there).
 
+use meeple::{load, PackRef, Rules};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The six seed mini-expansions together (with the base game and the
+/// Winter Edition they require).
+#[allow(dead_code, reason = "used by some of the test files that share this module")]
+pub const ALL_SEED_PACKS: [&str; 6] = [
+    "winter",
+    "gingerbread_man",
+    "abbot",
+    "wind_roses",
+    "the_gifts",
+    "christmas_present",
+];
+
+/// The bundled packs named, loaded and checked together (a load error is
+/// shown whole).
+#[allow(dead_code, reason = "used by some of the test files that share this module")]
+pub fn bundled_rules(names: &[&str]) -> Arc<Rules> {
+    let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
+    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
+}
 
 /// Every scenario record (`.ron`) under `tests/scenarios/`, in a stable order.
+#[allow(dead_code, reason = "used by some of the test files that share this module")]
 pub fn scenario_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
