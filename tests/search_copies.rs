@@ -17,11 +17,16 @@ fn played(rules: &Arc<Rules>, players: usize, seed: u64, moves: usize) -> Game {
         if game.decision().is_none() {
             break;
         }
-        let options = game.options();
-        game.apply(options[rng.below(options.len())])
-            .expect("an offered choice applies");
+        step_at_random(&mut game, &mut rng);
     }
     game
+}
+
+/// Takes one of the pending decision's options, picked by `rng`.
+fn step_at_random(game: &mut Game, rng: &mut Rng) {
+    let options = game.options();
+    game.apply(options[rng.below(options.len())])
+        .expect("an offered choice applies");
 }
 
 /// A game of `rules` played at random past `moves` decisions up to the
@@ -34,9 +39,7 @@ fn played_to_a_choice(rules: &Arc<Rules>, players: usize, seed: u64, moves: usiz
         if matches!(game.decision(), Some(Decision::Choose { .. })) {
             return Some(game);
         }
-        let options = game.options();
-        game.apply(options[rng.below(options.len())])
-            .expect("an offered choice applies");
+        step_at_random(&mut game, &mut rng);
     }
     None
 }
