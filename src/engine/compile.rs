@@ -154,6 +154,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
+        guard_memo: program
+            .handlers
+            .iter()
+            .map(|h| h.when.as_ref().is_some_and(may_remember))
+            .collect(),
         plain: program.handlers.iter().map(|h| plain_sets(program, h.body)).collect(),
         complete: pack
             .kinds
@@ -299,6 +304,27 @@ fn size(e: &Expr) -> usize {
     let mut n = 0;
     visit(e, &mut |_| n += 1);
     n
+}
+
+/// Whether evaluating `e` may read or fill an evaluator's [`Memo`]: it
+/// counts, lists a tile's features, calls a function, or asks a built-in
+/// that runs a feature kind's clauses (`completed`, the scores), which may
+/// count. An expression that cannot is judged the same with no memo.
+///
+/// [`Memo`]: super::eval::Memo
+fn may_remember(e: &Expr) -> bool {
+    let mut may = false;
+    visit(e, &mut |e| {
+        may |= match e {
+            Expr::Count { .. } | Expr::Call { .. } => true,
+            Expr::Query { builtin, .. } => matches!(
+                builtin,
+                Builtin::TileFeatures | Builtin::Completed | Builtin::CompletedScore | Builtin::FinalScore
+            ),
+            _ => false,
+        }
+    });
+    may
 }
 
 /// Calls `each` on `e` and every expression inside it.
@@ -1968,6 +1994,37 @@ mod tests {
                 Some(vec![]),
             ]
         );
+    }
+
+    /// A guard may fill a memo when it counts, lists a tile's features,
+    /// calls a function or asks a built-in that runs a kind's clauses;
+    /// any other is judged without one (the games stay as walked ones,
+    /// which always have a memo: `compiled_expressions_play_the_games_walked_ones_play`).
+    #[test]
+    fn guards_that_cannot_count_are_judged_without_a_memo() {
+        let guards = [
+            ("flag", false),
+            ("not flag and current_player != none", false),
+            ("c.kind == city and c.markers(pennant) > 0", false),
+            ("c.completed", true),
+            ("c.final_score > 2", true),
+            ("count(p in c.owners) > 1", true),
+            ("wide(c)", true),
+        ];
+        let text: String = guards
+            .iter()
+            .map(|(g, _)| format!("on feature_completed(c) when {g} {{ set flag = true }}\n"))
+            .collect();
+        let pack = over_base(
+            "memo",
+            format!(
+                "pack memo \"memo\"\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+                 fn wide(f: feature) = f.tiles > 3\n{text}"
+            ),
+        );
+        let rules = Rules::new(pack);
+        let wanted: Vec<bool> = guards.iter().map(|(_, may)| *may).collect();
+        assert_eq!(super::compile(&rules).guard_memo, wanted);
     }
 
     /// Plain handlers run in their place among their event's other

@@ -173,6 +173,9 @@ pub(super) struct Compiled {
     pub function_tests: Vec<Option<Test>>,
     /// By handler: its `when`.
     pub guards: Vec<Option<Test>>,
+    /// By handler: whether its `when` may read or fill a [`Memo`] (see
+    /// `compile::may_remember`); a guard that cannot is judged without one.
+    pub guard_memo: Vec<bool>,
     /// By handler whose body only sets game variables to constants or to
     /// other game variables (a turn's flags reset, say): those sets, in
     /// order, which run where the handler starts, with no frame of locals

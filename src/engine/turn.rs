@@ -9,7 +9,7 @@
 //! `scoring.rs`, cards in `cards.rs`.
 
 use super::error::{ErrorKind, GameError};
-use super::eval::{Env, Evaluator, Memo, PlainValue};
+use super::eval::{Env, Evaluator, Memo, PlainSet, PlainValue};
 use super::game::Game;
 use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
@@ -408,13 +408,53 @@ impl Game {
         depth: u16,
         last: &mut Option<Span>,
     ) -> Result<Step, GameError> {
-        let mut chosen = self.spare.ids.take();
+        // The handlers whose guards held, the next to run last: on the
+        // stack, as most events choose none.
+        let mut chosen: smallvec::SmallVec<[u16; 8]> = smallvec::SmallVec::new();
+        self.judge_guards(code, event, args.as_slice(), last, &mut chosen)?;
+        let rules = code.rules;
+        // Handlers that only set game variables run here, in their turn, as
+        // `run_handler` would run them, with no list made.
+        while let Some(&h) = chosen.last() {
+            let Some(Some(sets)) = code.compiled.plain.get(h as usize) else {
+                break;
+            };
+            if depth >= MAX_DEPTH {
+                break;
+            }
+            *last = Some(rules.pack.program.handlers[h as usize].span);
+            self.run_plain(sets, last);
+            chosen.pop();
+        }
+        if chosen.is_empty() {
+            args.keep(&mut self.spare.values);
+            return Ok(Step::Next);
+        }
+        // The first handler starts at once, as its queued task would next.
+        let args = args.into_list(&mut self.spare.values);
+        let mut list = self.spare.ids.take();
+        list.extend_from_slice(&chosen);
+        self.run_handler(code, args, list, depth, last)
+    }
+
+    /// Judges the guards of `event`'s handlers for its arguments `args`,
+    /// the last handler first, and adds those that hold (and those with no
+    /// guard) to `chosen`.
+    fn judge_guards(
+        &mut self,
+        code: Code,
+        event: EventKind,
+        args: &[Value],
+        last: &mut Option<Span>,
+        chosen: &mut smallvec::SmallVec<[u16; 8]>,
+    ) -> Result<(), GameError> {
+        let rules = code.rules;
         // The guards' locals, made for the first guard judged.
         let mut guard_locals: Option<Vec<Value>> = None;
-        let rules = code.rules;
         // Every guard is judged against the same state: counts over the
-        // board that do not depend on the handler are counted once.
-        let memo = Memo::default();
+        // board that do not depend on the handler are counted once, in a
+        // memo made for the first guard that may count (`Compiled::guard_memo`).
+        let mut memo: Option<Memo> = None;
         for &h in rules.handlers_of(event).iter().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
             *last = Some(handler.span);
@@ -424,18 +464,15 @@ impl Game {
             };
             // A guard that cannot hold for this tile's type or this
             // feature's kind is not judged.
-            if !rules.gates[h as usize]
-                .iter()
-                .all(|g| self.gate_open(g, args.as_slice()))
-            {
+            if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, args)) {
                 continue;
             }
             // The event's arguments are set once: a guard writes only the
             // slots above them (its counts' and calls'), each before reading it.
             let locals = guard_locals.get_or_insert_with(|| {
                 let mut locals = self.spare.values.take();
-                locals.reserve(self.compiled.frame_slots.max(args.as_slice().len()));
-                locals.extend_from_slice(args.as_slice());
+                locals.reserve(code.compiled.frame_slots.max(args.len()));
+                locals.extend_from_slice(args);
                 locals
             });
             if locals.len() < handler.slots as usize {
@@ -446,11 +483,15 @@ impl Game {
                 subject: None,
                 depth: 0,
             };
+            let memo = match code.compiled.guard_memo.get(h as usize) {
+                Some(false) => None,
+                _ => Some(&*memo.get_or_insert_with(Memo::default)),
+            };
             let ev = Evaluator {
-                memo: Some(&memo),
+                memo,
                 ..self.evaluator()
             };
-            let held = match self.compiled.guards.get(h as usize) {
+            let held = match code.compiled.guards.get(h as usize) {
                 Some(Some(guard)) => guard(&ev, &mut env),
                 _ => ev.eval(cond, &mut env).map(|v| v.truthy()),
             };
@@ -458,19 +499,26 @@ impl Game {
                 chosen.push(h);
             }
         }
-        // The guards' counts end here: the handlers change the state.
-        drop(memo);
+        // The guards' counts end with them: the handlers change the state.
         if let Some(locals) = guard_locals {
             self.spare.values.keep(locals);
         }
-        if chosen.is_empty() {
-            args.keep(&mut self.spare.values);
-            self.spare.ids.keep(chosen);
-            return Ok(Step::Next);
+        Ok(())
+    }
+
+    /// Runs a handler that only sets game variables ([`Compiled::plain`]).
+    ///
+    /// [`Compiled::plain`]: super::eval::Compiled::plain
+    fn run_plain(&mut self, sets: &[PlainSet], last: &mut Option<Span>) {
+        for set in sets {
+            // The last rule run, as the statement runner would name it.
+            *last = Some(set.span);
+            let value = match &set.value {
+                PlainValue::Constant(v) => v.clone(),
+                PlainValue::GameVar(g) => self.state.game_var(*g).clone(),
+            };
+            self.state.set_game_var(set.var, value);
         }
-        // The first handler starts at once, as its queued task would next.
-        let args = args.into_list(&mut self.spare.values);
-        self.run_handler(code, args, chosen, depth, last)
     }
 
     /// Whether a handler's `gate` lets its guard be judged for the event's
@@ -532,15 +580,7 @@ impl Game {
             let Some(Some(sets)) = code.compiled.plain.get(h as usize) else {
                 break h;
             };
-            for set in sets.iter() {
-                // The last rule run, as the statement runner would name it.
-                *last = Some(set.span);
-                let value = match &set.value {
-                    PlainValue::Constant(v) => v.clone(),
-                    PlainValue::GameVar(g) => self.state.game_var(*g).clone(),
-                };
-                self.state.set_game_var(set.var, value);
-            }
+            self.run_plain(sets, last);
         };
         let handler = &self.rules.pack.program.handlers[h as usize];
         let (body, origin, slots) = (handler.body, handler.span, handler.slots);
