@@ -1,5 +1,7 @@
 //! The feature graph: every segment of every placed tile is a node; nodes of
-//! one feature are joined by union-find. Each root carries what completion
+//! one feature are joined by union-find, every node pointing straight at its
+//! root (a union points the smaller-ranked side's members at the new root,
+//! found on its member list). Each root carries what completion
 //! checks need without a walk (open edges, the number of figures on it); the
 //! members of a feature form a circular list, so scoring can visit them.
 
@@ -246,22 +248,12 @@ impl Features {
         n.parent == node && kind.is_none_or(|k| n.kind == k) && (!occupied || n.figures > 0)
     }
 
-    /// The feature a node belongs to.
-    pub fn find(&self, mut node: u32) -> FeatureId {
-        while self.nodes[node as usize].parent != node {
-            node = self.nodes[node as usize].parent;
-        }
-        node
-    }
-
-    fn find_compress(&mut self, node: u32) -> FeatureId {
-        let root = self.find(node);
-        let mut n = node;
-        while self.nodes[n as usize].parent != root {
-            let up = self.nodes[n as usize].parent;
-            self.nodes[n as usize].parent = root;
-            n = up;
-        }
+    /// The feature a node belongs to: every node points at its feature's
+    /// root ([`Features::connect`] points a joined feature's members at
+    /// their new root), so this is one look.
+    pub fn find(&self, node: u32) -> FeatureId {
+        let root = self.nodes[node as usize].parent;
+        debug_assert_eq!(self.nodes[root as usize].parent, root, "node {node} points at a root");
         root
     }
 
@@ -279,8 +271,7 @@ impl Features {
     /// Joins the features of `a` and `b` across an edge (or half-edge): each
     /// side loses the open edge they now share, and their variables merge.
     pub fn connect(&mut self, a: u32, b: u32, merges: &[Merge]) {
-        let ra = self.find_compress(a);
-        let rb = self.find_compress(b);
+        let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
             let n = &mut self.nodes[ra as usize];
             n.open = n.open.saturating_sub(2);
@@ -306,6 +297,16 @@ impl Features {
         let root_next = self.nodes[root as usize].next;
         self.nodes[root as usize].next = self.nodes[child as usize].next;
         self.nodes[child as usize].next = root_next;
+        // Every member of the child's feature (now from the root's next to
+        // the child) points at the root: a find is one look.
+        let mut n = self.nodes[root as usize].next;
+        loop {
+            self.nodes[n as usize].parent = root;
+            if n == child {
+                break;
+            }
+            n = self.nodes[n as usize].next;
+        }
         let r = &mut self.nodes[root as usize];
         r.open = open;
         r.done = done;
@@ -505,6 +506,64 @@ mod tests {
         f.connect(a, b, &[]);
         assert_eq!(f.open(f.find(a)), 0);
         assert_eq!(f.tile_count(f.find(a)), 2);
+    }
+
+    /// Random unions leave every node pointing straight at its root, the
+    /// root a union-find of the same unions by rank picks (a plain one,
+    /// kept beside it, walking its parents), with every member of a
+    /// feature on its root's member list.
+    #[test]
+    fn every_node_points_at_the_root_union_by_rank_picks() {
+        let mut f = Features::default();
+        let (mut parent, mut rank): (Vec<u32>, Vec<u8>) = (Vec::new(), Vec::new());
+        let plain_find = |parent: &[u32], mut n: u32| {
+            while parent[n as usize] != n {
+                n = parent[n as usize];
+            }
+            n
+        };
+        let mut seed = 0xfeed_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for step in 0..3000u32 {
+            if step % 3 == 0 || parent.len() < 2 {
+                let id = f.add(PlacedId(parent.len() as u16), 0, 0, 4, &[]);
+                assert_eq!(id as usize, parent.len());
+                parent.push(id);
+                rank.push(0);
+                continue;
+            }
+            let (a, b) = (next(parent.len() as u64) as u32, next(parent.len() as u64) as u32);
+            f.connect(a, b, &[]);
+            let (ra, rb) = (plain_find(&parent, a), plain_find(&parent, b));
+            if ra != rb {
+                let (root, child) = if rank[ra as usize] >= rank[rb as usize] {
+                    (ra, rb)
+                } else {
+                    (rb, ra)
+                };
+                if rank[root as usize] == rank[child as usize] {
+                    rank[root as usize] += 1;
+                }
+                parent[child as usize] = root;
+            }
+        }
+        for n in 0..parent.len() as u32 {
+            let root = plain_find(&parent, n);
+            assert_eq!(f.nodes[n as usize].parent, root, "node {n}");
+            assert_eq!(f.find(n), root);
+        }
+        for root in (0..parent.len() as u32).filter(|&n| parent[n as usize] == n) {
+            let mut members: Vec<u32> = (0..parent.len() as u32)
+                .filter(|&n| plain_find(&parent, n) == root)
+                .collect();
+            let mut listed: Vec<u32> = f.members(root).map(|(p, _)| u32::from(p.0)).collect();
+            members.sort_unstable();
+            listed.sort_unstable();
+            assert_eq!(listed, members, "root {root}");
+        }
     }
 
     /// The roots of one kind read off the index are those a scan of the
