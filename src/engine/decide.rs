@@ -116,13 +116,10 @@ impl Game {
             return;
         }
         let held = Held::new(&self.state.hands()[self.state.current()]);
-        for &action in actions {
+        for &(action, card) in actions {
             // A card's action needs the card in hand: most are not, and
             // need no look at all.
-            if self.rules.pack.program.actions[action as usize]
-                .card
-                .is_none_or(|c| held.holds(c))
-            {
+            if card.is_none_or(|c| held.holds(c)) {
                 self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
         }
@@ -130,9 +127,24 @@ impl Game {
 
     /// Every figure type the current player may deploy on each segment of
     /// the placed tile: [`Game::deploy_check`]'s tests, with those about the
-    /// feature made once per segment rather than once per figure type.
+    /// feature made once per segment rather than once per figure type, and
+    /// those about the figure type alone (a player's, one left) once.
     fn deploy_options(&self, placed: PlacedId, out: &mut Vec<Choice>) {
         let pack = &self.rules.pack;
+        // The figure types the current player may deploy anywhere (their
+        // own, one left in the supply), found once: `figure_check`'s
+        // tests that do not depend on the segment.
+        let player = self.state.current();
+        let figures: smallvec::SmallVec<[(FigureTypeId, &crate::ir::FigureType); 8]> = pack
+            .figures
+            .iter()
+            .enumerate()
+            .map(|(f, fig)| (f as FigureTypeId, fig))
+            .filter(|&(f, fig)| fig.ownership == Ownership::PerPlayer && self.state.supply_of(player, f) > 0)
+            .collect();
+        if figures.is_empty() {
+            return;
+        }
         let tile = &pack.tiles[self.state.board().placed[placed.index()].tile as usize];
         for (seg, segment) in tile.segments.iter().enumerate() {
             let seg = seg as u8;
@@ -141,10 +153,12 @@ impl Game {
             if complete {
                 continue;
             }
-            for (f, fig) in pack.figures.iter().enumerate() {
-                let f = f as FigureTypeId;
+            for &(f, fig) in &figures {
                 // A figure of weight 0 may still join an occupied feature.
-                if !(occupied && fig.weight > 0) && self.figure_check(f, segment.kind, feature).is_ok() {
+                if !(occupied && fig.weight > 0)
+                    && fig.posture_on(segment.kind).is_some()
+                    && self.deployment_forbidden(f, feature).is_none()
+                {
                     out.push(Choice::Deploy { figure_type: f, seg });
                 }
             }
@@ -686,7 +700,58 @@ pub fn with_article(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Held;
+    use super::super::{Decision, Game, Rng, Rules, Setup};
+    use super::{Choice, Held};
+    use crate::bundled::test_sets;
+    use crate::check::{load, PackRef};
+    use std::sync::Arc;
+
+    /// At every deploy decision of random games of each bundled set of
+    /// packs, the deployments offered are exactly those `deploy_check`
+    /// allows, segment by segment and figure type by figure type.
+    #[test]
+    fn deployments_offered_are_those_the_check_allows() {
+        let packs = |names: &[&str]| {
+            load(
+                &names
+                    .iter()
+                    .map(|n| PackRef::Bundled(n.to_string()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let mut deploys = 0;
+        for set in test_sets(|names| packs(names).is_ok()) {
+            let rules = Arc::new(Rules::new(packs(&set).unwrap()));
+            let figure_types = rules.pack.figures.len() as u16;
+            for seed in 0..3 {
+                let mut game = Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).unwrap();
+                let mut rng = Rng::new(seed);
+                while let Some(decision) = game.decision() {
+                    let options = game.options();
+                    if let Decision::Deploy { placed, .. } = decision {
+                        let offered: Vec<(u8, u16)> = options
+                            .iter()
+                            .filter_map(|c| match c {
+                                Choice::Deploy { figure_type, seg } => Some((*seg, *figure_type)),
+                                _ => None,
+                            })
+                            .collect();
+                        let segments = rules.pack.tiles[game.state.board().placed[placed.index()].tile as usize]
+                            .segments
+                            .len() as u8;
+                        let allowed: Vec<(u8, u16)> = (0..segments)
+                            .flat_map(|seg| (0..figure_types).map(move |f| (seg, f)))
+                            .filter(|&(seg, f)| game.deploy_check(placed, seg, Some(f)).is_ok())
+                            .collect();
+                        assert_eq!(offered, allowed, "packs {set:?}, seed {seed}");
+                        deploys += 1;
+                    }
+                    game.apply(options[rng.below(options.len())]).unwrap();
+                }
+            }
+        }
+        assert!(deploys > 1000, "{deploys} deploy decisions seen");
+    }
 
     /// A hand's cards are held, whether their ids fit the bits or not (a
     /// pack may declare more cards than that), and no other card is.

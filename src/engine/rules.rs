@@ -64,8 +64,9 @@ pub struct Rules {
     pub(crate) feature_var_init: Vec<i64>,
     /// Player variables' start values, by index.
     pub(crate) player_var_init: Vec<i64>,
-    /// The actions offered in each window, in the program's order.
-    window_actions: [Vec<ActionId>; 2],
+    /// The actions offered in each window, in the program's order, each
+    /// with the card it needs held (a card's play), if any.
+    window_actions: [Vec<(ActionId, Option<crate::ir::CardId>)>; 2],
     /// Whether draws follow stacks: the pack has several stacks or a tile
     /// pinned `last`. Without, a draw is one pick from the whole stack.
     pub(crate) stacked: bool,
@@ -155,7 +156,7 @@ impl Rules {
         let window_actions = [Window::BeforePlace, Window::Deploy].map(|w| {
             (0..program.actions.len())
                 .filter(|&a| program.actions[a].window == w)
-                .map(|a| a as ActionId)
+                .map(|a| (a as ActionId, program.actions[a].card))
                 .collect()
         });
         let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
@@ -199,8 +200,9 @@ impl Rules {
         self.distinct_rotations.get(tile as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// The actions offered in `window`, in the program's order.
-    pub(crate) fn actions_in(&self, window: Window) -> &[ActionId] {
+    /// The actions offered in `window`, in the program's order, each with
+    /// the card it needs held, if any.
+    pub(crate) fn actions_in(&self, window: Window) -> &[(ActionId, Option<crate::ir::CardId>)] {
         &self.window_actions[window as usize]
     }
 
