@@ -115,11 +115,16 @@ impl Game {
         if actions.is_empty() {
             return;
         }
-        let held = Held::new(&self.state.hands()[self.state.current()]);
+        // The cards in hand, read at the first card's action.
+        let mut held: Option<Held> = None;
         for &(action, card) in actions {
             // A card's action needs the card in hand: most are not, and
             // need no look at all.
-            if card.is_none_or(|c| held.holds(c)) {
+            let offered = card.is_none_or(|c| {
+                held.get_or_insert_with(|| Held::new(&self.state.hands()[self.state.current()]))
+                    .holds(c)
+            });
+            if offered {
                 self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
         }
