@@ -15,6 +15,16 @@ pub fn bundled_names() -> impl Iterator<Item = &'static str> {
     BUNDLED.iter().map(|(n, _)| *n)
 }
 
+/// The bundled packs `names`, loaded together (for tests).
+#[cfg(test)]
+pub(crate) fn load_bundled(names: &[&str]) -> Result<crate::RulePack, crate::check::LoadError> {
+    let refs: Vec<crate::check::PackRef> = names
+        .iter()
+        .map(|n| crate::check::PackRef::Bundled(n.to_string()))
+        .collect();
+    crate::check::load(&refs)
+}
+
 /// The sets of bundled packs that tests play every pack in: base with each
 /// other pack, then as many as load together (`loads`; two packs may both
 /// claim the start tile), in the bundled list's order.

@@ -1218,7 +1218,7 @@ impl Compiler<'_> {
 mod tests {
     use super::super::game::WALKED;
     use super::super::{Game, Rng, Rules, Setup};
-    use crate::bundled::test_sets;
+    use crate::bundled::{load_bundled, test_sets};
     use crate::check::{load, PackRef};
     use std::sync::Arc;
 
@@ -2080,14 +2080,7 @@ mod tests {
     /// from the set-up on.
     #[test]
     fn compiled_expressions_play_the_games_walked_ones_play() {
-        let packs = |names: &[&str]| {
-            load(
-                &names
-                    .iter()
-                    .map(|n| PackRef::Bundled(n.to_string()))
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let packs = load_bundled;
         for set in test_sets(|names| packs(names).is_ok()) {
             let rules = Arc::new(Rules::new(packs(&set).unwrap()));
             for seed in 0..6 {

@@ -707,8 +707,7 @@ pub fn with_article(word: &str) -> String {
 mod tests {
     use super::super::{Decision, Game, Rng, Rules, Setup};
     use super::{Choice, Held};
-    use crate::bundled::test_sets;
-    use crate::check::{load, PackRef};
+    use crate::bundled::{load_bundled, test_sets};
     use std::sync::Arc;
 
     /// At every deploy decision of random games of each bundled set of
@@ -716,14 +715,7 @@ mod tests {
     /// allows, segment by segment and figure type by figure type.
     #[test]
     fn deployments_offered_are_those_the_check_allows() {
-        let packs = |names: &[&str]| {
-            load(
-                &names
-                    .iter()
-                    .map(|n| PackRef::Bundled(n.to_string()))
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let packs = load_bundled;
         let mut deploys = 0;
         for set in test_sets(|names| packs(names).is_ok()) {
             let rules = Arc::new(Rules::new(packs(&set).unwrap()));

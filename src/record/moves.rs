@@ -256,13 +256,13 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{load, PackRef};
     use crate::engine::{Rng, Rules, Setup};
     use std::sync::Arc;
 
     fn rules(names: &[&str]) -> Arc<Rules> {
-        let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
-        Arc::new(Rules::new(load(&refs).expect("bundled packs load")))
+        Arc::new(Rules::new(
+            crate::bundled::load_bundled(names).expect("bundled packs load"),
+        ))
     }
 
     /// Every option of every decision of a random game, typed as shown,

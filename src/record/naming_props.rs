@@ -15,8 +15,9 @@ use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
 
 fn rules_of(names: &[&str]) -> Option<Arc<Rules>> {
-    let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
-    load(&refs).ok().map(|pack| Arc::new(Rules::new(pack)))
+    crate::bundled::load_bundled(names)
+        .ok()
+        .map(|pack| Arc::new(Rules::new(pack)))
 }
 
 /// The base game.
