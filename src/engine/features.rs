@@ -1,7 +1,8 @@
 //! The feature graph: every segment of every placed tile is a node; nodes of
 //! one feature are joined by union-find, every node pointing straight at its
-//! root (a union points the smaller-ranked side's members at the new root,
-//! found on its member list). Each root carries what completion
+//! root: a union by rank points the joined side's members, found on its
+//! member list, at the new root (a node moves only to a root of higher rank,
+//! so at most log2(nodes) times in a game). Each root carries what completion
 //! checks need without a walk (open edges, the number of figures on it); the
 //! members of a feature form a circular list, so scoring can visit them.
 
