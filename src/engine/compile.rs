@@ -11,7 +11,7 @@ use super::eval::{
     Counter, Env, Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
-use super::queries::{arg_query, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
+use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::shapes::{existence_test, local_query};
 use super::value::{EvalError, Value};
@@ -87,6 +87,50 @@ fn same(a: &Direct, b: &Direct, ev: &Evaluator, env: &Env) -> bool {
         };
     }
     ev.normal(a.read(ev, env)) == ev.normal(b.read(ev, env))
+}
+
+/// The slot of `x` in `x.feature.B`, asked of a local variable `x` (a
+/// figure's feature's built-in `b`).
+fn figure_feature_query(e: &Expr, b: Builtin) -> Option<u16> {
+    match e {
+        Expr::Query {
+            builtin,
+            of: Some(of),
+            args,
+        } if *builtin == b && args.is_empty() => match local_query(of)? {
+            (Builtin::FigureFeature, slot) => Some(slot),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The operands of a chain of `and`s, left to right.
+fn and_chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, l, r) => {
+            and_chain(l, out);
+            and_chain(r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The slot of `x` in `x.owner == current_player` (either way round).
+fn owner_against_current(l: &Expr, r: &Expr) -> Option<usize> {
+    let current =
+        |e: &Expr| matches!(e, Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args } if args.is_empty());
+    match (local_query(l), local_query(r)) {
+        (Some((Builtin::Owner, slot)), _) if current(r) => Some(usize::from(slot)),
+        (_, Some((Builtin::Owner, slot))) if current(l) => Some(usize::from(slot)),
+        _ => None,
+    }
+}
+
+/// Whether `e`, a [`Direct`] value, is a built-in's answer that is never
+/// a feature (so `==` compares it as it is, with no root to look up).
+fn never_feature(e: &Expr) -> bool {
+    matches!(e, Expr::Query { builtin, .. } if *builtin != Builtin::FigureFeature)
 }
 
 /// `e` as a [`Direct`] value, when it is one.
@@ -873,6 +917,21 @@ impl Compiler<'_> {
                 Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy()))
             }
             Expr::Binary(BinOp::And, l, r) => {
+                // A chain `a and b and c` judged in one loop, left to right,
+                // stopping at the first that fails (as nested `and`s do).
+                let mut conjuncts = Vec::new();
+                and_chain(e, &mut conjuncts);
+                if conjuncts.len() > 2 {
+                    let tests: Box<[Test]> = conjuncts.into_iter().map(|c| self.test(c)).collect();
+                    return Box::new(move |ev, env| {
+                        for t in &tests {
+                            if !t(ev, env)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    });
+                }
                 let (l, r) = (self.test(l), self.test(r));
                 Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
             }
@@ -939,6 +998,29 @@ impl Compiler<'_> {
                                 } == equal)
                             });
                         }
+                        if let (Value::None, Some((Builtin::Owner, slot))) = (&c, local_query(other)) {
+                            // `x.owner == none`: the figure's owner read where it lies.
+                            let slot = usize::from(slot);
+                            return Box::new(move |ev, env| {
+                                Ok(figure_owner(ev, env.locals.get(slot).unwrap_or(&Value::None)).is_none() == equal)
+                            });
+                        }
+                        if let (Value::Kind(k), Some(slot)) = (&c, figure_feature_query(other, Builtin::Kind)) {
+                            // `x.feature.kind == K`: the kind of the figure's
+                            // feature read off the graph, no value made
+                            // (a figure off the board has no feature, no kind).
+                            let (k, slot) = (*k, usize::from(slot));
+                            return Box::new(move |ev, env| {
+                                let kind = match env.locals.get(slot) {
+                                    Some(Value::Figure(id)) => ev.state.figure(*id).map(|m| {
+                                        let features = ev.state.features();
+                                        features.kind(ev.state.feature_of(m.placed, m.seg))
+                                    }),
+                                    _ => None,
+                                };
+                                Ok((kind == Some(k)) == equal)
+                            });
+                        }
                         if let Some(answer) = self.on_local(other) {
                             return Box::new(move |ev, env| Ok((answer(ev, env) == c) == equal));
                         }
@@ -951,6 +1033,19 @@ impl Compiler<'_> {
                     // `x.owner == current_player`): compared with no node
                     // called for either.
                     let equal = op == BinOp::Eq;
+                    if let Some(slot) = owner_against_current(l, r) {
+                        // `x.owner == current_player`: the figure's owner
+                        // and the player read where they lie, no value made.
+                        return Box::new(move |ev, env| {
+                            let owner = figure_owner(ev, env.locals.get(slot).unwrap_or(&Value::None));
+                            Ok((owner.map(usize::from) == Some(ev.state.current())) == equal)
+                        });
+                    }
+                    if never_feature(l) && never_feature(r) {
+                        // Neither is a feature (`x.owner == current_player`):
+                        // compared as read, with no root to look up.
+                        return Box::new(move |ev, env| Ok((a.read(ev, env) == b.read(ev, env)) == equal));
+                    }
                     return Box::new(move |ev, env| Ok(same(&a, &b, ev, env) == equal));
                 }
                 let (l, r) = (self.node(l), self.node(r));
@@ -1896,6 +1991,8 @@ mod tests {
               score count(m in t.features where not m.completed and m == m) to current_player reason \"direct\"\n  \
               score count(m in t.features where m.controlled_by(current_player) or m.followers(current_player) > 1) to current_player reason \"direct\"\n  \
               score count(figure x where x.feature.controlled_by(x.owner) and x.feature.markers(pennant) > 0) to current_player reason \"direct\"\n  \
+              score count(figure x where x.feature.kind == road and current_player == x.owner and x.feature.kind != city) to current_player reason \"direct\"\n  \
+              score 2 * count(figure x where x.feature.kind != field and x.owner != current_player) to current_player reason \"direct\"\n  \
               for player p where t.feature(road).controlled_by(p) {\n    \
                 score p.supply(follower) + t.feature(road).followers(p) to p reason \"direct\"\n  }\n}\n";
         let rules = Arc::new(Rules::new(over_base("direct.rules", text.into())));

@@ -526,14 +526,18 @@ fn kind(ev: &Evaluator, of: &Value) -> Value {
 }
 
 fn owner(ev: &Evaluator, of: &Value) -> Value {
-    match of {
-        Value::Figure(id) => match ev.state.figure_or_gone(*id) {
-            Some(m) => m.owner,
-            None => ev.state.spot_figure(*id).and_then(|m| m.owner),
-        }
-        .map_or(Value::None, |p| Value::Player(p.0)),
-        _ => Value::None,
+    figure_owner(ev, of).map_or(Value::None, Value::Player)
+}
+
+/// The player who owns the figure `of` is, on the board, gone from it or
+/// off it (`x.owner`); none for a neutral figure or a value that is no figure.
+pub(super) fn figure_owner(ev: &Evaluator, of: &Value) -> Option<u8> {
+    let Value::Figure(id) = of else { return None };
+    match ev.state.figure_or_gone(*id) {
+        Some(m) => m.owner,
+        None => ev.state.spot_figure(*id).and_then(|m| m.owner),
     }
+    .map(|p| p.0)
 }
 
 fn figure_feature(ev: &Evaluator, of: &Value) -> Value {
