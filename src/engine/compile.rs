@@ -105,6 +105,20 @@ fn figure_feature_query(e: &Expr, b: Builtin) -> Option<u16> {
     }
 }
 
+/// A built-in of one argument that is an [`ArgQuery`](super::queries::ArgQuery),
+/// its receiver and argument both read in place (a [`Direct`] value, or a
+/// constant argument): the query and both readers.
+fn in_place_arg_query(e: &Expr) -> Option<(super::queries::ArgQuery, Direct, Direct)> {
+    let Expr::Query { builtin, of, args } = e else {
+        return None;
+    };
+    let [arg] = args.as_slice() else { return None };
+    let answer = arg_query(*builtin)?;
+    let of = direct(of.as_deref()?)?;
+    let arg = direct(arg).or_else(|| constant_value(arg).map(Direct::Constant))?;
+    Some((answer, of, arg))
+}
+
 /// The operands of a chain of `and`s, left to right.
 fn and_chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
@@ -735,6 +749,17 @@ impl Compiler<'_> {
                     None => Box::new(move |ev, _| Ok(int(answer(ev, &Value::None)))),
                 }
             }
+            Expr::Query { .. } if in_place_arg_query(e).is_some() => {
+                // `f.followers(p)`: receiver and argument read in place.
+                let Some((answer, of, arg)) = in_place_arg_query(e) else {
+                    unreachable!()
+                };
+                Box::new(move |ev, env| match answer(ev, &of.read(ev, env), &arg.read(ev, env)) {
+                    Value::Int(n) => Ok(n),
+                    // Never: `answers_int` lists only built-ins that answer integers.
+                    _ => Ok(0),
+                })
+            }
             _ => {
                 let node = self.value(e);
                 Box::new(move |ev, env| match node(ev, env)? {
@@ -782,11 +807,11 @@ impl Compiler<'_> {
                 if let Some(answer) = self.on_local(e) {
                     return Box::new(move |ev, env| Ok(answer(ev, env)));
                 }
-                let of_direct = of.as_deref().and_then(direct);
-                let arg_direct = args
-                    .first()
-                    .and_then(direct)
-                    .or_else(|| args.first().and_then(constant_value).map(Direct::Constant));
+                if let Some((answer, of, arg)) = in_place_arg_query(e) {
+                    // Read in place where both can be
+                    // (`f.controlled_by(current_player)`).
+                    return Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env))));
+                }
                 let of = of.as_deref().map(|e| self.node(e));
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 let receiver = move |ev: &Evaluator, env: &mut Env| match &of {
@@ -802,18 +827,11 @@ impl Compiler<'_> {
                         }),
                     },
                     1 => match arg_query(builtin) {
-                        // Read in place where both can be
-                        // (`f.controlled_by(current_player)`), else from
-                        // their nodes.
-                        Some(answer) => match (of_direct, arg_direct) {
-                            (Some(of), Some(arg)) => {
-                                Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env))))
-                            }
-                            _ => Box::new(move |ev, env| {
-                                let r = receiver(ev, env)?;
-                                Ok(answer(ev, &r, &args[0](ev, env)?))
-                            }),
-                        },
+                        // From their nodes, where not both read in place.
+                        Some(answer) => Box::new(move |ev, env| {
+                            let r = receiver(ev, env)?;
+                            Ok(answer(ev, &r, &args[0](ev, env)?))
+                        }),
                         None => Box::new(move |ev, env| {
                             let r = receiver(ev, env)?;
                             let a = [args[0](ev, env)?];
@@ -1083,6 +1101,19 @@ impl Compiler<'_> {
                 }
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 Box::new(move |ev, env| ev.call_test(func, args.len(), env, |i, env| args[i](ev, env)))
+            }
+            Expr::Query { .. } => {
+                // A built-in answered in place asked whether it is true
+                // (`x.scored`, `f.controlled_by(current_player)`): its
+                // answer read with no node between.
+                if let Some(answer) = self.on_local(e) {
+                    return Box::new(move |ev, env| Ok(answer(ev, env).truthy()));
+                }
+                if let Some((answer, of, arg)) = in_place_arg_query(e) {
+                    return Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env)).truthy()));
+                }
+                let node = self.node(e);
+                Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
             }
             _ => {
                 let node = self.node(e);
