@@ -188,6 +188,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         kept: RefCell::new(Vec::new()),
         once: Cell::new(false),
     };
+    let completed_counts = completed_may_remember(pack);
     let mut compiled = Compiled {
         functions: program
             .functions
@@ -215,7 +216,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         guard_memo: program
             .handlers
             .iter()
-            .map(|h| h.when.as_ref().is_some_and(may_remember))
+            .map(|h| h.when.as_ref().is_some_and(|e| may_remember(e, completed_counts)))
             .collect(),
         plain: program.handlers.iter().map(|h| plain_sets(program, h.body)).collect(),
         complete: pack
@@ -247,6 +248,14 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .actions
             .iter()
             .map(|a| a.domain.as_ref().and_then(|(_, f)| f.as_ref()).map(|f| c.filter(f, 0)))
+            .collect(),
+        action_memo: program
+            .actions
+            .iter()
+            .map(|a| {
+                let may = |e: &Expr| may_remember(e, completed_counts);
+                a.when.as_ref().is_some_and(may) || a.domain.as_ref().and_then(|(_, f)| f.as_ref()).is_some_and(may)
+            })
             .collect(),
         statements: program
             .blocks
@@ -366,23 +375,40 @@ fn size(e: &Expr) -> usize {
 
 /// Whether evaluating `e` may read or fill an evaluator's [`Memo`]: it
 /// counts, lists a tile's features, calls a function, or asks a built-in
-/// that runs a feature kind's clauses (`completed`, the scores), which may
-/// count. An expression that cannot is judged the same with no memo.
+/// that runs a feature kind's clauses (the scores, which may count; and
+/// `completed` when `completed` says some kind's `complete when` may: see
+/// [`completed_may_remember`]). An expression that cannot is judged the
+/// same with no memo.
 ///
 /// [`Memo`]: super::eval::Memo
-fn may_remember(e: &Expr) -> bool {
+fn may_remember(e: &Expr, completed: bool) -> bool {
     let mut may = false;
     visit(e, &mut |e| {
         may |= match e {
             Expr::Count { .. } | Expr::Call { .. } => true,
+            Expr::Query {
+                builtin: Builtin::Completed,
+                ..
+            } => completed,
             Expr::Query { builtin, .. } => matches!(
                 builtin,
-                Builtin::TileFeatures | Builtin::Completed | Builtin::CompletedScore | Builtin::FinalScore
+                Builtin::TileFeatures | Builtin::CompletedScore | Builtin::FinalScore
             ),
             _ => false,
         }
     });
     may
+}
+
+/// Whether asking some feature's `completed` may read or fill a memo: some
+/// kind's `complete when` is other than `open_edges == 0` (which is read
+/// off the graph, `when_closed`) and may itself (asking `completed` of
+/// another feature inside it counting as may).
+fn completed_may_remember(pack: &RulePack) -> bool {
+    pack.kinds
+        .iter()
+        .filter_map(|k| k.complete.as_ref())
+        .any(|e| !when_closed(e) && may_remember(e, true))
 }
 
 /// Calls `each` on `e` and every expression inside it.
@@ -2125,8 +2151,9 @@ mod tests {
     }
 
     /// A guard may fill a memo when it counts, lists a tile's features,
-    /// calls a function or asks a built-in that runs a kind's clauses;
-    /// any other is judged without one (the games stay as walked ones,
+    /// calls a function or asks a built-in that runs a kind's clauses
+    /// (`completed` only where some kind's `complete when` counts, which no
+    /// base kind's does); any other is judged without one (the games stay as walked ones,
     /// which always have a memo: `compiled_expressions_play_the_games_walked_ones_play`).
     #[test]
     fn guards_that_cannot_count_are_judged_without_a_memo() {
@@ -2134,7 +2161,8 @@ mod tests {
             ("flag", false),
             ("not flag and current_player != none", false),
             ("c.kind == city and c.markers(pennant) > 0", false),
-            ("c.completed", true),
+            ("c.completed", false),
+            ("c.completed_score > 2", true),
             ("c.final_score > 2", true),
             ("count(p in c.owners) > 1", true),
             ("wide(c)", true),

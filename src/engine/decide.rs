@@ -358,9 +358,13 @@ impl Game {
         };
         let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
         // Every target is judged against the same state: counts over the
-        // board that do not depend on the target are counted once.
-        let memo = Memo::default();
-        self.targets_in(action, a, &mut locals, &memo, &mut fresh);
+        // board that do not depend on the target are counted once, in a
+        // memo made for an action whose conditions may count.
+        let memo = match self.compiled.action_memo.get(action as usize) {
+            Some(false) => None,
+            _ => Some(Memo::default()),
+        };
+        self.targets_in(action, a, &mut locals, memo.as_ref(), &mut fresh);
         self.budget.keep(locals);
     }
 
@@ -372,11 +376,11 @@ impl Game {
         action: ActionId,
         a: &Action,
         locals: &mut Vec<Value>,
-        memo: &Memo,
+        memo: Option<&Memo>,
         offer: &mut dyn FnMut(Target),
     ) {
         let ev = Evaluator {
-            memo: Some(memo),
+            memo,
             ..self.evaluator()
         };
         let mut env = Env {

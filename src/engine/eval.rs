@@ -194,6 +194,10 @@ pub(super) struct Compiled {
     /// By action: its `when`, and the filter of its targets.
     pub action_when: Vec<Option<Test>>,
     pub action_filter: Vec<Option<CompiledFilter>>,
+    /// By action: whether its `when` or its targets' filter may read or
+    /// fill a [`Memo`] (see `compile::may_remember`); a look at an action
+    /// whose conditions cannot is made without one.
+    pub action_memo: Vec<bool>,
     /// By block and statement: the condition of an `if`, the filter of a
     /// `for` or a `choose` (members bound to its slot).
     pub statements: Vec<Vec<Option<CompiledFilter>>>,
