@@ -903,16 +903,28 @@ impl Evaluator<'_> {
         self.completed_at(f, 0)
     }
 
-    /// [`Evaluator::completed`] inside an evaluation `depth` deep.
+    /// [`Evaluator::completed`] inside an evaluation `depth` deep. A kind
+    /// complete when closed is answered here, where it is asked (most
+    /// are); any other kind's clause in [`Evaluator::completed_by_clause`].
+    #[inline]
     pub(super) fn completed_at(&self, f: FeatureId, depth: u32) -> Result<bool, EvalError> {
+        if depth < MAX_EVAL_DEPTH {
+            let features = self.state.features();
+            if self.compiled.complete_when_closed.get(features.kind(f) as usize) == Some(&true) {
+                return Ok(features.open(features.find(f)) == 0);
+            }
+        }
+        self.completed_by_clause(f, depth)
+    }
+
+    /// [`Evaluator::completed_at`] for a kind not complete when closed (or
+    /// too deep): its `complete when` judged, the feature its subject.
+    #[inline(never)]
+    fn completed_by_clause(&self, f: FeatureId, depth: u32) -> Result<bool, EvalError> {
         if depth >= MAX_EVAL_DEPTH {
             return Err(EvalError::TooDeep);
         }
-        let features = self.state.features();
-        let kind = features.kind(f) as usize;
-        if self.compiled.complete_when_closed.get(kind) == Some(&true) {
-            return Ok(features.open(features.find(f)) == 0);
-        }
+        let kind = self.state.features().kind(f) as usize;
         let env = &mut Env {
             locals: &mut Vec::new(),
             subject: Some(f),
