@@ -89,15 +89,14 @@ fn same(a: &Direct, b: &Direct, ev: &Evaluator, env: &Env) -> bool {
     ev.normal(a.read(ev, env)) == ev.normal(b.read(ev, env))
 }
 
-/// The slot of `x` in `x.feature.B`, asked of a local variable `x` (a
-/// figure's feature's built-in `b`).
-fn figure_feature_query(e: &Expr, b: Builtin) -> Option<u16> {
+/// The slot of `x` in `x.feature.kind`, asked of a local variable `x`.
+fn figure_feature_kind(e: &Expr) -> Option<u16> {
     match e {
         Expr::Query {
-            builtin,
+            builtin: Builtin::Kind,
             of: Some(of),
             args,
-        } if *builtin == b && args.is_empty() => match local_query(of)? {
+        } if args.is_empty() => match local_query(of)? {
             (Builtin::FigureFeature, slot) => Some(slot),
             _ => None,
         },
@@ -775,18 +774,15 @@ impl Compiler<'_> {
                     None => Box::new(move |ev, _| Ok(int(answer(ev, &Value::None)))),
                 }
             }
-            Expr::Query { .. } if in_place_arg_query(e).is_some() => {
-                // `f.followers(p)`: receiver and argument read in place.
-                let Some((answer, of, arg)) = in_place_arg_query(e) else {
-                    unreachable!()
-                };
-                Box::new(move |ev, env| match answer(ev, &of.read(ev, env), &arg.read(ev, env)) {
-                    Value::Int(n) => Ok(n),
-                    // Never: `answers_int` lists only built-ins that answer integers.
-                    _ => Ok(0),
-                })
-            }
             _ => {
+                if let Some((answer, of, arg)) = in_place_arg_query(e) {
+                    // `f.followers(p)`: receiver and argument read in place.
+                    return Box::new(move |ev, env| match answer(ev, &of.read(ev, env), &arg.read(ev, env)) {
+                        Value::Int(n) => Ok(n),
+                        // Never: `answers_int` lists only built-ins that answer integers.
+                        _ => Ok(0),
+                    });
+                }
                 let node = self.value(e);
                 Box::new(move |ev, env| match node(ev, env)? {
                     Value::Int(n) => Ok(n),
@@ -1049,7 +1045,7 @@ impl Compiler<'_> {
                                 Ok(figure_owner(ev, env.locals.get(slot).unwrap_or(&Value::None)).is_none() == equal)
                             });
                         }
-                        if let (Value::Kind(k), Some(slot)) = (&c, figure_feature_query(other, Builtin::Kind)) {
+                        if let (Value::Kind(k), Some(slot)) = (&c, figure_feature_kind(other)) {
                             // `x.feature.kind == K`: the kind of the figure's
                             // feature read off the graph, no value made
                             // (a figure off the board has no feature, no kind).
@@ -1128,7 +1124,7 @@ impl Compiler<'_> {
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
                 Box::new(move |ev, env| ev.call_test(func, args.len(), env, |i, env| args[i](ev, env)))
             }
-            Expr::Query { .. } => {
+            _ => {
                 // A built-in answered in place asked whether it is true
                 // (`x.scored`, `f.controlled_by(current_player)`): its
                 // answer read with no node between.
@@ -1138,10 +1134,6 @@ impl Compiler<'_> {
                 if let Some((answer, of, arg)) = in_place_arg_query(e) {
                     return Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env)).truthy()));
                 }
-                let node = self.node(e);
-                Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
-            }
-            _ => {
                 let node = self.node(e);
                 Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
             }
@@ -2150,14 +2142,16 @@ mod tests {
         );
     }
 
-    /// A guard may fill a memo when it counts, lists a tile's features,
-    /// calls a function or asks a built-in that runs a kind's clauses
-    /// (`completed` only where some kind's `complete when` counts, which no
-    /// base kind's does); any other is judged without one (the games stay as walked ones,
-    /// which always have a memo: `compiled_expressions_play_the_games_walked_ones_play`).
+    /// A guard, or an action's target filter, may fill a memo when it
+    /// counts, lists a tile's features, calls a function or asks a built-in
+    /// that runs a kind's clauses (`completed` only where some kind's
+    /// `complete when` may count, which no base kind's does, but a pack's
+    /// pond here does); any other is judged without one (the games stay as
+    /// walked ones, which always have a memo:
+    /// `compiled_expressions_play_the_games_walked_ones_play`).
     #[test]
     fn guards_that_cannot_count_are_judged_without_a_memo() {
-        let guards = [
+        let conditions = [
             ("flag", false),
             ("not flag and current_player != none", false),
             ("c.kind == city and c.markers(pennant) > 0", false),
@@ -2167,20 +2161,42 @@ mod tests {
             ("count(p in c.owners) > 1", true),
             ("wide(c)", true),
         ];
-        let text: String = guards
-            .iter()
-            .map(|(g, _)| format!("on feature_completed(c) when {g} {{ set flag = true }}\n"))
-            .collect();
-        let pack = over_base(
-            "memo",
-            format!(
-                "pack memo \"memo\"\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
-                 fn wide(f: feature) = f.tiles > 3\n{text}"
-            ),
-        );
-        let rules = Rules::new(pack);
-        let wanted: Vec<bool> = guards.iter().map(|(_, may)| *may).collect();
-        assert_eq!(super::compile(&rules).guard_memo, wanted);
+        for pond in [false, true] {
+            let text: String = conditions
+                .iter()
+                .enumerate()
+                .map(|(i, (g, _))| {
+                    format!(
+                        "on feature_completed(c) when {g} {{ set flag = true }}
+                         action a{i} in before_place for feature c where {g} {{ set flag = true }}
+"
+                    )
+                })
+                .collect();
+            let kind = if pond {
+                "feature pond area {
+  complete when count(c in touching where c.kind == city) > 0
+}
+"
+            } else {
+                ""
+            };
+            let pack = over_base(
+                "memo",
+                format!(
+                    "pack memo \"memo\"\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+                     fn wide(f: feature) = f.tiles > 3\n{kind}{text}"
+                ),
+            );
+            let rules = Rules::new(pack);
+            let wanted: Vec<bool> = conditions
+                .iter()
+                .map(|(g, may)| *may || (pond && g.contains("completed")))
+                .collect();
+            let compiled = super::compile(&rules);
+            assert_eq!(compiled.guard_memo, wanted, "guards, pond: {pond}");
+            assert_eq!(compiled.action_memo, wanted, "actions, pond: {pond}");
+        }
     }
 
     /// Plain handlers run in their place among their event's other

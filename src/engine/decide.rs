@@ -719,10 +719,9 @@ mod tests {
     /// allows, segment by segment and figure type by figure type.
     #[test]
     fn deployments_offered_are_those_the_check_allows() {
-        let packs = load_bundled;
         let mut deploys = 0;
-        for set in test_sets(|names| packs(names).is_ok()) {
-            let rules = Arc::new(Rules::new(packs(&set).unwrap()));
+        for set in test_sets(|names| load_bundled(names).is_ok()) {
+            let rules = Arc::new(Rules::new(load_bundled(&set).unwrap()));
             let figure_types = rules.pack.figures.len() as u16;
             for seed in 0..3 {
                 let mut game = Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).unwrap();
