@@ -7,8 +7,8 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, itself_test, member_test, near_test, occupied_test, Compiled, CompiledFilter,
-    Counter, Env, Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, itself_test, member_test, near_test, occupied_test, Compiled, CompiledChoose,
+    CompiledFilter, Counter, Env, Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
@@ -217,6 +217,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|h| h.when.as_ref().is_some_and(|e| may_remember(e, completed_counts)))
             .collect(),
+        guard_frame_free: program
+            .handlers
+            .iter()
+            .map(|h| h.when.as_ref().is_some_and(frame_free))
+            .collect(),
         plain: program.handlers.iter().map(|h| plain_sets(program, h.body)).collect(),
         complete: pack
             .kinds
@@ -256,6 +261,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 a.when.as_ref().is_some_and(may) || a.domain.as_ref().and_then(|(_, f)| f.as_ref()).is_some_and(may)
             })
             .collect(),
+        action_frame_free: program
+            .actions
+            .iter()
+            .map(|a| a.domain.is_none() && a.when.as_ref().is_none_or(frame_free))
+            .collect(),
         statements: program
             .blocks
             .iter()
@@ -277,6 +287,26 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                         | Stmt::Choose {
                             slot, filter: Some(f), ..
                         } => Some(c.filter(f, *slot)),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect(),
+        chooses: program
+            .blocks
+            .iter()
+            .map(|block| {
+                block
+                    .iter()
+                    .map(|s| match &s.stmt {
+                        Stmt::Choose { by, filter, .. } => Some(CompiledChoose {
+                            by: c.node(by),
+                            memo: filter.as_ref().is_some_and(|f| may_remember(f, completed_counts)),
+                        }),
+                        Stmt::ChooseOption { by, .. } => Some(CompiledChoose {
+                            by: c.node(by),
+                            memo: false,
+                        }),
                         _ => None,
                     })
                     .collect()
@@ -397,6 +427,21 @@ fn may_remember(e: &Expr, completed: bool) -> bool {
         }
     });
     may
+}
+
+/// Whether `e` is judged with no local slot: it reads no local variable
+/// (a handler's arguments, a target) and writes none (a count's member, a
+/// `let`, an inlined call's parameters). Kinds' clauses run in frames of
+/// their own. Such a condition needs no frame of locals.
+fn frame_free(e: &Expr) -> bool {
+    let mut free = true;
+    visit(e, &mut |e| {
+        free &= !matches!(
+            e,
+            Expr::Local(_) | Expr::Count { .. } | Expr::Call { .. } | Expr::Let { .. }
+        );
+    });
+    free
 }
 
 /// Whether asking some feature's `completed` may read or fill a memo: some
@@ -2169,6 +2214,7 @@ mod tests {
                     format!(
                         "on feature_completed(c) when {g} {{ set flag = true }}
                          action a{i} in before_place for feature c where {g} {{ set flag = true }}
+                         on turn_end {{ choose feature c where {g} {{ set flag = true }} }}
 "
                     )
                 })
@@ -2194,9 +2240,59 @@ mod tests {
                 .map(|(g, may)| *may || (pond && g.contains("completed")))
                 .collect();
             let compiled = super::compile(&rules);
-            assert_eq!(compiled.guard_memo, wanted, "guards, pond: {pond}");
+            // Every other handler is the unguarded one holding the `choose`.
+            let guards: Vec<bool> = compiled.guard_memo.iter().step_by(2).copied().collect();
+            assert_eq!(guards, wanted, "guards, pond: {pond}");
             assert_eq!(compiled.action_memo, wanted, "actions, pond: {pond}");
+            // The same conditions as `choose` filters, in the order written.
+            let chooses: Vec<bool> = compiled.chooses.iter().flatten().flatten().map(|c| c.memo).collect();
+            assert_eq!(chooses, wanted, "chooses, pond: {pond}");
         }
+    }
+
+    /// A guard, or the `when` of an action with no targets, that neither
+    /// reads a local variable (the event's arguments) nor writes one (a
+    /// count's member, an inlined call's parameters) is judged with no
+    /// frame; an action with targets always has one (its target's slot).
+    #[test]
+    fn conditions_that_use_no_slot_are_judged_without_a_frame() {
+        let conditions = [
+            ("flag", true),
+            ("not flag and current_player != none", true),
+            ("placed_tile.has_icon(pennant_icon) and not flag", true),
+            ("count(p in players where p != current_player) > 1", false),
+            ("wide(placed_tile)", false),
+        ];
+        let text: String = conditions
+            .iter()
+            .enumerate()
+            .map(|(i, (g, _))| {
+                format!(
+                    "on turn_end when {g} {{ set flag = true }}
+                     action a{i} in before_place when {g} {{ set flag = true }}
+"
+                )
+            })
+            .collect();
+        let pack = over_base(
+            "frames",
+            format!(
+                "pack frames \"frames\"\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+                 icon pennant_icon\n\
+                 fn wide(t: tile) = t.has_icon(pennant_icon)\n\
+                 on tile_placed(t) when t.has_icon(pennant_icon) {{ set flag = true }}\n\
+                 action targeted in deploy for follower x where flag {{ set flag = true }}\n{text}"
+            ),
+        );
+        let rules = Rules::new(pack);
+        let compiled = super::compile(&rules);
+        let wanted: Vec<bool> = conditions.iter().map(|(_, free)| *free).collect();
+        // The `tile_placed` guard reads its argument `t`.
+        assert!(!compiled.guard_frame_free[0]);
+        assert_eq!(&compiled.guard_frame_free[1..], wanted.as_slice(), "guards");
+        // `targeted` has targets.
+        assert!(!compiled.action_frame_free[0]);
+        assert_eq!(&compiled.action_frame_free[1..], wanted.as_slice(), "actions");
     }
 
     /// Plain handlers run in their place among their event's other

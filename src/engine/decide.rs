@@ -356,7 +356,6 @@ impl Game {
                 offer(t);
             }
         };
-        let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
         // Every target is judged against the same state: counts over the
         // board that do not depend on the target are counted once, in a
         // memo made for an action whose conditions may count.
@@ -364,6 +363,12 @@ impl Game {
             Some(false) => None,
             _ => Some(Memo::default()),
         };
+        // A look that uses no local slot is made with no frame.
+        if self.compiled.action_frame_free.get(action as usize) == Some(&true) {
+            self.targets_in(action, a, &mut Vec::new(), memo.as_ref(), &mut fresh);
+            return;
+        }
+        let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
         self.targets_in(action, a, &mut locals, memo.as_ref(), &mut fresh);
         self.budget.keep(locals);
     }

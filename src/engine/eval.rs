@@ -176,6 +176,9 @@ pub(super) struct Compiled {
     /// By handler: whether its `when` may read or fill a [`Memo`] (see
     /// `compile::may_remember`); a guard that cannot is judged without one.
     pub guard_memo: Vec<bool>,
+    /// By handler: whether its `when` reads and writes no local slot (see
+    /// `compile::frame_free`); guards that all do are judged with no frame.
+    pub guard_frame_free: Vec<bool>,
     /// By handler whose body only sets game variables to constants or to
     /// other game variables (a turn's flags reset, say): those sets, in
     /// order, which run where the handler starts, with no frame of locals
@@ -198,9 +201,18 @@ pub(super) struct Compiled {
     /// fill a [`Memo`] (see `compile::may_remember`); a look at an action
     /// whose conditions cannot is made without one.
     pub action_memo: Vec<bool>,
+    /// By action: whether it has no targets and its `when` reads and writes
+    /// no local slot (see `compile::frame_free`); a look at it is made with
+    /// no frame.
+    pub action_frame_free: Vec<bool>,
     /// By block and statement: the condition of an `if`, the filter of a
     /// `for` or a `choose` (members bound to its slot).
     pub statements: Vec<Vec<Option<CompiledFilter>>>,
+    /// By block and statement: the player who makes a `choose`'s choice,
+    /// compiled, and whether its filter may read or fill a [`Memo`] (see
+    /// `compile::may_remember`); the options of one whose filter cannot are
+    /// judged without one.
+    pub chooses: Vec<Vec<Option<CompiledChoose>>>,
     /// The bodies of inlined calls, their slots moved up, which the
     /// closures compiled from them name their counts by.
     #[allow(clippy::vec_box, reason = "each body keeps the address its counts are named by")]
@@ -255,6 +267,11 @@ impl Compiled {
     pub(super) fn statement(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledFilter> {
         self.statements.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()
     }
+
+    /// The compiled parts of the `choose` at `at`.
+    pub(super) fn choose(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledChoose> {
+        self.chooses.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()
+    }
 }
 
 impl std::fmt::Debug for Compiled {
@@ -281,6 +298,14 @@ pub(super) struct CompiledFilter {
     /// Whether the filter is false for every feature with no figure on it
     /// ([`occupied_test`]).
     pub occupied: bool,
+}
+
+/// A `choose` statement's parts compiled (see [`Compiled::chooses`]).
+pub(super) struct CompiledChoose {
+    /// Who chooses.
+    pub by: Node,
+    /// Whether the filter may read or fill a [`Memo`].
+    pub memo: bool,
 }
 
 impl Filter for CompiledFilter {

@@ -177,6 +177,15 @@ impl Game {
         )
     }
 
+    /// Who makes the choice of the `choose` at `at`, `by`: its compiled
+    /// node answers, as `by` walked would.
+    fn chooser(&mut self, compiled: &Compiled, frame: u32, at: (BlockId, u32), by: &Expr) -> Result<Value, EvalError> {
+        match compiled.choose(at) {
+            Some(c) => self.with_frame(frame, |ev, env| (c.by)(&ev, env)),
+            None => self.eval_at(frame, by),
+        }
+    }
+
     /// Evaluates an expression with the locals of a frame.
     fn eval_at(&mut self, frame: u32, expr: &Expr) -> Result<Value, EvalError> {
         self.with_frame(frame, |ev, env| ev.eval(expr, env))
@@ -308,7 +317,9 @@ impl Game {
                 });
             }
             Stmt::Choose { .. } => return Ok(self.exec_choose(code.compiled, frame, at, stmt)?),
-            Stmt::ChooseOption { by, options } => return Ok(self.exec_choose_option(frame, by, options)?),
+            Stmt::ChooseOption { by, options } => {
+                return Ok(self.exec_choose_option(code.compiled, frame, at, by, options)?)
+            }
             Stmt::PlaceAtSpot { figure, owner, spot } => {
                 self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
             }
@@ -494,13 +505,14 @@ impl Game {
         else {
             unreachable!("called for a choose")
         };
-        let Value::Player(player) = self.eval_at(frame, by)? else {
+        let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
             return Ok(false);
         };
         // Every option is judged against the same state: counts over the
         // board that do not depend on the option are counted once (the
-        // options are listed, and charged, before any is judged).
-        let memo = Memo::default();
+        // options are listed, and charged, before any is judged), in a
+        // memo made for a filter that may count.
+        let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
         // The members are listed into a spare list, kept again once judged.
         let mut items = self.spare.values.take();
         let mut options = self.spare.targets.take();
@@ -515,7 +527,7 @@ impl Game {
                 None => ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?,
             }
             let ev = Evaluator {
-                memo: Some(&memo),
+                memo: memo.as_ref(),
                 ..ev
             };
             options.reserve(items.len());
@@ -562,8 +574,15 @@ impl Game {
     /// `choose { NAME [when COND] { ... } ... }`: the options whose `when`
     /// holds; none does nothing, some stop the machine for the player's
     /// pick (a `Target::Option`, which runs that option's body).
-    fn exec_choose_option(&mut self, frame: u32, by: &Expr, arms: &[OptionArm]) -> Result<bool, EvalError> {
-        let Value::Player(player) = self.eval_at(frame, by)? else {
+    fn exec_choose_option(
+        &mut self,
+        compiled: &Compiled,
+        frame: u32,
+        at: (BlockId, u32),
+        by: &Expr,
+        arms: &[OptionArm],
+    ) -> Result<bool, EvalError> {
+        let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
             return Ok(false);
         };
         let mut options = self.spare.targets.take();

@@ -451,6 +451,7 @@ impl Game {
         let rules = code.rules;
         // The guards' locals, made for the first guard judged.
         let mut guard_locals: Option<Vec<Value>> = None;
+        let mut no_locals = Vec::new();
         // Every guard is judged against the same state: counts over the
         // board that do not depend on the handler are counted once, in a
         // memo made for the first guard that may count (`Compiled::guard_memo`).
@@ -467,17 +468,23 @@ impl Game {
             if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, args)) {
                 continue;
             }
-            // The event's arguments are set once: a guard writes only the
-            // slots above them (its counts' and calls'), each before reading it.
-            let locals = guard_locals.get_or_insert_with(|| {
-                let mut locals = self.spare.values.take();
-                locals.reserve(code.compiled.frame_slots.max(args.len()));
-                locals.extend_from_slice(args);
+            // A guard that uses no local slot is judged with no frame.
+            let locals = if code.compiled.guard_frame_free.get(h as usize) == Some(&true) {
+                &mut no_locals
+            } else {
+                // The event's arguments are set once: a guard writes only the
+                // slots above them (its counts' and calls'), each before reading it.
+                let locals = guard_locals.get_or_insert_with(|| {
+                    let mut locals = self.spare.values.take();
+                    locals.reserve(code.compiled.frame_slots.max(args.len()));
+                    locals.extend_from_slice(args);
+                    locals
+                });
+                if locals.len() < handler.slots as usize {
+                    locals.resize_with(handler.slots as usize, || Value::None);
+                }
                 locals
-            });
-            if locals.len() < handler.slots as usize {
-                locals.resize_with(handler.slots as usize, || Value::None);
-            }
+            };
             let mut env = Env {
                 locals,
                 subject: None,
