@@ -41,6 +41,20 @@ pub(super) enum Gate {
     Kind { slot: u16, open: Box<[bool]> },
 }
 
+impl Gate {
+    /// Whether it reads the placed tile (`placed_tile`), which a later
+    /// placement changes, rather than an event's argument.
+    pub(super) fn reads_placed(&self) -> bool {
+        matches!(
+            self,
+            Gate::Tile {
+                tile: GateTile::Placed,
+                ..
+            }
+        )
+    }
+}
+
 /// Most parameters an event hands its handlers.
 const EVENT_ARGS: u16 = 3;
 

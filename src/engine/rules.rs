@@ -54,6 +54,9 @@ pub struct Rules {
     pub(crate) distinct_rotations: Vec<Vec<Rotation>>,
     /// Handlers listening to each event (by [`EventKind::index`]), in order.
     pub(crate) listeners: Vec<Vec<u16>>,
+    /// By event: whether every handler of it has a guard with a gate, so
+    /// that the gates alone may rule them all out (`Game::unheard`).
+    pub(crate) all_gated: Vec<bool>,
     /// By handler: the tile types and feature kinds for which its `when`
     /// may hold ([`Gate`]); empty for most.
     pub(super) gates: Vec<Box<[Gate]>>,
@@ -117,12 +120,12 @@ impl Rules {
             })
             .collect();
         let program = &pack.program;
-        let listeners = EVENTS
+        let listeners: Vec<Vec<u16>> = EVENTS
             .iter()
             .map(|e| program.handlers_for(e.kind).map(|(i, _)| i as u16).collect())
             .collect();
         let gate_work = std::cell::Cell::new(gate::GATE_WORK);
-        let gates = program
+        let gates: Vec<Box<[Gate]>> = program
             .handlers
             .iter()
             .map(|h| {
@@ -131,6 +134,10 @@ impl Rules {
                     .map_or_else(Vec::new, |e| gate::gates(&pack, e, &gate_work))
                     .into()
             })
+            .collect();
+        let all_gated = listeners
+            .iter()
+            .map(|hs| !hs.is_empty() && hs.iter().all(|&h| !gates[h as usize].is_empty()))
             .collect();
         let mut var_index = Vec::with_capacity(program.vars.len());
         let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());
@@ -177,6 +184,7 @@ impl Rules {
             rotated,
             distinct_rotations,
             listeners,
+            all_gated,
             gates,
             var_index,
             feature_merges,
@@ -209,6 +217,11 @@ impl Rules {
     /// The handlers of an event.
     pub(crate) fn handlers_of(&self, event: EventKind) -> &[u16] {
         &self.listeners[event.index()]
+    }
+
+    /// Whether every handler of an event (it has some) has a guard with a gate.
+    pub(crate) fn all_gated(&self, event: EventKind) -> bool {
+        self.all_gated[event.index()]
     }
 }
 

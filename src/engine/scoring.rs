@@ -44,8 +44,7 @@ impl Game {
         let f = self.state.features().find(f);
         if !self.state.features().is_done(f) && self.completed(f).map_err(|e| self.kind_error(f, "complete when", e))? {
             self.state.set_done(f);
-            let rules = &self.rules;
-            let event = |event| feature_event(rules, event, f);
+            let event = |event| self.feature_event(event, f);
             let tasks = [
                 event(EventKind::FeatureCompleted),
                 Some(Task::Score {
@@ -109,12 +108,24 @@ impl Game {
                 feature: f,
                 completed: false,
             });
-            scoring.extend(feature_event(&self.rules, EventKind::FeatureScored, f));
+            scoring.extend(self.feature_event(EventKind::FeatureScored, f));
         }
         self.then(scoring);
         // What was owed was paid first, so its events come first.
         self.then(paid);
         Ok(Step::Next)
+    }
+
+    /// The event `event` about feature `f`, when a rule may hear it: an
+    /// event none of whose handlers can run for the feature's kind
+    /// ([`Game::unheard`]) would run nothing.
+    fn feature_event(&self, event: EventKind, f: FeatureId) -> Option<Task> {
+        let heard = !self.rules.handlers_of(event).is_empty() && !self.unheard(event, &[Value::Feature(f)], false);
+        heard.then(|| Task::Fire {
+            event,
+            args: EventArgs::One(Value::Feature(f)),
+            depth: 0,
+        })
     }
 
     /// `adjust scoring of`: changes a feature's next scoring.
@@ -269,16 +280,6 @@ fn reason_error(rules: &Rules, reason: ReasonId, e: EvalError) -> GameError {
         )),
         None => e.kind().error(format!("{e} paying the delayed points for `{name}`")),
     }
-}
-
-/// The event `event` about feature `f`, when a rule listens to it (an
-/// event no rule hears would run nothing).
-fn feature_event(rules: &Rules, event: EventKind, f: FeatureId) -> Option<Task> {
-    (!rules.handlers_of(event).is_empty()).then(|| Task::Fire {
-        event,
-        args: EventArgs::One(Value::Feature(f)),
-        depth: 0,
-    })
 }
 
 /// The `points_scored` event of a payment, when a rule listens to it.

@@ -76,13 +76,52 @@ impl Game {
     }
 
     /// [`Game::fire`] with one argument, made only when some rule listens
-    /// and kept in the task: a list is made only for handlers that run.
+    /// and kept in the task: a list is made only for handlers that run. An
+    /// event none of whose handlers can run for the argument
+    /// ([`Game::unheard`]) queues nothing.
     #[inline(always)]
     pub(super) fn fire_one(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
+        self.fire_one_judged(event, depth, arg, false);
+    }
+
+    /// [`Game::fire_one`] for an event whose task is the next the machine
+    /// runs (the caller queues nothing after it and changes nothing before
+    /// it runs), so the placed tile its guards would see is the one there
+    /// now: gates on it are judged too.
+    #[inline(always)]
+    fn fire_one_next(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
+        self.fire_one_judged(event, depth, arg, true);
+    }
+
+    #[inline(always)]
+    fn fire_one_judged(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value, placed_now: bool) {
         if !self.rules.handlers_of(event).is_empty() {
-            let args = EventArgs::One(arg());
-            self.tasks.push(Task::Fire { event, args, depth });
+            let arg = arg();
+            if !self.unheard(event, std::slice::from_ref(&arg), placed_now) {
+                let args = EventArgs::One(arg);
+                self.tasks.push(Task::Fire { event, args, depth });
+            }
         }
+    }
+
+    /// Whether no handler of `event` can run for its arguments `args`,
+    /// whatever happens before its guards are judged: each has a guard that
+    /// a gate rules out for the arguments' tile type or feature kind, which
+    /// never change (as `judge_guards` would find; true when it has no
+    /// handler). A gate on the placed tile is judged only when `placed_now`
+    /// (the event's task runs next, so the placed tile is the one there
+    /// now); else it counts as open.
+    pub(super) fn unheard(&self, event: EventKind, args: &[Value], placed_now: bool) -> bool {
+        let rules = &self.rules;
+        // Most events have a handler with no gate, which some rule hears.
+        if !rules.all_gated(event) {
+            return rules.handlers_of(event).is_empty();
+        }
+        rules.handlers_of(event).iter().all(|&h| {
+            rules.gates[h as usize]
+                .iter()
+                .any(|g| (placed_now || !g.reads_placed()) && !self.gate_open(g, args))
+        })
     }
 
     /// Locals for a new frame of `n` slots, all `none`, with room for the
@@ -316,7 +355,7 @@ impl Game {
         self.taken.clear();
         self.tasks.push(Task::Draw);
         let player = self.state.current() as u8;
-        self.fire_one(EventKind::TurnStart, 0, || Value::Player(player));
+        self.fire_one_next(EventKind::TurnStart, 0, || Value::Player(player));
         Step::Next
     }
 
@@ -348,7 +387,7 @@ impl Game {
                 });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
-                    self.fire_one(EventKind::TileDrawn, 0, || Value::Player(player as u8));
+                    self.fire_one_next(EventKind::TileDrawn, 0, || Value::Player(player as u8));
                 } else {
                     self.state.discard_tile();
                     self.emit(Event::Discarded {
@@ -370,7 +409,7 @@ impl Game {
         } else {
             self.then([Task::Trim(player), Task::NextTurn]);
         }
-        self.fire_one(EventKind::TurnEnd, 0, || Value::Player(player));
+        self.fire_one_next(EventKind::TurnEnd, 0, || Value::Player(player));
         Step::Next
     }
 
@@ -618,6 +657,48 @@ mod tests {
     use super::Value;
     use crate::check::{load, PackRef};
     use std::sync::Arc;
+
+    /// An event none of whose handlers can run for its argument is not
+    /// heard: every handler has a guard whose gate rules out the feature's
+    /// kind (or the placed tile's type, judged only for an event whose task
+    /// runs next). An event with an ungated handler, or none, is judged as
+    /// before.
+    #[test]
+    fn events_whose_handlers_are_all_gated_out_are_not_heard() {
+        use crate::ir::program::EventKind;
+        let text = "pack gated \"gated\"\nlanguage 1\nrequires base\nvar game flag: bool = false\nicon mark\n\
+                    on feature_scored(f) when f.kind == field { set flag = true }\n\
+                    on turn_end when placed_tile.has_icon(mark) and not flag { set flag = true }\n\
+                    on tile_placed(t) when flag { set flag = false }\n";
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "gated".into(),
+                text: text.into(),
+            },
+        ];
+        let rules = Arc::new(Rules::new(load(&packs).unwrap()));
+        let mut game = Game::new(Arc::clone(&rules), Setup::new(2).seed(1)).unwrap();
+        let place = game.options()[0];
+        game.apply(place).unwrap();
+        assert!(game.placed_tile().is_some());
+        let kind = |name: &str| rules.pack.kinds.iter().position(|k| k.name == name).unwrap();
+        let features = game.state.features();
+        let of_kind = |k: usize| {
+            (0..features.len() as u32)
+                .find(|&f| usize::from(features.kind(f)) == k)
+                .unwrap()
+        };
+        let (city, field) = (of_kind(kind("city")), of_kind(kind("field")));
+        assert!(game.unheard(EventKind::FeatureScored, &[Value::Feature(city)], false));
+        assert!(!game.unheard(EventKind::FeatureScored, &[Value::Feature(field)], false));
+        // No base tile has the mark, but a later placement might have.
+        assert!(game.unheard(EventKind::TurnEnd, &[Value::Player(0)], true));
+        assert!(!game.unheard(EventKind::TurnEnd, &[Value::Player(0)], false));
+        // A guard with no gate may hold; an event with no handler is never heard.
+        assert!(!game.unheard(EventKind::TilePlaced, &[Value::Tile(0)], true));
+        assert!(game.unheard(EventKind::FigureMoved, &[Value::Figure(0)], true));
+    }
 
     /// A frame made from a spare list holds `none` in every slot, however
     /// full the list was when it was kept, and a game's copy keeps none.
