@@ -266,58 +266,49 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|a| a.domain.is_none() && a.when.as_ref().is_none_or(frame_free))
             .collect(),
-        statements: program
-            .blocks
-            .iter()
-            .map(|block| {
-                block
-                    .iter()
-                    .map(|s| match &s.stmt {
-                        Stmt::If { cond, .. } => Some(CompiledFilter {
-                            test: c.test(cond),
-                            kind: None,
-                            owner: None,
-                            itself: None,
-                            near: None,
-                            occupied: false,
-                        }),
-                        Stmt::ForEach {
-                            slot, filter: Some(f), ..
-                        }
-                        | Stmt::Choose {
-                            slot, filter: Some(f), ..
-                        } => Some(c.filter(f, *slot)),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect(),
-        chooses: program
-            .blocks
-            .iter()
-            .map(|block| {
-                block
-                    .iter()
-                    .map(|s| match &s.stmt {
-                        Stmt::Choose { by, filter, .. } => Some(CompiledChoose {
-                            by: c.node(by),
-                            memo: filter.as_ref().is_some_and(|f| may_remember(f, completed_counts)),
-                        }),
-                        Stmt::ChooseOption { by, .. } => Some(CompiledChoose {
-                            by: c.node(by),
-                            memo: false,
-                        }),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect(),
+        statements: by_statement(program, |stmt| match stmt {
+            Stmt::If { cond, .. } => Some(CompiledFilter {
+                test: c.test(cond),
+                kind: None,
+                owner: None,
+                itself: None,
+                near: None,
+                occupied: false,
+            }),
+            Stmt::ForEach {
+                slot, filter: Some(f), ..
+            }
+            | Stmt::Choose {
+                slot, filter: Some(f), ..
+            } => Some(c.filter(f, *slot)),
+            _ => None,
+        }),
+        chooses: by_statement(program, |stmt| match stmt {
+            Stmt::Choose { by, filter, .. } => Some(CompiledChoose {
+                by: c.node(by),
+                memo: filter.as_ref().is_some_and(|f| may_remember(f, completed_counts)),
+            }),
+            Stmt::ChooseOption { by, .. } => Some(CompiledChoose {
+                by: c.node(by),
+                memo: false,
+            }),
+            _ => None,
+        }),
         inlined: Vec::new(),
         frame_slots: 0,
     };
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled
+}
+
+/// `each` of every statement of the program, by block and index.
+fn by_statement<T>(program: &Program, mut each: impl FnMut(&Stmt) -> Option<T>) -> Vec<Vec<Option<T>>> {
+    program
+        .blocks
+        .iter()
+        .map(|block| block.iter().map(|s| each(&s.stmt)).collect())
+        .collect()
 }
 
 /// The sets of a block that only sets game variables, each to a constant
