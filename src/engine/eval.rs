@@ -177,7 +177,7 @@ pub(super) struct Compiled {
     /// `compile::may_remember`); a guard that cannot is judged without one.
     pub guard_memo: Vec<bool>,
     /// By handler: whether its `when` reads and writes no local slot (see
-    /// `compile::frame_free`); guards that all do are judged with no frame.
+    /// `compile::frame_free`); such a guard is judged with no frame.
     pub guard_frame_free: Vec<bool>,
     /// By handler whose body only sets game variables to constants or to
     /// other game variables (a turn's flags reset, say): those sets, in
