@@ -117,11 +117,19 @@ impl Game {
         if !rules.all_gated(event) {
             return rules.handlers_of(event).is_empty();
         }
-        rules.handlers_of(event).iter().all(|&h| {
-            rules.gates[h as usize]
-                .iter()
-                .any(|g| (placed_now || !g.reads_placed()) && !self.gate_open(g, args))
-        })
+        rules
+            .handlers_of(event)
+            .iter()
+            .all(|&h| self.ruled_out(h, args, placed_now))
+    }
+
+    /// Whether a gate of handler `h`'s guard rules out the event's
+    /// arguments `args` (a gate on the placed tile only when `placed_now`).
+    #[inline]
+    fn ruled_out(&self, h: u16, args: &[Value], placed_now: bool) -> bool {
+        self.rules.gates[h as usize]
+            .iter()
+            .any(|g| (placed_now || !g.reads_placed()) && !self.gate_open(g, args))
     }
 
     /// Locals for a new frame of `n` slots, all `none`, with room for the
@@ -504,7 +512,7 @@ impl Game {
             };
             // A guard that cannot hold for this tile's type or this
             // feature's kind is not judged.
-            if !rules.gates[h as usize].iter().all(|g| self.gate_open(g, args)) {
+            if self.ruled_out(h, args, true) {
                 continue;
             }
             // A guard that uses no local slot is judged with no frame.
