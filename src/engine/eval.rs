@@ -162,7 +162,8 @@ pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, E
 /// The expressions of a rule pack that evaluation starts from, compiled
 /// once per pack by `compile.rs` and shared by its games: value functions'
 /// bodies, handlers' guards, feature kinds' clauses, actions' conditions and
-/// statements' conditions and filters. Statements' other expressions are
+/// statements' conditions and filters, and who makes each `choose`'s
+/// choice. Statements' other expressions are
 /// walked by [`Evaluator::eval`], and call the compiled functions.
 #[derive(Default)]
 pub(super) struct Compiled {
