@@ -147,6 +147,37 @@ fn never_feature(e: &Expr) -> bool {
 }
 
 /// `e` as a [`Direct`] value, when it is one.
+/// The tests of a filter on a figure `x` (bound to `slot`) made only of
+/// `x.owner == E` and `x.owner != E` joined by `and`, each `E` a value read
+/// where it is that cannot fail ([`direct`]: `current_player`, another
+/// local) or `none`: whether each is an `==`, and its `E`. Such a filter
+/// charges nothing, cannot fail and reads nothing but the owner, so how
+/// many of a feature's figures pass it is known from how many each owner
+/// has there ([`Compiler::owner_counter`]).
+fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>) -> Option<()> {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            owner_tests(a, slot, out)?;
+            owner_tests(b, slot, out)
+        }
+        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            let on_owner = |e: &Expr| local_query(e) == Some((Builtin::Owner, slot));
+            let read = |e: &Expr| match e {
+                Expr::Local(s) => *s != slot,
+                _ => matches!(e, Expr::Nothing) || direct(e).is_some(),
+            };
+            let other = match (on_owner(a), on_owner(b)) {
+                (true, false) if read(b) => b,
+                (false, true) if read(a) => a,
+                _ => return None,
+            };
+            out.push((*op == BinOp::Eq, other));
+            Some(())
+        }
+        _ => None,
+    }
+}
+
 fn direct(e: &Expr) -> Option<Direct> {
     match e {
         Expr::Local(slot) => Some(Direct::Local(usize::from(*slot))),
@@ -1306,6 +1337,56 @@ impl Compiler<'_> {
         })
     }
 
+    /// A count of the figures on feature `of` that pass a filter made of
+    /// [`owner_tests`]: the figures of each owner that passes
+    /// them, read off the feature's standings, charged as the list of the
+    /// feature's figures is. A feature with more figures than a list on
+    /// the stack holds is counted as `count_list` counts it.
+    fn owner_counter(&self, of: &Expr, tests: Vec<(bool, Node)>, slot: u16, filter: Option<CompiledFilter>) -> Counter {
+        let of = self.node(of);
+        Box::new(move |ev, env, limit| {
+            let of = of(ev, env)?;
+            let Value::Feature(f) = of else {
+                // No feature has no figure: an empty list.
+                ev.charge(0)?;
+                return Ok(0);
+            };
+            let features = ev.state.features();
+            let total = features.figure_count(f) as usize;
+            if total > SMALL_LIST {
+                let list = ev.query(Builtin::Figures, of, &[], env.depth)?;
+                return ev.count_list(&list, slot, filter.as_ref().map(|f| f as &dyn Filter), env, limit);
+            }
+            ev.charge(total)?;
+            if total == 0 {
+                return Ok(0);
+            }
+            // The owners that pass every test: bit `p` for player `p`,
+            // the top bit for no owner.
+            const NEUTRAL: u32 = 1 << 31;
+            let mut passing = u32::MAX;
+            for (eq, node) in &tests {
+                let met = match node(ev, env)? {
+                    Value::Player(p) => 1 << p,
+                    Value::None => NEUTRAL,
+                    _ => 0,
+                };
+                passing &= if *eq { met } else { !met };
+            }
+            let (mut passed, mut owned) = (0usize, 0usize);
+            for (p, s) in features.standings(f).iter().enumerate() {
+                owned += usize::from(s.figures);
+                if passing & (1 << p) != 0 {
+                    passed += usize::from(s.figures);
+                }
+            }
+            if passing & NEUTRAL != 0 {
+                passed += total.saturating_sub(owned);
+            }
+            Ok((passed as i64).min(limit))
+        })
+    }
+
     /// A count as a closure given the limit at which it stops: what
     /// `Evaluator::count` does for the node.
     fn counter(&self, e: &Expr) -> Counter {
@@ -1327,6 +1408,11 @@ impl Compiler<'_> {
         let at = self.named.borrow().get(&at).copied().unwrap_or(at);
         // A count that runs once while its memo lasts is never found there.
         let once = self.once.get();
+        let owner_tests = filter.as_deref().and_then(|f| {
+            let mut tests = Vec::new();
+            owner_tests(f, slot, &mut tests)?;
+            Some(tests.into_iter().map(|(eq, e)| (eq, self.node(e))).collect::<Vec<_>>())
+        });
         let filter = filter.as_deref().map(|f| self.filter(f, slot));
         match (domain, list) {
             (Some(domain), None) => {
@@ -1348,6 +1434,9 @@ impl Compiler<'_> {
                     args,
                 } = &**list
                 {
+                    if let (Builtin::Figures, true, Some(tests)) = (builtin, args.is_empty(), owner_tests) {
+                        return self.owner_counter(of, tests, slot, filter);
+                    }
                     if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
                         let of = self.node(of);
                         let builtin = *builtin;
@@ -1657,6 +1746,71 @@ mod tests {
                 "more than 64 figures were counted: {:?}",
                 compiled.0
             );
+        }
+    }
+
+    /// A count of a feature's figures whose filter asks only who owns each
+    /// (`==` or `!=` a player, `none`, `current_player`, a local) is read
+    /// off the feature's standings: compiled and walked games agree, on
+    /// features holding followers of several players and a neutral figure,
+    /// and the counts add points beyond base's.
+    #[test]
+    fn counts_of_figures_by_owner_count_as_walked() {
+        let counts = [
+            "x.owner == current_player",
+            "x.owner != current_player and x.owner != none",
+            "none == x.owner",
+            "x.owner != none",
+            "x.owner == p and current_player != x.owner",
+            "x.owner != p and x.owner == x.owner",
+        ];
+        let mut text = String::from(
+            "pack owners\nlanguage 1\nrequires base\n\
+             figure pawn x2 neutral { stands on road, city }\n\
+             on setup {\n  place pawn on start_tile.feature(road)\n  place pawn on start_tile.feature(city)\n}\n\
+             on tile_placed(t) {\n  for feature f in t.features {\n    for player p {\n",
+        );
+        for (i, filter) in counts.iter().enumerate() {
+            text += &format!(
+                "      score {} * count(x in f.figures where {filter}) to p reason \"owners {i}\"\n",
+                i + 1
+            );
+        }
+        text += "    }\n  }\n}\n";
+        let rules = Arc::new(Rules::new(over_base("owners.rules", text)));
+        plays_as_walked_beyond_base(&rules, 20);
+    }
+
+    /// Which filters of figures `owner_tests` finds ask only who owns the
+    /// figure: `==` and `!=` against values read where they are, joined by
+    /// `and`; not `or`, a call, the owner against itself or a value that
+    /// could fail.
+    #[test]
+    fn owner_tests_find_filters_that_ask_only_the_owner() {
+        let cases = [
+            ("x.owner == current_player", Some(1)),
+            ("x.owner != none and x.owner != current_player", Some(2)),
+            ("none == x.owner", Some(1)),
+            ("x.owner == p and x.owner != current_player and p != x.owner", Some(3)),
+            ("x.owner == current_player or x.owner == none", None),
+            ("x.owner == x.owner", None),
+            ("x.owner == current_player and x.type == pawn", None),
+            ("mine(x)", None),
+            ("x.owner == same(p)", None),
+            ("not (x.owner == p)", None),
+        ];
+        let mut text = String::from(
+            "pack owners\nlanguage 1\nrequires base\nfigure pawn x1 neutral { stands on road }\n\
+             fn mine(y: figure) = y.owner == current_player\nfn same(q: player) = q\n",
+        );
+        for (i, (filter, _)) in cases.iter().enumerate() {
+            text += &format!("fn case_{i}(x: figure, p: player) = {filter}\n");
+        }
+        let pack = over_base("owners.rules", text);
+        for (i, (filter, tests)) in cases.iter().enumerate() {
+            let mut found = Vec::new();
+            let found = super::owner_tests(case_body(&pack.program, i), 0, &mut found).map(|()| found.len());
+            assert_eq!(found, *tests, "{filter}");
         }
     }
 

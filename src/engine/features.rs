@@ -43,6 +43,12 @@ pub(crate) struct Standing {
     pub followers: u32,
     /// The player's majority bonus there (`strengthen`).
     pub bonus: i16,
+    /// How many of the player's figures (of every type, followers or not)
+    /// stand on the feature, modulo 2^16: exact while the feature holds
+    /// fewer figures than that (each count is at most the feature's
+    /// [`Features::figure_count`]), so a count of the feature's figures by
+    /// owner needs no look at them.
+    pub figures: u16,
 }
 
 /// All features on the board.
@@ -318,6 +324,7 @@ impl Features {
             let root = &mut self.standing[r];
             root.bonus = root.bonus.saturating_add(child.bonus);
             root.followers = root.followers.saturating_add(child.followers);
+            root.figures = root.figures.wrapping_add(child.figures);
         }
         for (k, merge) in merges.iter().enumerate() {
             let (x, y) = (
@@ -351,28 +358,31 @@ impl Features {
         self.nodes[self.find(node) as usize].figures
     }
 
-    /// A figure came to stand on the segment `node`; `follower` is its
-    /// owner and weight when it counts for a player's majority.
-    pub(crate) fn add_figure(&mut self, node: u32, follower: Option<(usize, u32)>) {
+    /// A figure came to stand on the segment `node`; `owner` is its owner
+    /// and its weight for that player's majority (0 for a figure that does
+    /// not count there), `None` for a neutral figure.
+    pub(crate) fn add_figure(&mut self, node: u32, owner: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         self.nodes[root].figures += 1;
-        if let Some((p, weight)) = follower {
-            let w = &mut self.standing[root * self.players + p].followers;
-            *w = w.saturating_add(weight);
+        if let Some((p, weight)) = owner {
+            let s = &mut self.standing[root * self.players + p];
+            s.followers = s.followers.saturating_add(weight);
+            s.figures = s.figures.wrapping_add(1);
         }
     }
 
-    /// A figure left the segment `node` (`follower` as it came).
-    pub(crate) fn remove_figure(&mut self, node: u32, follower: Option<(usize, u32)>) {
+    /// A figure left the segment `node` (`owner` as it came).
+    pub(crate) fn remove_figure(&mut self, node: u32, owner: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         debug_assert!(
             self.nodes[root].figures > 0,
             "a figure leaves only a feature it stands on"
         );
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
-        if let Some((p, weight)) = follower {
-            let w = &mut self.standing[root * self.players + p].followers;
-            *w = w.saturating_sub(weight);
+        if let Some((p, weight)) = owner {
+            let s = &mut self.standing[root * self.players + p];
+            s.followers = s.followers.saturating_sub(weight);
+            s.figures = s.figures.wrapping_sub(1);
         }
     }
 
@@ -626,6 +636,66 @@ mod tests {
         }
         assert!(unions > 50 && f.len() > 500, "{unions} unions of {} segments", f.len());
         check(&f);
+    }
+
+    /// Each player's figures and followers on a feature, and its figures
+    /// of no owner, are those of the figures standing on its segments:
+    /// through figures coming and going (neutral ones, owned ones that
+    /// count for a majority and owned ones that do not) and unions.
+    #[test]
+    fn standings_count_the_figures_on_each_feature() {
+        let players = 3;
+        let mut f = Features::with_vars(0, players);
+        // Figures standing: their segment, and owner and weight.
+        let mut standing: Vec<(u32, Option<(usize, u32)>)> = Vec::new();
+        let mut seed = 0x0ee5_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for step in 0..3000u16 {
+            match next(5) {
+                0 => {
+                    f.add(PlacedId(step), 0, next(2) as KindId, 2, &[]);
+                }
+                1 if f.len() > 1 => {
+                    let (a, b) = (next(f.len() as u64) as u32, next(f.len() as u64) as u32);
+                    if f.kind(f.find(a)) == f.kind(f.find(b)) {
+                        f.connect(a, b, &[]);
+                    }
+                }
+                2 | 3 if f.len() > 0 => {
+                    let node = next(f.len() as u64) as u32;
+                    let owner = match next(3) {
+                        0 => None,
+                        _ => Some((next(players as u64) as usize, next(3) as u32)),
+                    };
+                    f.add_figure(node, owner);
+                    standing.push((node, owner));
+                }
+                4 if !standing.is_empty() => {
+                    let (node, owner) = standing.swap_remove(next(standing.len() as u64) as usize);
+                    f.remove_figure(node, owner);
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            standing.len() > 100 && f.len() > 400,
+            "{} figures, {} segments",
+            standing.len(),
+            f.len()
+        );
+        for root in (0..f.len() as u32).filter(|&n| f.find(n) == n) {
+            let on = || standing.iter().filter(|(n, _)| f.find(*n) == root);
+            assert_eq!(f.figure_count(root) as usize, on().count(), "root {root}");
+            for (p, s) in f.standings(root).iter().enumerate() {
+                let mine = || on().filter(|(_, o)| o.is_some_and(|(q, _)| q == p));
+                assert_eq!(usize::from(s.figures), mine().count(), "root {root}, player {p}");
+                let weight: u32 = mine().map(|(_, o)| o.map_or(0, |(_, w)| w)).sum();
+                assert_eq!(s.followers, weight, "root {root}, player {p}");
+            }
+        }
     }
 
     #[test]

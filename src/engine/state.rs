@@ -585,10 +585,11 @@ impl State {
         m
     }
 
-    /// Whose majority a figure counts for, and its weight there.
+    /// A figure's owner, and its weight for that player's majority (0 for
+    /// a type that does not count there); `None` for a neutral figure.
     fn follower(&self, m: &Figure) -> Option<(usize, u32)> {
         let weight = self.follower_weights.get(m.figure_type as usize).copied().unwrap_or(0);
-        m.owner.filter(|_| weight > 0).map(|p| (p.index(), weight))
+        m.owner.map(|p| (p.index(), weight))
     }
 
     /// Takes one figure of a type from its supply (the owner's, or the
