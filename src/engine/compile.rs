@@ -178,6 +178,20 @@ fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>) -> O
     }
 }
 
+/// The figure type of an action whose targets are figures of that one
+/// type (`for abbot a`) and whose filter requires the current player to own
+/// each target (it starts with `a.owner == current_player`, see
+/// [`member_test`]): no figure of the player's stands on the board while
+/// all of the type they were given are in their supply, since figures come
+/// to the board only from a supply and go back only to their owner's.
+fn owned_targets(program: &Program, a: &crate::ir::program::Action) -> Option<crate::ir::FigureTypeId> {
+    let Some((crate::ir::program::Domain::Figures(Some(t)), Some(filter))) = &a.domain else {
+        return None;
+    };
+    let owner = member_test(program, filter, 0, Builtin::Owner)?;
+    matches!(owner, Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args } if args.is_empty()).then_some(*t)
+}
+
 fn direct(e: &Expr) -> Option<Direct> {
     match e {
         Expr::Local(slot) => Some(Direct::Local(usize::from(*slot))),
@@ -297,6 +311,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|a| a.domain.is_none() && a.when.as_ref().is_none_or(frame_free))
             .collect(),
+        action_owned_type: program.actions.iter().map(|a| owned_targets(program, a)).collect(),
         statements: by_statement(program, |stmt| match stmt {
             Stmt::If { cond, .. } => Some(CompiledFilter {
                 test: c.test(cond),
@@ -1779,6 +1794,49 @@ mod tests {
         text += "    }\n  }\n}\n";
         let rules = Arc::new(Rules::new(over_base("owners.rules", text)));
         plays_as_walked_beyond_base(&rules, 20);
+    }
+
+    /// Which actions `owned_targets` finds offer only figures of one type
+    /// that the current player owns: those on one type whose filter starts
+    /// with `x.owner == current_player` (or calls a function whose body
+    /// does); not those on figures of any type, without a filter, on
+    /// another owner, or testing the owner after something else.
+    #[test]
+    fn owned_targets_are_figures_of_one_type_the_current_player_owns() {
+        let cases = [
+            (
+                "for pawn x where x.owner == current_player and not x.feature.completed",
+                true,
+            ),
+            ("for pawn x where current_player == x.owner", true),
+            ("for pawn x where mine(x)", true),
+            ("for figure x where x.owner == current_player", false),
+            ("for pawn x", false),
+            ("for pawn x where x.owner != current_player", false),
+            ("for pawn x where x.owner == next_player", false),
+            (
+                "for pawn x where x.feature.completed and x.owner == current_player",
+                false,
+            ),
+            ("for pawn x where x.owner == current_player or x.owner == none", false),
+        ];
+        let mut text = String::from(
+            "pack owned\nlanguage 1\nrequires base\nfigure pawn x2 per_player { stands on road }\n\
+             fn mine(y: figure) = y.owner == current_player and y.feature.tiles > 0\n",
+        );
+        for (i, (head, _)) in cases.iter().enumerate() {
+            text += &format!("action case_{i} in deploy {head} {{\n  take back x\n}}\n");
+        }
+        let pack = over_base("owned.rules", text);
+        for (i, (head, owned)) in cases.iter().enumerate() {
+            let action = pack
+                .program
+                .actions
+                .iter()
+                .find(|a| a.name == format!("case_{i}"))
+                .unwrap();
+            assert_eq!(super::owned_targets(&pack.program, action).is_some(), *owned, "{head}");
+        }
     }
 
     /// Which filters of figures `owner_tests` finds ask only who owns the

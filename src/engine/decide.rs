@@ -333,6 +333,16 @@ impl Game {
     /// it needs held, each handed to `offer` in turn as it is found: listing
     /// a decision's options makes no list per action.
     fn each_action_target(&self, action: ActionId, offer: &mut dyn FnMut(Target)) {
+        // Targets the current player must own, of a type all of whose
+        // figures are in their supply: none on the board, nothing offered.
+        // (A look charges nothing and changes nothing, so it is not made.)
+        if let Some(Some(t)) = self.compiled.action_owned_type.get(action as usize) {
+            let given = self.rules.pack.figures.get(*t as usize).map(|f| f.count);
+            let current = self.state.current();
+            if given.is_some_and(|n| self.state.supply(current, *t).is_some_and(|left| u32::from(left) >= n)) {
+                return;
+            }
+        }
         // Each look at an action's targets has the whole evaluation budget,
         // and charges nothing to the game's.
         self.budget.look(|| self.action_targets_now(action, offer));
@@ -756,6 +766,51 @@ mod tests {
             }
         }
         assert!(deploys > 1000, "{deploys} deploy decisions seen");
+    }
+
+    /// An action on figures of one type the current player must own (the
+    /// abbot's recall) is passed over while all of theirs are in the supply:
+    /// at every decision of random games of each bundled set with such an
+    /// action, the targets offered are those a look finds, and the look
+    /// was passed over at some decisions and found targets at others.
+    #[test]
+    fn looks_at_figures_all_in_the_supply_are_passed_over_and_offer_the_same() {
+        let (mut passed_over, mut found) = (0, 0);
+        for set in test_sets(|names| load_bundled(names).is_ok()) {
+            let rules = Arc::new(Rules::new(load_bundled(&set).unwrap()));
+            for seed in 0..3 {
+                let mut game = Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).unwrap();
+                let owned: Vec<u16> = (0..game.compiled.action_owned_type.len() as u16)
+                    .filter(|&a| game.compiled.action_owned_type[a as usize].is_some())
+                    .collect();
+                if owned.is_empty() {
+                    break;
+                }
+                let mut rng = Rng::new(seed);
+                while game.decision().is_some() {
+                    for &action in &owned {
+                        let (mut offered, mut looked) = (Vec::new(), Vec::new());
+                        game.each_action_target(action, &mut |t| offered.push(t));
+                        game.budget
+                            .look(|| game.action_targets_now(action, &mut |t| looked.push(t)));
+                        assert_eq!(offered, looked, "packs {set:?}, seed {seed}");
+                        let t = game.compiled.action_owned_type[action as usize].unwrap();
+                        let given = rules.pack.figures[t as usize].count;
+                        if u32::from(game.state.supply(game.state.current(), t).unwrap()) >= given {
+                            passed_over += 1;
+                        } else {
+                            found += usize::from(!looked.is_empty());
+                        }
+                    }
+                    let options = game.options();
+                    game.apply(options[rng.below(options.len())]).unwrap();
+                }
+            }
+        }
+        assert!(
+            passed_over > 100 && found > 100,
+            "{passed_over} passed over, {found} with targets"
+        );
     }
 
     /// A hand's cards are held, whether their ids fit the bits or not (a

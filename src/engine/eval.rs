@@ -206,6 +206,13 @@ pub(super) struct Compiled {
     /// no local slot (see `compile::frame_free`); a look at it is made with
     /// no frame.
     pub action_frame_free: Vec<bool>,
+    /// By action: the figure type of its targets when they are figures of
+    /// one type that its filter requires the current player to own
+    /// (`for abbot a where a.owner == current_player ...`, see
+    /// `compile::owned_targets`): while all the player's figures of the
+    /// type are in their supply, none is on the board and the look offers
+    /// nothing, so it is not made.
+    pub action_owned_type: Vec<Option<crate::ir::FigureTypeId>>,
     /// By block and statement: the condition of an `if`, the filter of a
     /// `for` or a `choose` (members bound to its slot).
     pub statements: Vec<Vec<Option<CompiledFilter>>>,
