@@ -146,7 +146,6 @@ fn never_feature(e: &Expr) -> bool {
     matches!(e, Expr::Query { builtin, .. } if *builtin != Builtin::FigureFeature)
 }
 
-/// `e` as a [`Direct`] value, when it is one.
 /// The tests of a filter on a figure `x` (bound to `slot`) made only of
 /// `x.owner == E` and `x.owner != E` joined by `and`, each `E` a value read
 /// where it is that cannot fail ([`direct`]: `current_player`, another
@@ -179,8 +178,8 @@ fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>) -> O
 }
 
 /// The figure type of an action whose targets are figures of that one
-/// type (`for abbot a`) and whose filter requires the current player to own
-/// each target (it starts with `a.owner == current_player`, see
+/// type (`for pawn x`) and whose filter requires the current player to own
+/// each target (it starts with `x.owner == current_player`, see
 /// [`member_test`]): no figure of the player's stands on the board while
 /// all of the type they were given are in their supply, since figures come
 /// to the board only from a supply and go back only to their owner's.
@@ -192,6 +191,7 @@ fn owned_targets(program: &Program, a: &crate::ir::program::Action) -> Option<cr
     matches!(owner, Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args } if args.is_empty()).then_some(*t)
 }
 
+/// `e` as a [`Direct`] value, when it is one.
 fn direct(e: &Expr) -> Option<Direct> {
     match e {
         Expr::Local(slot) => Some(Direct::Local(usize::from(*slot))),
@@ -1382,7 +1382,8 @@ impl Compiler<'_> {
             let mut passing = u32::MAX;
             for (eq, node) in &tests {
                 let met = match node(ev, env)? {
-                    Value::Player(p) => 1 << p,
+                    // (No game has 31 players: `MAX_PLAYERS`.)
+                    Value::Player(p) if p < 31 => 1 << p,
                     Value::None => NEUTRAL,
                     _ => 0,
                 };

@@ -768,8 +768,9 @@ mod tests {
         assert!(deploys > 1000, "{deploys} deploy decisions seen");
     }
 
-    /// An action on figures of one type the current player must own (the
-    /// abbot's recall) is passed over while all of theirs are in the supply:
+    /// An action on figures of one type the current player must own (`for
+    /// pawn x where x.owner == current_player`) is passed over while all of
+    /// theirs are in the supply:
     /// at every decision of random games of each bundled set with such an
     /// action, the targets offered are those a look finds, and the look
     /// was passed over at some decisions and found targets at others.

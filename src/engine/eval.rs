@@ -208,7 +208,7 @@ pub(super) struct Compiled {
     pub action_frame_free: Vec<bool>,
     /// By action: the figure type of its targets when they are figures of
     /// one type that its filter requires the current player to own
-    /// (`for abbot a where a.owner == current_player ...`, see
+    /// (`for pawn x where x.owner == current_player ...`, see
     /// `compile::owned_targets`): while all the player's figures of the
     /// type are in their supply, none is on the board and the look offers
     /// nothing, so it is not made.
