@@ -120,6 +120,8 @@ impl Game {
     /// event none of whose handlers can run for the feature's kind
     /// ([`Game::unheard`]) would run nothing.
     fn feature_event(&self, event: EventKind, f: FeatureId) -> Option<Task> {
+        // (`unheard` answers an event with no handler too; asked first here,
+        // it costs base games, whose features no handler hears, 0.6% more.)
         let heard = !self.rules.handlers_of(event).is_empty() && !self.unheard(event, &[Value::Feature(f)], false);
         heard.then(|| Task::Fire {
             event,
