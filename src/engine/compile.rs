@@ -320,6 +320,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 itself: None,
                 near: None,
                 occupied: false,
+                rest: None,
             }),
             Stmt::ForEach {
                 slot, filter: Some(f), ..
@@ -1044,15 +1045,7 @@ impl Compiler<'_> {
                 let mut conjuncts = Vec::new();
                 and_chain(e, &mut conjuncts);
                 if conjuncts.len() > 2 {
-                    let tests: Box<[Test]> = conjuncts.into_iter().map(|c| self.test(c)).collect();
-                    return Box::new(move |ev, env| {
-                        for t in &tests {
-                            if !t(ev, env)? {
-                                return Ok(false);
-                            }
-                        }
-                        Ok(true)
-                    });
+                    return self.all_of(&conjuncts);
                 }
                 let (l, r) = (self.test(l), self.test(r));
                 Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
@@ -1349,6 +1342,44 @@ impl Compiler<'_> {
             itself: itself_test(self.program, e, slot).map(|v| self.node(v)),
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
             occupied: occupied_test(self.program, e, slot),
+            rest: self.after_member_test(e, slot),
+        })
+    }
+
+    /// Filter `e` less its first conjunct, when that conjunct is itself a
+    /// member test of the member bound to `slot` (`x.kind == K`,
+    /// `x.owner == P`, `x == E`: [`member_test`], [`itself_test`]): the
+    /// other conjuncts judged in order, as the whole chain judges them
+    /// after the first (`true` when there are none).
+    fn after_member_test(&self, e: &Expr, slot: u16) -> Option<Test> {
+        let mut conjuncts = Vec::new();
+        and_chain(e, &mut conjuncts);
+        let (first, rest) = conjuncts.split_first()?;
+        let program = self.program;
+        let member = |b| member_test(program, first, slot, b).is_some();
+        let leading = member(Builtin::Kind) || member(Builtin::Owner) || itself_test(program, first, slot).is_some();
+        // A test found in a called function's body is not the conjunct.
+        if !leading || !matches!(first, Expr::Binary(BinOp::Eq, ..)) {
+            return None;
+        }
+        Some(match rest {
+            [] => Box::new(|_, _| Ok(true)),
+            [one] => self.test(one),
+            many => self.all_of(many),
+        })
+    }
+
+    /// Conjuncts judged in one loop, left to right, stopping at the first
+    /// that fails (as nested `and`s do).
+    fn all_of(&self, conjuncts: &[&Expr]) -> Test {
+        let tests: Box<[Test]> = conjuncts.iter().map(|c| self.test(c)).collect();
+        Box::new(move |ev, env| {
+            for t in &tests {
+                if !t(ev, env)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
         })
     }
 
@@ -1837,6 +1868,47 @@ mod tests {
                 .find(|a| a.name == format!("case_{i}"))
                 .unwrap();
             assert_eq!(super::owned_targets(&pack.program, action).is_some(), *owned, "{head}");
+        }
+    }
+
+    /// Which filters are compiled less their first conjunct for members a
+    /// scan found by it: those whose first conjunct is itself the member
+    /// test a scan narrows by (a feature's kind, a figure's owner); not one
+    /// found in a called function, one after another conjunct, or a
+    /// filter with no member test.
+    #[test]
+    fn filters_whose_first_conjunct_a_scan_answers_are_judged_less_it() {
+        let cases = [
+            ("for feature x where x.kind == city and not x.completed", true),
+            (
+                "for feature x where city == x.kind and x.tiles > 1 and not x.scored",
+                true,
+            ),
+            ("for figure x where x.owner == current_player", true),
+            ("for figure x where x.owner == none and x.feature.tiles > 1", true),
+            ("for figure x where mine(x) and x.feature.tiles > 1", false),
+            ("for feature x where not x.completed and x.kind == city", false),
+            ("for feature x where x.kind == city or x.kind == road", false),
+            ("for feature x where x.tiles > 2", false),
+        ];
+        let mut text = String::from(
+            "pack found\nlanguage 1\nrequires base\n\
+             fn mine(y: figure) = y.owner == current_player\n",
+        );
+        for (i, (head, _)) in cases.iter().enumerate() {
+            text += &format!("action case_{i} in deploy {head} {{\n  score 1 to current_player reason \"found\"\n}}\n");
+        }
+        let rules = Arc::new(Rules::new(over_base("found.rules", text)));
+        let game = Game::new(rules.clone(), Setup::new(2).seed(1)).unwrap();
+        for (i, (head, less)) in cases.iter().enumerate() {
+            let action = rules
+                .pack
+                .program
+                .actions
+                .iter()
+                .position(|a| a.name == format!("case_{i}"));
+            let filter = game.compiled.action_filter[action.unwrap()].as_ref().unwrap();
+            assert_eq!(filter.rest.is_some(), *less, "{head}");
         }
     }
 

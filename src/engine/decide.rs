@@ -425,7 +425,7 @@ impl Game {
                 let _ = ev.each_candidate(*domain, 0, filter, self.state.current(), &mut env, |env, item| {
                     let target = value_target(&item);
                     env.locals[0] = item;
-                    if filter.is_none_or(|f| f.holds(&ev, env) == Ok(true)) {
+                    if filter.is_none_or(|f| f.holds_found(&ev, env, *domain) == Ok(true)) {
                         offer(target);
                     }
                     Ok(())

@@ -306,6 +306,11 @@ pub(super) struct CompiledFilter {
     /// Whether the filter is false for every feature with no figure on it
     /// ([`occupied_test`]).
     pub occupied: bool,
+    /// The filter less its first conjunct, when that conjunct is the member
+    /// test behind `kind`, `owner` or `itself` itself (not one found in a
+    /// called function): what is left to judge of a member a scan found by
+    /// that test ([`Filter::holds_found`]).
+    pub rest: Option<Test>,
 }
 
 /// A `choose` statement's parts compiled (see [`Compiled::chooses`]).
@@ -319,6 +324,19 @@ pub(super) struct CompiledChoose {
 impl Filter for CompiledFilter {
     fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError> {
         (self.test)(ev, env)
+    }
+
+    fn holds_found(&self, ev: &Evaluator, env: &mut Env, domain: Domain) -> Result<bool, EvalError> {
+        let found_by_test = match domain {
+            Domain::Features(_) => self.kind.is_some(),
+            Domain::Figures(_) => self.owner.is_some(),
+            Domain::Players => self.itself.is_some(),
+            _ => false,
+        };
+        match &self.rest {
+            Some(rest) if found_by_test => rest(ev, env),
+            _ => (self.test)(ev, env),
+        }
     }
 
     fn wanted(&self, ev: &Evaluator, env: &mut Env, _slot: u16, test: Builtin) -> Result<Option<Value>, EvalError> {
@@ -819,6 +837,20 @@ impl Evaluator<'_> {
         env: &mut Env,
         limit: i64,
     ) -> Result<(i64, usize), EvalError> {
+        self.judge_found(members, slot, filter, None, env, limit)
+    }
+
+    /// [`Evaluator::judge`] of the members a scan of the whole `found`
+    /// domain found, when given ([`Filter::holds_found`]).
+    fn judge_found(
+        &self,
+        members: impl Iterator<Item = Value>,
+        slot: u16,
+        filter: Option<&dyn Filter>,
+        found: Option<Domain>,
+        env: &mut Env,
+        limit: i64,
+    ) -> Result<(i64, usize), EvalError> {
         let slot = slot as usize;
         if env.locals.len() <= slot {
             env.locals.resize_with(slot + 1, || Value::None);
@@ -830,9 +862,10 @@ impl Evaluator<'_> {
             }
             judged += 1;
             env.locals[slot] = member;
-            passed += match filter {
-                Some(cond) => i64::from(cond.holds(self, env)?),
-                None => 1,
+            passed += match (filter, found) {
+                (Some(cond), Some(domain)) => i64::from(cond.holds_found(self, env, domain)?),
+                (Some(cond), None) => i64::from(cond.holds(self, env)?),
+                (None, _) => 1,
             };
         }
         Ok((passed, judged))
@@ -855,13 +888,13 @@ impl Evaluator<'_> {
             Domain::Features(kind) => {
                 self.charge(features.len())?;
                 match self.feature_scan(kind, slot, filter, env)? {
-                    Some(scan) => self.judge(scan.map(Value::Feature), slot, filter, env, limit)?,
+                    Some(scan) => self.judge_found(scan.map(Value::Feature), slot, filter, Some(domain), env, limit)?,
                     None => return Ok(0),
                 }
             }
             Domain::Figures(t) => {
                 let figures = self.figure_scan(t, slot, filter, env)?.map(Value::Figure);
-                self.judge(figures, slot, filter, env, limit)?
+                self.judge_found(figures, slot, filter, Some(domain), env, limit)?
             }
             Domain::Tiles => {
                 let tiles = self.state.board().placed.len() as u16;
@@ -1288,6 +1321,17 @@ impl Evaluator<'_> {
 pub(super) trait Filter {
     /// Whether the member bound in `env` passes.
     fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError>;
+
+    /// [`Filter::holds`] for a member that a scan of the whole `domain`
+    /// found ([`Evaluator::each_candidate`], [`Evaluator::count_domain`]):
+    /// the scan passed over every member that fails the filter's leading
+    /// member test ([`member_test`], [`itself_test`]), so the test is not
+    /// judged again. The test reads nothing that can fail or be charged
+    /// ([`fixed`]), so the answer, the charges and the failures are those
+    /// of [`Filter::holds`].
+    fn holds_found(&self, ev: &Evaluator, env: &mut Env, _domain: Domain) -> Result<bool, EvalError> {
+        self.holds(ev, env)
+    }
 
     /// The value `E` of a filter that starts with `x.B == E` ([`member_test`]),
     /// evaluated now, `x` bound to `slot` and `B` the built-in `test`; `None`

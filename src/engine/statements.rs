@@ -522,10 +522,18 @@ impl Game {
                 Some(fast) => Some(fast),
                 None => walked.as_ref().map(|f| f as &dyn Filter),
             };
-            match list {
-                Some(l) => items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?),
-                None => ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?,
-            }
+            // Members of a whole domain are found by a scan: its leading
+            // member test is not judged again (`Filter::holds_found`).
+            let found = match list {
+                Some(l) => {
+                    items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?);
+                    None
+                }
+                None => {
+                    ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?;
+                    Some(*domain)
+                }
+            };
             let ev = Evaluator {
                 memo: memo.as_ref(),
                 ..ev
@@ -535,9 +543,10 @@ impl Game {
                 let target = value_target(&item);
                 let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
                 env.locals[*slot as usize] = item;
-                let keep = match filter {
-                    Some(f) => f.holds(&ev, env)?,
-                    None => true,
+                let keep = match (filter, found) {
+                    (Some(f), Some(domain)) => f.holds_found(&ev, env, domain)?,
+                    (Some(f), None) => f.holds(&ev, env)?,
+                    (None, _) => true,
                 };
                 if keep && !off_board {
                     options.push(target);
