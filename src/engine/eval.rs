@@ -1172,6 +1172,9 @@ impl Evaluator<'_> {
     /// include `distance(x.tile, E) <= d` (see [`near_test`]; none when no
     /// tile there has a segment of the kind), and only the features with a
     /// figure on them when the filter asks for one (see [`occupied_test`]).
+    // Inlined into its two callers: the scan it returns (a near one holds
+    // its tiles in place) is then made where it is used, not moved there.
+    #[inline(always)]
     fn feature_scan(
         &self,
         kind: Option<KindId>,

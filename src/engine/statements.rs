@@ -513,8 +513,8 @@ impl Game {
         // options are listed, and charged, before any is judged), in a
         // memo made for a filter that may count.
         let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
-        // The members are listed into a spare list, kept again once judged.
-        let mut items = self.spare.values.take();
+        // The members are listed into the spare list, kept again once judged.
+        let mut items = std::mem::take(&mut self.spare.members);
         let mut options = self.spare.targets.take();
         let judged = self.with_frame(frame, |ev, env| {
             let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
@@ -554,7 +554,8 @@ impl Game {
             }
             Ok::<_, EvalError>(())
         });
-        self.spare.values.keep(items);
+        items.clear();
+        self.spare.members = items;
         judged?;
         if options.is_empty() {
             self.spare.targets.keep(options);

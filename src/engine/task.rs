@@ -129,6 +129,10 @@ const MAX_SPARE: usize = 16;
 #[derive(Default)]
 pub(super) struct Spare {
     pub values: Pool<Value>,
+    /// A `choose`'s members, listed before they are judged: one list for
+    /// every `choose` (no `choose` runs while another lists), so it grows
+    /// to the longest listing once a game.
+    pub members: Vec<Value>,
     pub ids: Pool<u16>,
     pub targets: Pool<Target>,
     pub pending: Option<Box<Pending>>,
