@@ -237,10 +237,14 @@ impl Board {
         if cx >= 1 && cy >= 1 && cx + 1 < self.width && cy + 1 < self.height {
             let w = self.width as usize;
             let first = ((cy - 1) * self.width + cx - 1) as usize;
-            for (dy, row) in (-1..=1).zip([first, first + w, first + 2 * w]) {
-                for (dx, cell) in (-1..=1).zip(&self.cells[row..row + 3]) {
-                    if *cell != EMPTY && *cell & FRONTIER == 0 {
-                        each(PlacedId(*cell - 1), (x + dx, y + dy));
+            for (dy, start) in [(-1, first), (0, first + w), (1, first + 2 * w)] {
+                // One bounds check a row: its three cells.
+                let Some(&[west, middle, east]) = self.cells.get(start..start + 3) else {
+                    continue;
+                };
+                for (dx, cell) in [(-1, west), (0, middle), (1, east)] {
+                    if cell != EMPTY && cell & FRONTIER == 0 {
+                        each(PlacedId(cell - 1), (x + dx, y + dy));
                     }
                 }
             }
