@@ -14,6 +14,7 @@ use crate::ir::program::{Domain, EventKind};
 use crate::ir::BlockId;
 use crate::ir::{ReasonId, TileId};
 use crate::source::Span;
+use std::sync::Arc;
 
 /// Steps the machine may take between two decisions.
 pub const STEP_BUDGET: u32 = 200_000;
@@ -136,6 +137,10 @@ pub(super) struct Spare {
     pub ids: Pool<u16>,
     pub targets: Pool<Target>,
     pub pending: Option<Box<Pending>>,
+    /// The game's own handles on its rules and compiled expressions, which
+    /// the task loop holds apart from the game while it runs (taken out
+    /// and put back, see `Game::run`).
+    pub code: Option<(Arc<Rules>, Arc<Compiled>)>,
 }
 
 impl Clone for Spare {

@@ -257,14 +257,29 @@ impl Game {
     /// Runs tasks until a decision is needed or the game ends.
     pub(super) fn run(&mut self) -> Result<(), GameError> {
         // The rules and their compiled expressions, held apart from the
-        // game so statements borrowed from them can change it: one handle
-        // each for the whole run (the handles are shared by every game of
-        // the rules, on every thread, so none is taken per statement).
-        let (rules, compiled) = (Arc::clone(&self.rules), Arc::clone(&self.compiled));
-        let code = Code {
-            rules: &rules,
-            compiled: &compiled,
+        // game so statements borrowed from them can change it: the game's
+        // own handles, made at its first run, taken out for the run and put
+        // back. Every game of the rules, on every thread, shares their
+        // reference counts, so a run that took new handles would make the
+        // threads wait on each other's counting (some tenth of a 2-thread
+        // `sim`). Handles on other rules (a game made a copy of another's)
+        // are made anew.
+        let code = match self.spare.code.take() {
+            Some(handles) if Arc::ptr_eq(&handles.0, &self.rules) && Arc::ptr_eq(&handles.1, &self.compiled) => handles,
+            _ => (Arc::clone(&self.rules), Arc::clone(&self.compiled)),
         };
+        let ran = self.run_tasks(Code {
+            rules: &code.0,
+            compiled: &code.1,
+        });
+        self.spare.code = Some(code);
+        ran
+    }
+
+    /// [`Game::run`]'s loop (inlined: as a call of its own it cost each
+    /// run some 60 instructions more).
+    #[inline(always)]
+    fn run_tasks(&mut self, code: Code) -> Result<(), GameError> {
         self.steps = 0;
         self.budget.reset();
         let mut last: Option<Span> = None;
