@@ -747,4 +747,33 @@ mod tests {
             );
         }
     }
+    /// A game made a copy of a game of other rules runs those rules: the
+    /// handles it kept for the task loop are on the rules it ran before, so
+    /// they are made anew, and it plays on as a fresh copy of the game does.
+    #[test]
+    fn a_copy_of_a_game_of_other_rules_runs_those_rules() {
+        let packs = |names: &[&str]| {
+            let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled((*n).into())).collect();
+            Arc::new(Rules::new(load(&refs).unwrap()))
+        };
+        let mut copy = Game::new(packs(&["base"]), Setup::new(2).seed(1)).unwrap();
+        for _ in 0..4 {
+            let options = copy.options();
+            copy.apply(options[0]).unwrap();
+        }
+        let original = Game::new(packs(&["base", "christmas_present"]), Setup::new(2).seed(2)).unwrap();
+        copy.search_clone_from(&original);
+        let mut fresh = original.search_clone();
+        let mut rng = super::super::Rng::new(7);
+        while fresh.decision().is_some() {
+            let options = fresh.options();
+            assert_eq!(copy.options(), options, "turn {}", fresh.turn());
+            let choice = options[rng.below(options.len())];
+            fresh.apply(choice).unwrap();
+            copy.apply(choice).unwrap();
+        }
+        assert_eq!(copy.scores(), fresh.scores());
+        let (rules, compiled) = copy.spare.code.as_ref().unwrap();
+        assert!(Arc::ptr_eq(rules, &original.rules) && Arc::ptr_eq(compiled, &original.compiled));
+    }
 }
