@@ -752,16 +752,22 @@ mod tests {
     /// they are made anew, and it plays on as a fresh copy of the game does.
     #[test]
     fn a_copy_of_a_game_of_other_rules_runs_those_rules() {
-        let packs = |names: &[&str]| {
-            let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled((*n).into())).collect();
+        let packs = |text: Option<&str>| {
+            let mut refs = vec![PackRef::Bundled("base".into())];
+            refs.extend(text.map(|text| PackRef::Text {
+                name: "other.rules".into(),
+                text: text.into(),
+            }));
             Arc::new(Rules::new(load(&refs).unwrap()))
         };
-        let mut copy = Game::new(packs(&["base"]), Setup::new(2).seed(1)).unwrap();
+        let mut copy = Game::new(packs(None), Setup::new(2).seed(1)).unwrap();
         for _ in 0..4 {
             let options = copy.options();
             copy.apply(options[0]).unwrap();
         }
-        let original = Game::new(packs(&["base", "christmas_present"]), Setup::new(2).seed(2)).unwrap();
+        let other = "pack other\nlanguage 1\nrequires base\n\
+                     on tile_placed(t) {\n  score 1 to current_player reason \"placed\"\n}\n";
+        let original = Game::new(packs(Some(other)), Setup::new(2).seed(2)).unwrap();
         copy.search_clone_from(&original);
         let mut fresh = original.search_clone();
         let mut rng = super::super::Rng::new(7);
@@ -773,6 +779,7 @@ mod tests {
             copy.apply(choice).unwrap();
         }
         assert_eq!(copy.scores(), fresh.scores());
+        assert!(copy.scores().iter().sum::<i64>() > 30, "the other rules' points");
         let (rules, compiled) = copy.spare.code.as_ref().unwrap();
         assert!(Arc::ptr_eq(rules, &original.rules) && Arc::ptr_eq(compiled, &original.compiled));
     }
