@@ -11,7 +11,7 @@ use super::eval::{
     CompiledFilter, Counter, Env, Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
-use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_roots, SimpleQuery, SMALL_LIST};
+use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::shapes::{existence_test, local_query};
 use super::value::{EvalError, Value};
@@ -67,8 +67,7 @@ fn by_type(tile: GateTile, answers: Box<[bool]>, holds_if_some: bool) -> Test {
         let Some((t, placed)) = t.and_then(|t| Some((t, ev.state.board().placed.get(usize::from(t))?))) else {
             return Ok(!holds_if_some);
         };
-        let mut ids = [0; SMALL_LIST];
-        ev.charge(tile_roots(ev, &Value::Tile(t), &mut ids))?;
+        ev.charge(tile_root_count(ev, t))?;
         Ok(answers[placed.tile as usize])
     })
 }

@@ -383,16 +383,19 @@ pub(super) struct Memo {
     /// ([`Memo::pass`]), each holding the place its entry would have taken
     /// among the [`MEMO_ENTRIES`].
     passed: std::cell::Cell<usize>,
-    tile_roots: std::cell::Cell<Option<TileRoots>>,
+    tile_roots: TileRoots,
 }
 
 /// The features of a placed tile (by their roots, in segment order), as
-/// [`Memo`] keeps them: at most [`MEMO_ROOTS`] of them.
-#[derive(Clone, Copy)]
+/// [`Memo`] keeps them: at most [`MEMO_ROOTS`] of them. Each in a cell of
+/// its own, so a look reads only the tile it asks for and the roots it
+/// copies.
+#[derive(Default)]
 struct TileRoots {
-    tile: u16,
-    len: u8,
-    roots: [u32; MEMO_ROOTS],
+    /// The tile's id plus one; 0 while none is kept.
+    tile: std::cell::Cell<u32>,
+    len: std::cell::Cell<u8>,
+    roots: [std::cell::Cell<u32>; MEMO_ROOTS],
 }
 
 /// Most features of one tile a [`Memo`] keeps.
@@ -433,23 +436,29 @@ impl Memo {
     /// The features of placed tile `tile` remembered, copied into `out`:
     /// how many.
     pub(super) fn tile_roots(&self, tile: u16, out: &mut [u32]) -> Option<usize> {
-        let kept = self.tile_roots.get().filter(|k| k.tile == tile)?;
-        let n = usize::from(kept.len);
-        out.get_mut(..n)?.copy_from_slice(&kept.roots[..n]);
+        let n = self.tile_root_count(tile)?;
+        for (o, root) in out.get_mut(..n)?.iter_mut().zip(&self.tile_roots.roots) {
+            *o = root.get();
+        }
         Some(n)
+    }
+
+    /// How many features placed tile `tile` has, when they are remembered.
+    pub(super) fn tile_root_count(&self, tile: u16) -> Option<usize> {
+        let kept = &self.tile_roots;
+        (kept.tile.get() == u32::from(tile) + 1).then(|| usize::from(kept.len.get()))
     }
 
     /// Remembers the features of placed tile `tile` (not when there are
     /// more than [`MEMO_ROOTS`]).
     pub(super) fn keep_tile_roots(&self, tile: u16, roots: &[u32]) {
         if roots.len() <= MEMO_ROOTS {
-            let mut kept = TileRoots {
-                tile,
-                len: roots.len() as u8,
-                roots: [0; MEMO_ROOTS],
-            };
-            kept.roots[..roots.len()].copy_from_slice(roots);
-            self.tile_roots.set(Some(kept));
+            let kept = &self.tile_roots;
+            kept.tile.set(u32::from(tile) + 1);
+            kept.len.set(roots.len() as u8);
+            for (cell, root) in kept.roots.iter().zip(roots) {
+                cell.set(*root);
+            }
         }
     }
 
@@ -1766,6 +1775,7 @@ mod tests {
         memo.keep_tile_roots(4, &[1]);
         assert_eq!(memo.tile_roots(3, &mut out), None);
         assert_eq!(memo.tile_roots(4, &mut out), Some(1));
+        assert_eq!((memo.tile_root_count(4), memo.tile_root_count(3)), (Some(1), None));
         let many: Vec<u32> = (0..=MEMO_ROOTS as u32).collect();
         memo.keep_tile_roots(5, &many);
         assert_eq!(memo.tile_roots(5, &mut out), None, "too many to keep");

@@ -449,6 +449,17 @@ pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
     }
 }
 
+/// How many features [`tile_roots`] finds on a tile: read off the memo
+/// when it keeps them (it keeps those of placed tiles only), else found
+/// (and kept there).
+pub(super) fn tile_root_count(ev: &Evaluator, t: u16) -> usize {
+    if let Some(n) = ev.memo.and_then(|m| m.tile_root_count(t)) {
+        return n;
+    }
+    let mut ids = [0; SMALL_LIST];
+    tile_roots(ev, &Value::Tile(t), &mut ids)
+}
+
 /// [`tile_features`] into a buffer.
 pub(super) fn tile_roots(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> usize {
     let Value::Tile(t) = *of else { return 0 };
