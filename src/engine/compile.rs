@@ -1392,10 +1392,45 @@ impl Compiler<'_> {
     /// them, read off the feature's standings, charged as the list of the
     /// feature's figures is. A feature with more figures than a list on
     /// the stack holds is counted as `count_list` counts it.
-    fn owner_counter(&self, of: &Expr, tests: Vec<(bool, Node)>, slot: u16, filter: Option<CompiledFilter>) -> Counter {
-        let of = self.node(of);
+    fn owner_counter(
+        &self,
+        of: &Expr,
+        tests: Vec<(bool, Direct)>,
+        slot: u16,
+        filter: Option<CompiledFilter>,
+    ) -> Counter {
+        // The feature read in place when it can be (a local variable).
+        let (of_direct, of) = match direct(of) {
+            Some(d) => (Some(d), None),
+            None => (None, Some(self.node(of))),
+        };
+        // The owners that pass every test: bit `p` for player `p`, the top
+        // bit for no owner. The tests of constants (`x.owner != none`)
+        // are judged here, once.
+        const NEUTRAL: u32 = 1 << 31;
+        let owner_bit = |v: &Value| match v {
+            // (No game has 31 players: `MAX_PLAYERS`.)
+            Value::Player(p) if *p < 31 => 1 << p,
+            Value::None => NEUTRAL,
+            _ => 0,
+        };
+        let mut fixed = u32::MAX;
+        let mut tests_read = Vec::new();
+        for (eq, e) in tests {
+            match e {
+                Direct::Constant(v) => {
+                    let met = owner_bit(&v);
+                    fixed &= if eq { met } else { !met };
+                }
+                e => tests_read.push((eq, e)),
+            }
+        }
         Box::new(move |ev, env, limit| {
-            let of = of(ev, env)?;
+            let of = match (&of_direct, &of) {
+                (Some(d), _) => d.read(ev, env),
+                (None, Some(node)) => node(ev, env)?,
+                (None, None) => Value::None,
+            };
             let Value::Feature(f) = of else {
                 // No feature has no figure: an empty list.
                 ev.charge(0)?;
@@ -1411,17 +1446,9 @@ impl Compiler<'_> {
             if total == 0 {
                 return Ok(0);
             }
-            // The owners that pass every test: bit `p` for player `p`,
-            // the top bit for no owner.
-            const NEUTRAL: u32 = 1 << 31;
-            let mut passing = u32::MAX;
-            for (eq, node) in &tests {
-                let met = match node(ev, env)? {
-                    // (No game has 31 players: `MAX_PLAYERS`.)
-                    Value::Player(p) if p < 31 => 1 << p,
-                    Value::None => NEUTRAL,
-                    _ => 0,
-                };
+            let mut passing = fixed;
+            for (eq, e) in &tests_read {
+                let met = owner_bit(&e.read(ev, env));
                 passing &= if *eq { met } else { !met };
             }
             let (mut passed, mut owned) = (0usize, 0usize);
@@ -1462,7 +1489,15 @@ impl Compiler<'_> {
         let owner_tests = filter.as_deref().and_then(|f| {
             let mut tests = Vec::new();
             owner_tests(f, slot, &mut tests)?;
-            Some(tests.into_iter().map(|(eq, e)| (eq, self.node(e))).collect::<Vec<_>>())
+            // Each `E` read in place: `none`, or a value `direct` reads.
+            let read = |e: &Expr| match e {
+                Expr::Nothing => Some(Direct::Constant(Value::None)),
+                e => direct(e),
+            };
+            tests
+                .into_iter()
+                .map(|(eq, e)| Some((eq, read(e)?)))
+                .collect::<Option<Vec<_>>>()
         });
         let filter = filter.as_deref().map(|f| self.filter(f, slot));
         match (domain, list) {
