@@ -1029,19 +1029,31 @@ impl Compiler<'_> {
 
     /// A condition as a closure answering whether its value is `true`.
     fn test(&self, e: &Expr) -> Test {
+        self.test_as::<true>(e)
+    }
+
+    /// A condition as a closure answering whether its value is `HOLDS`:
+    /// [`Compiler::test`], or with `HOLDS` false the test of `not e`, made
+    /// as one closure (a `not` of a leaf answers the opposite, and of
+    /// `and` and `or` chains the `or` and `and` of its operands' opposites,
+    /// judged in the same order and stopping at the same operand).
+    fn test_as<const HOLDS: bool>(&self, e: &Expr) -> Test {
         match e {
             Expr::Bool(b) => {
                 let b = *b;
-                Box::new(move |_, _| Ok(b))
+                Box::new(move |_, _| Ok(b == HOLDS))
             }
             Expr::Unary(UnOp::Not, x) => {
-                let x = self.test(x);
-                Box::new(move |ev, env| Ok(!x(ev, env)?))
+                if HOLDS {
+                    self.test_as::<false>(x)
+                } else {
+                    self.test_as::<true>(x)
+                }
             }
             // A game variable asked whether it is true, read where it lies.
             Expr::GameVar(v) => {
                 let v = *v as usize;
-                Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy()))
+                Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy() == HOLDS))
             }
             Expr::Binary(BinOp::And, l, r) => {
                 // A chain `a and b and c` judged in one loop, left to right,
@@ -1049,14 +1061,22 @@ impl Compiler<'_> {
                 let mut conjuncts = Vec::new();
                 and_chain(e, &mut conjuncts);
                 if conjuncts.len() > 2 {
-                    return self.all_of(&conjuncts);
+                    return self.all_of_as::<HOLDS>(&conjuncts);
                 }
-                let (l, r) = (self.test(l), self.test(r));
-                Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
+                let (l, r) = (self.test_as::<HOLDS>(l), self.test_as::<HOLDS>(r));
+                if HOLDS {
+                    Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
+                } else {
+                    Box::new(move |ev, env| Ok(l(ev, env)? || r(ev, env)?))
+                }
             }
             Expr::Binary(BinOp::Or, l, r) => {
-                let (l, r) = (self.test(l), self.test(r));
-                Box::new(move |ev, env| Ok(l(ev, env)? || r(ev, env)?))
+                let (l, r) = (self.test_as::<HOLDS>(l), self.test_as::<HOLDS>(r));
+                if HOLDS {
+                    Box::new(move |ev, env| Ok(l(ev, env)? || r(ev, env)?))
+                } else {
+                    Box::new(move |ev, env| Ok(l(ev, env)? && r(ev, env)?))
+                }
             }
             Expr::Binary(op, l, r) => {
                 let op = *op;
@@ -1069,31 +1089,33 @@ impl Compiler<'_> {
                     visit(count, &mut |x| calls |= matches!(x, Expr::Call { .. }));
                     let decided = (!calls).then(|| decided_by_type(self.pack, e, &self.by_type_work));
                     if let Some((tile, answers)) = decided.flatten() {
-                        return by_type(tile, answers, holds_if_some);
+                        let answers = answers.iter().map(|a| *a == HOLDS).collect();
+                        return by_type(tile, answers, holds_if_some == HOLDS);
                     }
                     let count = self.counter(count);
+                    let holds_if_some = holds_if_some == HOLDS;
                     return Box::new(move |ev, env| Ok((count(ev, env, 1)? > 0) == holds_if_some));
                 }
                 if is_test(op) && self.is_int(l) && self.is_int(r) {
                     if let Expr::Int(c) = **r {
                         let l = self.int(l);
                         return match op {
-                            BinOp::Eq => Box::new(move |ev, env| Ok(l(ev, env)? == c)),
-                            BinOp::Ne => Box::new(move |ev, env| Ok(l(ev, env)? != c)),
-                            BinOp::Lt => Box::new(move |ev, env| Ok(l(ev, env)? < c)),
-                            BinOp::Le => Box::new(move |ev, env| Ok(l(ev, env)? <= c)),
-                            BinOp::Gt => Box::new(move |ev, env| Ok(l(ev, env)? > c)),
-                            _ => Box::new(move |ev, env| Ok(l(ev, env)? >= c)),
+                            BinOp::Eq => Box::new(move |ev, env| Ok((l(ev, env)? == c) == HOLDS)),
+                            BinOp::Ne => Box::new(move |ev, env| Ok((l(ev, env)? != c) == HOLDS)),
+                            BinOp::Lt => Box::new(move |ev, env| Ok((l(ev, env)? < c) == HOLDS)),
+                            BinOp::Le => Box::new(move |ev, env| Ok((l(ev, env)? <= c) == HOLDS)),
+                            BinOp::Gt => Box::new(move |ev, env| Ok((l(ev, env)? > c) == HOLDS)),
+                            _ => Box::new(move |ev, env| Ok((l(ev, env)? >= c) == HOLDS)),
                         };
                     }
                     let (l, r) = (self.int(l), self.int(r));
                     return match op {
-                        BinOp::Eq => Box::new(move |ev, env| Ok(l(ev, env)? == r(ev, env)?)),
-                        BinOp::Ne => Box::new(move |ev, env| Ok(l(ev, env)? != r(ev, env)?)),
-                        BinOp::Lt => Box::new(move |ev, env| Ok(l(ev, env)? < r(ev, env)?)),
-                        BinOp::Le => Box::new(move |ev, env| Ok(l(ev, env)? <= r(ev, env)?)),
-                        BinOp::Gt => Box::new(move |ev, env| Ok(l(ev, env)? > r(ev, env)?)),
-                        _ => Box::new(move |ev, env| Ok(l(ev, env)? >= r(ev, env)?)),
+                        BinOp::Eq => Box::new(move |ev, env| Ok((l(ev, env)? == r(ev, env)?) == HOLDS)),
+                        BinOp::Ne => Box::new(move |ev, env| Ok((l(ev, env)? != r(ev, env)?) == HOLDS)),
+                        BinOp::Lt => Box::new(move |ev, env| Ok((l(ev, env)? < r(ev, env)?) == HOLDS)),
+                        BinOp::Le => Box::new(move |ev, env| Ok((l(ev, env)? <= r(ev, env)?) == HOLDS)),
+                        BinOp::Gt => Box::new(move |ev, env| Ok((l(ev, env)? > r(ev, env)?) == HOLDS)),
+                        _ => Box::new(move |ev, env| Ok((l(ev, env)? >= r(ev, env)?) == HOLDS)),
                     };
                 }
                 if matches!(op, BinOp::Eq | BinOp::Ne) {
@@ -1105,7 +1127,7 @@ impl Compiler<'_> {
                         (None, None) => (None, l),
                     };
                     if let Some(c) = c {
-                        let equal = op == BinOp::Eq;
+                        let equal = (op == BinOp::Eq) == HOLDS;
                         if let (Value::Kind(k), Some((Builtin::Kind, slot))) = (&c, local_query(other)) {
                             // `x.kind == K`: the kind read off the feature graph, no value made.
                             let (k, slot) = (*k, usize::from(slot));
@@ -1151,7 +1173,7 @@ impl Compiler<'_> {
                     // Two values read in place (`d != from`,
                     // `x.owner == current_player`): compared with no node
                     // called for either.
-                    let equal = op == BinOp::Eq;
+                    let equal = (op == BinOp::Eq) == HOLDS;
                     if let Some(slot) = owner_against_current(l, r) {
                         // `x.owner == current_player`: the figure's owner
                         // and the player read where they lie, no value made.
@@ -1171,7 +1193,7 @@ impl Compiler<'_> {
                 Box::new(move |ev, env| {
                     let a = ev.normal(l(ev, env)?);
                     let b = ev.normal(r(ev, env)?);
-                    Ok(compare_or_compute(op, a, b)?.truthy())
+                    Ok(compare_or_compute(op, a, b)?.truthy() == HOLDS)
                 })
             }
             Expr::Query {
@@ -1184,37 +1206,39 @@ impl Compiler<'_> {
                 let Expr::Local(slot) = **of else { unreachable!() };
                 let slot = usize::from(slot);
                 Box::new(move |ev, env| match env.locals.get(slot) {
-                    Some(Value::Feature(f)) => ev.completed_at(ev.state.features().find(*f), env.depth),
-                    _ => Ok(false),
+                    Some(Value::Feature(f)) => Ok(ev.completed_at(ev.state.features().find(*f), env.depth)? == HOLDS),
+                    _ => Ok(!HOLDS),
                 })
             }
             Expr::Call { func, args } => {
                 let func = *func;
                 let inlined = self.inlined(func, args, |body| -> Test {
                     if is_condition(body) {
-                        return self.test(body);
+                        return self.test_as::<HOLDS>(body);
                     }
                     let node = self.node(body);
-                    Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
+                    Box::new(move |ev, env| Ok(node(ev, env)?.truthy() == HOLDS))
                 });
                 if let Some((args, frame, body)) = inlined {
                     return Box::new(move |ev, env| inline_call(ev, env, &args, frame, |ev, env| body(ev, env)));
                 }
                 let args: Vec<Node> = args.iter().map(|a| self.node(a)).collect();
-                Box::new(move |ev, env| ev.call_test(func, args.len(), env, |i, env| args[i](ev, env)))
+                Box::new(move |ev, env| Ok(ev.call_test(func, args.len(), env, |i, env| args[i](ev, env))? == HOLDS))
             }
             _ => {
                 // A built-in answered in place asked whether it is true
                 // (`x.scored`, `f.controlled_by(current_player)`): its
                 // answer read with no node between.
                 if let Some(answer) = self.on_local(e) {
-                    return Box::new(move |ev, env| Ok(answer(ev, env).truthy()));
+                    return Box::new(move |ev, env| Ok(answer(ev, env).truthy() == HOLDS));
                 }
                 if let Some((answer, of, arg)) = in_place_arg_query(e) {
-                    return Box::new(move |ev, env| Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env)).truthy()));
+                    return Box::new(move |ev, env| {
+                        Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env)).truthy() == HOLDS)
+                    });
                 }
                 let node = self.node(e);
-                Box::new(move |ev, env| Ok(node(ev, env)?.truthy()))
+                Box::new(move |ev, env| Ok(node(ev, env)?.truthy() == HOLDS))
             }
         }
     }
@@ -1376,14 +1400,22 @@ impl Compiler<'_> {
     /// Conjuncts judged in one loop, left to right, stopping at the first
     /// that fails (as nested `and`s do).
     fn all_of(&self, conjuncts: &[&Expr]) -> Test {
-        let tests: Box<[Test]> = conjuncts.iter().map(|c| self.test(c)).collect();
+        self.all_of_as::<true>(conjuncts)
+    }
+
+    /// [`Compiler::all_of`] answering whether the chain's value is
+    /// `HOLDS`: with `HOLDS` false, whether some conjunct fails, judged in
+    /// the same order and stopping at the same conjunct.
+    fn all_of_as<const HOLDS: bool>(&self, conjuncts: &[&Expr]) -> Test {
+        let tests: Box<[Test]> = conjuncts.iter().map(|c| self.test_as::<HOLDS>(c)).collect();
         Box::new(move |ev, env| {
             for t in &tests {
-                if !t(ev, env)? {
-                    return Ok(false);
+                // A conjunct that fails: `false` as the chain's value.
+                if t(ev, env)? != HOLDS {
+                    return Ok(!HOLDS);
                 }
             }
-            Ok(true)
+            Ok(HOLDS)
         })
     }
 
@@ -2321,6 +2353,56 @@ mod tests {
         }
         assert!(constant_read, "the constant argument was put in the body");
         plays_as_walked_beyond_base(&rules, 50);
+    }
+
+    /// A `not` is compiled into the test it negates (`test_as`): of a
+    /// game variable, a comparison of integers or of values read in place,
+    /// `x.completed`, a count's existence (judged and by the tile's type),
+    /// a built-in answered in place, an inlined call, `and` and `or`
+    /// chains (their opposites, judged in the same order) and a `not`
+    /// again. Each guard below holds on some tiles and not others, and the
+    /// games are the same compiled as walked (events, scores and the
+    /// evaluation work charged).
+    #[test]
+    fn negations_play_as_walked() {
+        let text = "pack negated\nlanguage 1\nrequires base\n\
+            var game flip: bool = false\n\
+            fn roads(t: tile) = count(f in t.features where f.kind == road)\n\
+            fn mine(f: feature) = f.controlled_by(current_player)\n\
+            on tile_placed(t) when not flip and not (roads(t) < 2) {\n  \
+              set flip = true\n  score 11 to current_player reason \"negated\"\n}\n\
+            on tile_placed(t) when not (flip and roads(t) == 1) and not not (roads(t) != 0) {\n  \
+              set flip = false\n  score 12 to current_player reason \"negated\"\n}\n\
+            on tile_placed(t) when not (count(f in t.features where f.kind == city) > 0 or roads(t) >= 3) {\n  \
+              score 13 to current_player reason \"negated\"\n}\n\
+            on tile_placed(t) when not (count(f in t.features where f.kind == field) == 0)\n    \
+              and not (roads(t) > 1 and flip and roads(t) < 4) {\n  \
+              score 14 to current_player reason \"negated\"\n}\n\
+            on tile_placed(t) when count(f in t.features where not f.completed and not mine(f)\n    \
+              and not (f.kind != road)) > 0 {\n  \
+              score 15 to current_player reason \"negated\"\n}\n\
+            on tile_placed(t) when count(feature g where not (g.kind == city) and not g.scored\n    \
+              and not (distance(g.tile, t) > 1)) > 3 {\n  \
+              score 16 to current_player reason \"negated\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("negated.rules", text.into())));
+        let games = plays_as_walked_beyond_base(&rules, 20);
+        // Each guard held in some game (each pays its own points) and
+        // failed in some (it did not pay at every placement).
+        for points in 11..=16 {
+            let paid = format!("points: {points},");
+            let times: usize = games
+                .iter()
+                .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
+                .sum();
+            let placed: usize = games
+                .iter()
+                .map(|(_, events, _)| events.iter().filter(|e| e.starts_with("Placed")).count())
+                .sum();
+            assert!(
+                times > 0 && times < placed,
+                "the rule paying {points}: {times} of {placed} placements"
+            );
+        }
     }
 
     /// Counts that run once while their memo lasts (written in a guard or
