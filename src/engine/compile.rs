@@ -1431,11 +1431,9 @@ impl Compiler<'_> {
         slot: u16,
         filter: Option<CompiledFilter>,
     ) -> Counter {
-        // The feature read in place when it can be (a local variable).
-        let (of_direct, of) = match direct(of) {
-            Some(d) => (Some(d), None),
-            None => (None, Some(self.node(of))),
-        };
+        // The feature: read in place when it can be (`Ok`: a local variable),
+        // else evaluated by its node (`Err`).
+        let of = direct(of).ok_or_else(|| self.node(of));
         // The owners that pass every test: bit `p` for player `p`, the top
         // bit for no owner. The tests of constants (`x.owner != none`)
         // are judged here, once.
@@ -1458,10 +1456,9 @@ impl Compiler<'_> {
             }
         }
         Box::new(move |ev, env, limit| {
-            let of = match (&of_direct, &of) {
-                (Some(d), _) => d.read(ev, env),
-                (None, Some(node)) => node(ev, env)?,
-                (None, None) => Value::None,
+            let of = match &of {
+                Ok(direct) => direct.read(ev, env),
+                Err(node) => node(ev, env)?,
             };
             let Value::Feature(f) = of else {
                 // No feature has no figure: an empty list.
@@ -2356,7 +2353,8 @@ mod tests {
     }
 
     /// A `not` is compiled into the test it negates (`test_as`): of a
-    /// game variable, a comparison of integers or of values read in place,
+    /// game variable, a comparison of integers, with a constant or of two
+    /// values read in place (`placed_tile != t`),
     /// `x.completed`, a count's existence (judged and by the tile's type),
     /// a built-in answered in place, an inlined call, `and` and `or`
     /// chains (their opposites, judged in the same order) and a `not`
@@ -2373,7 +2371,8 @@ mod tests {
               set flip = true\n  score 11 to current_player reason \"negated\"\n}\n\
             on tile_placed(t) when not (flip and roads(t) == 1) and not not (roads(t) != 0) {\n  \
               set flip = false\n  score 12 to current_player reason \"negated\"\n}\n\
-            on tile_placed(t) when not (count(f in t.features where f.kind == city) > 0 or roads(t) >= 3) {\n  \
+            on tile_placed(t) when not (count(f in t.features where f.kind == city) > 0 or roads(t) >= 3)\n    \
+              and not (placed_tile != t) {\n  \
               score 13 to current_player reason \"negated\"\n}\n\
             on tile_placed(t) when not (count(f in t.features where f.kind == field) == 0)\n    \
               and not (roads(t) > 1 and flip and roads(t) < 4) {\n  \
