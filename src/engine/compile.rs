@@ -849,15 +849,14 @@ impl Compiler<'_> {
                     Some(Expr::Subject) => {
                         Box::new(move |ev, env| Ok(int(answer(ev, &env.subject.map_or(Value::None, Value::Feature)))))
                     }
-                    // `cloister.left`: the receiver is a constant, kept here.
-                    Some(of) if constant_value(of).is_some() => {
-                        let of = constant_value(of).unwrap_or(Value::None);
-                        Box::new(move |ev, _| Ok(int(answer(ev, &of))))
-                    }
-                    Some(of) => {
-                        let of = self.node(of);
-                        Box::new(move |ev, env| Ok(int(answer(ev, &of(ev, env)?))))
-                    }
+                    Some(of) => match constant_value(of) {
+                        // `cloister.left`: the receiver is a constant, kept here.
+                        Some(of) => Box::new(move |ev, _| Ok(int(answer(ev, &of)))),
+                        None => {
+                            let of = self.node(of);
+                            Box::new(move |ev, env| Ok(int(answer(ev, &of(ev, env)?))))
+                        }
+                    },
                     None => Box::new(move |ev, _| Ok(int(answer(ev, &Value::None)))),
                 }
             }

@@ -747,6 +747,7 @@ mod tests {
             );
         }
     }
+
     /// A game made a copy of a game of other rules runs those rules: the
     /// handles it kept for the task loop are on the rules it ran before, so
     /// they are made anew, and it plays on as a fresh copy of the game does.
