@@ -3,6 +3,7 @@
 //! handlers (`gate.rs`, which the rules build below the evaluator).
 
 use crate::ir::expr::{Builtin, Expr};
+use crate::ir::program::{FnBody, Program};
 use crate::ir::BinOp;
 
 /// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
@@ -96,4 +97,149 @@ pub(super) fn answered_with_arg(b: Builtin) -> bool {
             | Builtin::Supply
             | Builtin::Holds
     )
+}
+
+/// The value `E` of a filter that starts with `x.B == E` (or `E == x.B`),
+/// `x` bound to `slot`, `B` the built-in `test` (a feature's kind, a figure's
+/// owner) and `E` a constant, another local variable or a global query
+/// without arguments (`current_player`): such a filter is false for every
+/// member whose `B` is not `E`'s value, and `E` reads nothing the members
+/// change. A filter that calls a value function with `x` and other such
+/// simple arguments is looked into: `mine(x)` whose body starts
+/// with `x.owner == current_player`.
+pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
+    leading_test(program, filter, slot, &|e, slot| local_query(e) == Some((test, slot)))
+}
+
+/// The value `E` of a filter that starts with `x == E` (or `E == x`), `x`
+/// bound to `slot` and `E` as in [`member_test`] (also looked for in a
+/// called function's body): such a filter is false for every member but
+/// `E`'s value (`may`'s `choose` of the current player among the players).
+pub(super) fn itself_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16) -> Option<&'e Expr> {
+    leading_test(
+        program,
+        filter,
+        slot,
+        &|e, slot| matches!(e, Expr::Local(s) if *s == slot),
+    )
+}
+
+/// [`member_test`] and [`itself_test`]: the `E` of a leading `M == E`,
+/// where `of_member(M, slot)` says that `M` reads the member bound to `slot`.
+fn leading_test<'e>(
+    program: &'e Program,
+    filter: &'e Expr,
+    slot: u16,
+    of_member: &dyn Fn(&Expr, u16) -> bool,
+) -> Option<&'e Expr> {
+    let fixed = |e: &Expr| fixed(e, slot);
+    match filter {
+        Expr::Binary(BinOp::And, first, _) => leading_test(program, first, slot, of_member),
+        Expr::Binary(BinOp::Eq, a, b) => {
+            let of_member = |e: &Expr| of_member(e, slot);
+            if of_member(a) && fixed(b) {
+                Some(b)
+            } else if of_member(b) && fixed(a) {
+                Some(a)
+            } else {
+                None
+            }
+        }
+        Expr::Call { func, args } => {
+            // Simple arguments only: evaluating them cannot fail, so a call
+            // not made for a member passed over fails no differently.
+            let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e);
+            if !args.iter().all(simple) {
+                return None;
+            }
+            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
+                return None;
+            };
+            let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
+            match leading_test(program, body, param as u16, of_member)? {
+                // A parameter: the argument given for it.
+                Expr::Local(q) => args.get(*q as usize).filter(|a| fixed(a)),
+                other => Some(other),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether `e` is a constant, a local variable other than `slot` or a
+/// global query without arguments (`current_player`): evaluating it cannot
+/// fail, and it reads nothing a member bound to `slot` changes.
+pub(super) fn fixed(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Kind(_) | Expr::Nothing | Expr::FigureType(_) => true,
+        Expr::Local(s) => *s != slot,
+        Expr::Query { of: None, args, .. } => args.is_empty(),
+        _ => false,
+    }
+}
+
+/// Farthest distance a scan of the features near a tile looks ([`near_test`]):
+/// 7 by 7 squares.
+pub(super) const NEAR_MAX: i64 = 3;
+
+/// The tile `E` and the distance `d` of a feature filter whose leading
+/// conjuncts, after member tests only (`x.kind == K`, `x.owner == P`),
+/// include `distance(x.tile, E) <= d` (or `== d`, `< d + 1`, either way
+/// round), `x` bound to `slot`, `E` [`fixed`] and `d` at most [`NEAR_MAX`]:
+/// such a filter is false, with no failure, for every feature whose tile
+/// (the tile of its root) lies farther from `E`, so a scan may pass over
+/// those features without judging them.
+pub(super) fn near_test(filter: &Expr, slot: u16) -> Option<(&Expr, i64)> {
+    // `Ok(None)`: only member tests so far; `Err`: something else first.
+    fn leading(e: &Expr, slot: u16) -> Result<Option<(&Expr, i64)>, ()> {
+        match e {
+            Expr::Binary(BinOp::And, l, r) => match leading(l, slot)? {
+                Some(found) => Ok(Some(found)),
+                None => leading(r, slot),
+            },
+            Expr::Binary(BinOp::Eq, a, b) => {
+                let member =
+                    |e: &Expr| matches!(local_query(e), Some((Builtin::Kind | Builtin::Owner, s)) if s == slot);
+                if (member(a) && fixed(b, slot)) || (member(b) && fixed(a, slot)) {
+                    return Ok(None);
+                }
+                distance_bound(e, slot).map(Some).ok_or(())
+            }
+            _ => distance_bound(e, slot).map(Some).ok_or(()),
+        }
+    }
+    leading(filter, slot).ok().flatten()
+}
+
+/// `distance(x.tile, E) op c` as `(E, d)`: every feature it holds for lies
+/// within `d` squares of `E` (see [`near_test`]).
+pub(super) fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
+    let Expr::Binary(op, l, r) = e else {
+        return None;
+    };
+    let (distance, op, c) = match (&**l, &**r) {
+        (_, Expr::Int(c)) => (&**l, *op, *c),
+        (Expr::Int(c), _) => (&**r, flipped(*op), *c),
+        _ => return None,
+    };
+    let d = match op {
+        BinOp::Eq | BinOp::Le => c,
+        BinOp::Lt => c.checked_sub(1)?,
+        _ => return None,
+    };
+    let Expr::Query {
+        builtin: Builtin::Distance,
+        of: None,
+        args,
+    } = distance
+    else {
+        return None;
+    };
+    let tile_of_member = |e: &Expr| local_query(e) == Some((Builtin::FeatureTile, slot));
+    let other = match args.as_slice() {
+        [a, b] if tile_of_member(a) && fixed(b, slot) => b,
+        [a, b] if tile_of_member(b) && fixed(a, slot) => a,
+        _ => return None,
+    };
+    (0..=NEAR_MAX).contains(&d).then_some((other, d))
 }
