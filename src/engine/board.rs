@@ -259,6 +259,23 @@ impl Board {
         }
     }
 
+    /// The tiles within `d` squares of `pos` (`pos` itself included), as
+    /// `distance` counts squares: the 3×3 around it ([`Board::around`]) for
+    /// 1, row by row from the north-west.
+    pub(crate) fn each_near(&self, (x, y): Pos, d: i32, mut each: impl FnMut(PlacedId)) {
+        if d == 1 {
+            self.around((x, y), |p, _| each(p));
+            return;
+        }
+        for dy in -d..=d {
+            for dx in -d..=d {
+                if let Some(p) = self.at((x + dx, y + dy)) {
+                    each(p);
+                }
+            }
+        }
+    }
+
     /// Whether `tile` turned `rot` quarters may go at `pos`, with the reason
     /// when not. (Options use a faster test of the same thing on frontier squares.)
     pub fn fits(&self, rules: &Rules, tile: TileId, pos: Pos, rot: Rotation) -> Result<(), Misfit> {

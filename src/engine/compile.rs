@@ -13,7 +13,7 @@ use super::eval::{
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
-use super::shapes::{existence_test, itself_test, local_query, member_test, near_test};
+use super::shapes::{and_chain, existence_test, itself_test, local_query, member_test, near_test};
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};
@@ -115,17 +115,6 @@ fn in_place_arg_query(e: &Expr) -> Option<(super::queries::ArgQuery, Direct, Dir
     let of = direct(of.as_deref()?)?;
     let arg = direct(arg).or_else(|| constant_value(arg).map(Direct::Constant))?;
     Some((answer, of, arg))
-}
-
-/// The operands of a chain of `and`s, left to right.
-fn and_chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, l, r) => {
-            and_chain(l, out);
-            and_chain(r, out);
-        }
-        _ => out.push(e),
-    }
 }
 
 /// The slot of `x` in `x.owner == current_player` (either way round).

@@ -1226,27 +1226,15 @@ impl Evaluator<'_> {
             next: 0,
             nodes: 0..0,
         };
-        let d = d as i32;
-        // Tiles with no segment of the kind wanted hold none of its features.
+        // Tiles with no segment of the kind wanted hold none of its
+        // features (as a near gate finds, `Game::gate_open`).
         let wanted = kind.map_or(u64::MAX, kind_bit);
-        let mut near = |p: super::ids::PlacedId| {
+        board.each_near((x, y), d as i32, |p| {
             if self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0 {
                 scan.tiles[scan.len] = p.0;
                 scan.len += 1;
             }
-        };
-        if d == 1 {
-            // The 3×3 around, read off the grid's rows.
-            board.around((x, y), |p, _| near(p));
-        } else {
-            for dy in -d..=d {
-                for dx in -d..=d {
-                    if let Some(p) = board.at((x + dx, y + dy)) {
-                        near(p);
-                    }
-                }
-            }
-        }
+        });
         // No tile near with a segment of the kind: no member, and no scan
         // to hand on.
         if scan.len == 0 {

@@ -15,8 +15,17 @@
 //! known to evaluate to `false` without failing ([`known`]), so passing
 //! over it changes nothing but the evaluation work charged to the budgets:
 //! a guard passed over charges none.
+//!
+//! One gate reads the board instead: `on tile_placed(t) when count(m in
+//! features where m.kind == monastery and distance(m.tile, t) == 1 and
+//! ...) > 0` cannot hold where no tile next to `t` has a monastery, so it
+//! is judged only where one has (a near gate, [`near_gate`]). The board
+//! changes from one event to the next, so such a gate is looked at only
+//! when the guard is judged, as one on the placed tile is.
 
-use super::shapes::{answered_alone, answered_with_arg, existence_test, local_query};
+use super::shapes::{
+    and_chain, answered_alone, answered_with_arg, existence_test, local_query, member_test, near_test,
+};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
 use crate::ir::shared::Domain;
@@ -39,18 +48,26 @@ pub(super) enum Gate {
     /// Open for features of the kinds marked `true`, the feature being the
     /// handler's parameter in `slot`.
     Kind { slot: u16, open: Box<[bool]> },
+    /// Open where some placed tile within `d` squares of `tile` has a
+    /// segment of `kind` (of any kind when `None`).
+    Near {
+        tile: GateTile,
+        kind: Option<KindId>,
+        d: i64,
+    },
 }
 
 impl Gate {
-    /// Whether it reads the placed tile (`placed_tile`), which a later
-    /// placement changes, rather than an event's argument.
-    pub(super) fn reads_placed(&self) -> bool {
+    /// Whether what it reads may change before the event's guards are
+    /// judged: the placed tile (`placed_tile`), which a later placement
+    /// changes, or the board around a tile.
+    pub(super) fn reads_now(&self) -> bool {
         matches!(
             self,
             Gate::Tile {
                 tile: GateTile::Placed,
                 ..
-            }
+            } | Gate::Near { .. }
         )
     }
 }
@@ -100,7 +117,67 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
             gates.push(Gate::Kind { slot, open });
         }
     }
+    gates.extend(near_gate(program, when));
     gates
+}
+
+/// The near gate of a guard whose `and` chain holds, after conjuncts that
+/// cannot fail ([`infallible`]), an existence count over the board's
+/// features (`count(x in features where F) > 0`, `count(feature x where
+/// F) >= 1`, ..., see [`existence_test`]) whose filter `F` bounds how far
+/// `x`'s tile lies from tile `T` ([`near_test`]), `T` a parameter or
+/// `placed_tile`. Where no tile that near `T` has a segment of the kind `F`
+/// asks for first (`x.kind == K`, [`member_test`]; else the count's kind,
+/// if any), the evaluator's scan of the features there finds none, so the
+/// count is 0 and the guard false.
+fn near_gate(program: &Program, when: &Expr) -> Option<Gate> {
+    let mut conjuncts = Vec::new();
+    and_chain(when, &mut conjuncts);
+    for conjunct in conjuncts {
+        if let Some(gate) = near_count(program, conjunct) {
+            return Some(gate);
+        }
+        if !infallible(conjunct) {
+            return None;
+        }
+    }
+    None
+}
+
+/// [`near_gate`]'s count, when `e` is one.
+fn near_count(program: &Program, e: &Expr) -> Option<Gate> {
+    let Expr::Binary(op, l, r) = e else {
+        return None;
+    };
+    let (
+        Expr::Count {
+            slot,
+            domain: Some(Domain::Features(of_kind)),
+            list: None,
+            filter: Some(filter),
+            ..
+        },
+        true,
+    ) = existence_test(*op, l, r)?
+    else {
+        return None;
+    };
+    let (near, d) = near_test(filter, *slot)?;
+    let tile = match near {
+        Expr::Local(s) if *s < EVENT_ARGS => GateTile::Local(*s),
+        Expr::Query {
+            builtin: Builtin::PlacedTile,
+            of: None,
+            args,
+        } if args.is_empty() => GateTile::Placed,
+        _ => return None,
+    };
+    let kind = match member_test(program, filter, *slot, Builtin::Kind) {
+        Some(Expr::Kind(k)) => Some(*k),
+        // A kind known only in play, or none asked: the count's own.
+        _ => *of_kind,
+    };
+    Some(Gate::Near { tile, kind, d })
 }
 
 /// For an existence count over a tile's features (`count(f in T.features
@@ -405,6 +482,7 @@ mod tests {
     use crate::engine::value::Value;
     use crate::engine::{Game, Rng, Rules, Setup};
     use crate::ir::program::EventKind;
+    use crate::ir::KindId;
     use std::sync::Arc;
 
     /// Bundled packs loaded together.
@@ -435,7 +513,9 @@ mod tests {
 
     /// The names of what a gate lets through: tile types or kinds, by `name`.
     fn open_names<'r>(gate: &Gate, name: impl Fn(usize) -> &'r str) -> Vec<&'r str> {
-        let (Gate::Tile { open, .. } | Gate::Kind { open, .. }) = gate;
+        let (Gate::Tile { open, .. } | Gate::Kind { open, .. }) = gate else {
+            panic!("{gate:?} has no table");
+        };
         (0..open.len()).filter(|i| open[*i]).map(name).collect()
     }
 
@@ -567,6 +647,81 @@ mod tests {
         // `c.tiles > 2` cannot fail either: the kind decides after it.
         assert_eq!(kind_gate(completed[2]), ["city"]);
         assert_eq!(kind_gate(completed[3]), ["city", "monastery"]);
+    }
+
+    /// A guard that holds only where a count of the board's features finds
+    /// some near a tile gets a near gate: on a parameter or on
+    /// `placed_tile`, for the kind the filter asks for first (any without
+    /// one), after conjuncts that cannot fail; none after one that may fail
+    /// (`10 / n` when `n` is 0), or where the filter bounds no distance. It
+    /// opens where a tile that near has a segment of the kind: on the start
+    /// tile (a city, a road and fields), for a road or for any kind, not
+    /// for a monastery; and stays open where the tile is not there.
+    #[test]
+    fn counts_near_a_tile_gate_their_guards_on_the_board() {
+        let text = "pack near\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+            on tile_placed(t) when n >= 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 1 }\n\
+            on tile_placed(t) when count(feature c where distance(c.tile, t) <= 2) >= 1 { set n = 2 }\n\
+            on turn_end when count(feature r where r.kind == road and distance(r.tile, placed_tile) < 2) != 0 { set n = 3 }\n\
+            on tile_placed(t) when 10 / n > 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 4 }\n\
+            on tile_placed(t) when count(m in features where m.kind == monastery) > 0 { set n = 5 }\n";
+        let rules = Arc::new(rules(&["base"], Some(text)));
+        let kind = |name: &str| {
+            rules
+                .pack
+                .kinds
+                .iter()
+                .position(|k| k.name == name)
+                .map(|k| k as KindId)
+        };
+        let near = |event| -> Vec<Option<&Gate>> {
+            gates_of(&rules, event)
+                .into_iter()
+                .map(|gates| gates.iter().find(|g| matches!(g, Gate::Near { .. })))
+                .collect()
+        };
+        let on_tile = |kind, d| Gate::Near {
+            tile: GateTile::Local(0),
+            kind,
+            d,
+        };
+        let placed = near(EventKind::TilePlaced);
+        let (monastery, any) = (on_tile(kind("monastery"), 1), on_tile(None, 2));
+        assert_eq!(
+            format!("{placed:?}"),
+            format!("{:?}", [Some(&monastery), Some(&any), None, None])
+        );
+        let roads = Gate::Near {
+            tile: GateTile::Placed,
+            kind: kind("road"),
+            d: 1,
+        };
+        assert_eq!(
+            format!("{:?}", near(EventKind::TurnEnd)),
+            format!("{:?}", [Some(&roads)])
+        );
+        let game = Game::new(rules.clone(), Setup::new(2).seed(1)).unwrap();
+        let start = [Value::Tile(0)];
+        assert!(!game.gate_open(&monastery, &start));
+        assert!(game.gate_open(&any, &start));
+        assert!(game.gate_open(&on_tile(kind("road"), 1), &start));
+        assert!(game.gate_open(&monastery, &[Value::Tile(7)]), "no tile 7 is placed");
+        // A bundled pack's guard is gated so (a draw for a tile placed
+        // next to a monastery, after a deck's count).
+        let near_gated = test_sets(|names| rules_of(names).is_ok()).into_iter().any(|set| {
+            let rules = rules_of(&set).unwrap();
+            gates_of(&rules, EventKind::TilePlaced).into_iter().flatten().any(|g| {
+                matches!(
+                    g,
+                    Gate::Near {
+                        tile: GateTile::Local(0),
+                        d: 1,
+                        kind: Some(_)
+                    }
+                )
+            })
+        });
+        assert!(near_gated, "no bundled pack has a near gate");
     }
 
     /// Plays a game choosing at random with `seed`: the scores, the events

@@ -22,6 +22,17 @@ pub(super) fn local_query(e: &Expr) -> Option<(Builtin, u16)> {
     }
 }
 
+/// The operands of a chain of `and`s, left to right.
+pub(super) fn and_chain<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, l, r) => {
+            and_chain(l, out);
+            and_chain(r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 /// Whether `queries.rs` answers the built-in from its receiver alone,
 /// evaluating no rule, so that asking it cannot fail (its
 /// `simple_query`; a test there keeps the two lists the same).

@@ -8,19 +8,21 @@
 //! group: turn steps here, statements in `statements.rs`, scoring in
 //! `scoring.rs`, cards in `cards.rs`.
 
+use super::board::PlacedTile;
 use super::error::{ErrorKind, GameError};
 use super::eval::{Env, Evaluator, Memo, PlainSet, PlainValue};
 use super::game::Game;
 use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
+use super::rules::kind_bit;
 use super::task::{
     Code, EventArgs, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET,
 };
 use super::types::{Event, Target};
 use super::value::{target_value, EvalError, Value};
 use crate::ir::program::EventKind;
-use crate::ir::TileId;
 use crate::ir::{ActionId, BlockId};
+use crate::ir::{KindId, TileId};
 use crate::source::Span;
 use std::sync::Arc;
 
@@ -129,7 +131,7 @@ impl Game {
     fn ruled_out(&self, h: u16, args: &[Value], placed_now: bool) -> bool {
         self.rules.gates[h as usize]
             .iter()
-            .any(|g| (placed_now || !g.reads_placed()) && !self.gate_open(g, args))
+            .any(|g| (placed_now || !g.reads_now()) && !self.gate_open(g, args))
     }
 
     /// Locals for a new frame of `n` slots, all `none`, with room for the
@@ -596,18 +598,9 @@ impl Game {
     pub(super) fn gate_open(&self, gate: &Gate, args: &[Value]) -> bool {
         let state = &self.state;
         match gate {
-            Gate::Tile { tile, open } => {
-                let placed = match tile {
-                    GateTile::Local(s) => match args.get(usize::from(*s)) {
-                        Some(Value::Tile(t)) => Some(usize::from(*t)),
-                        _ => None,
-                    },
-                    GateTile::Placed => state.placed_tile().map(|p| p.index()),
-                };
-                placed
-                    .and_then(|p| state.board().placed.get(p))
-                    .is_none_or(|t| open.get(t.tile as usize).copied().unwrap_or(true))
-            }
+            Gate::Tile { tile, open } => self
+                .gate_tile(*tile, args)
+                .is_none_or(|t| open.get(t.tile as usize).copied().unwrap_or(true)),
             Gate::Kind { slot, open } => match args.get(usize::from(*slot)) {
                 Some(Value::Feature(f)) => {
                     let features = state.features();
@@ -617,7 +610,41 @@ impl Game {
                 }
                 _ => true,
             },
+            Gate::Near { tile, kind, d } => self.near_open(*tile, args, *kind, *d),
         }
+    }
+
+    /// The placed tile a gate on `tile` reads of an event's arguments
+    /// `args`; `None` when it is not there.
+    #[inline]
+    fn gate_tile(&self, tile: GateTile, args: &[Value]) -> Option<&PlacedTile> {
+        let state = &self.state;
+        let placed = match tile {
+            GateTile::Local(s) => match args.get(usize::from(s)) {
+                Some(Value::Tile(t)) => usize::from(*t),
+                _ => return None,
+            },
+            GateTile::Placed => state.placed_tile()?.index(),
+        };
+        state.board().placed.get(placed)
+    }
+
+    /// Whether a near gate is open: some tile within `d` squares of the
+    /// one it reads has a segment of `kind` (of any kind when `None`), as
+    /// the evaluator's scan of the features near a tile finds tiles to look
+    /// at (`Evaluator::feature_scan`); open when its tile is not there.
+    #[inline(never)]
+    fn near_open(&self, tile: GateTile, args: &[Value], kind: Option<KindId>, d: i64) -> bool {
+        let Some(t) = self.gate_tile(tile, args) else {
+            return true;
+        };
+        let board = self.state.board();
+        let wanted = kind.map_or(u64::MAX, kind_bit);
+        let mut near = false;
+        board.each_near(t.pos, d as i32, |p| {
+            near |= self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0;
+        });
+        near
     }
 
     /// Starts the next of the handlers chosen when their event fired, and
