@@ -7,13 +7,13 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, occupied_test, Compiled, CompiledChoose, CompiledFilter, Counter, Env,
-    Evaluator, Filter, Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, Compiled, CompiledChoose, CompiledFilter, Counter, Env, Evaluator, Filter,
+    Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
-use super::shapes::{and_chain, existence_test, itself_test, local_query, member_test, near_test};
+use super::shapes::{and_chain, existence_test, itself_test, local_query, member_test, near_test, occupied_test};
 use super::value::{EvalError, Value};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};

@@ -16,15 +16,18 @@
 //! over it changes nothing but the evaluation work charged to the budgets:
 //! a guard passed over charges none.
 //!
-//! One gate reads the board instead: `on tile_placed(t) when count(m in
+//! Two gates read the board instead. `on tile_placed(t) when count(m in
 //! features where m.kind == monastery and distance(m.tile, t) == 1 and
 //! ...) > 0` cannot hold where no tile next to `t` has a monastery, so it
-//! is judged only where one has (a near gate, [`near_gate`]). The board
-//! changes from one event to the next, so such a gate is looked at only
-//! when the guard is judged, as one on the placed tile is.
+//! is judged only where one has (a near gate); `... when count(f in
+//! t.features where count(p in f.owners) > 0 and ...) > 0` cannot hold
+//! where no feature of `t` has a figure on it (an occupied gate; both by
+//! [`board_gate`]). The board changes from one event to the next, so such
+//! a gate is looked at only when the guard is judged, as one on the placed
+//! tile is.
 
 use super::shapes::{
-    and_chain, answered_alone, answered_with_arg, existence_test, local_query, member_test, near_test,
+    and_chain, answered_alone, answered_with_arg, existence_test, local_query, member_test, near_test, occupied_test,
 };
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
@@ -55,6 +58,8 @@ pub(super) enum Gate {
         kind: Option<KindId>,
         d: i64,
     },
+    /// Open where some feature of `tile` has a figure on it.
+    Occupied { tile: GateTile },
 }
 
 impl Gate {
@@ -68,6 +73,7 @@ impl Gate {
                 tile: GateTile::Placed,
                 ..
             } | Gate::Near { .. }
+                | Gate::Occupied { .. }
         )
     }
 }
@@ -117,24 +123,32 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
             gates.push(Gate::Kind { slot, open });
         }
     }
-    gates.extend(near_gate(program, when));
+    gates.extend(board_gate(program, when));
     gates
 }
 
-/// The near gate of a guard whose `and` chain holds, after conjuncts that
-/// cannot fail ([`infallible`]), an existence count over the board's
-/// features (`count(x in features where F) > 0`, `count(feature x where
-/// F) >= 1`, ..., see [`existence_test`]) whose filter `F` bounds how far
-/// `x`'s tile lies from tile `T` ([`near_test`]), `T` a parameter or
-/// `placed_tile`. Where no tile that near `T` has a segment of the kind `F`
-/// asks for first (`x.kind == K`, [`member_test`]; else the count's kind,
-/// if any), the evaluator's scan of the features there finds none, so the
-/// count is 0 and the guard false.
-fn near_gate(program: &Program, when: &Expr) -> Option<Gate> {
+/// The gate on the board of a guard whose `and` chain holds, after
+/// conjuncts that cannot fail ([`infallible`]), an existence count
+/// (`count(...) > 0`, `>= 1`, `!= 0`, see [`existence_test`]) that finds
+/// nothing where the gate is closed:
+///
+/// - a near gate, for a count over the board's features (`count(x in
+///   features where F)`, `count(feature x where F)`) whose filter `F`
+///   bounds how far `x`'s tile lies from tile `T` ([`near_test`]): where no
+///   tile that near `T` has a segment of the kind `F` asks for first
+///   (`x.kind == K`, [`member_test`]; else the count's kind, if any), the
+///   evaluator's scan of the features there finds none;
+/// - an occupied gate, for a count over a tile's features (`count(f in
+///   T.features where F)`) whose filter needs a figure on the feature
+///   ([`occupied_test`]): where no feature of `T` has one, none passes.
+///
+/// `T` is a parameter or `placed_tile`. The count is then 0 and the guard
+/// false.
+fn board_gate(program: &Program, when: &Expr) -> Option<Gate> {
     let mut conjuncts = Vec::new();
     and_chain(when, &mut conjuncts);
     for conjunct in conjuncts {
-        if let Some(gate) = near_count(program, conjunct) {
+        if let Some(gate) = board_count(program, conjunct) {
             return Some(gate);
         }
         if !infallible(conjunct) {
@@ -144,16 +158,16 @@ fn near_gate(program: &Program, when: &Expr) -> Option<Gate> {
     None
 }
 
-/// [`near_gate`]'s count, when `e` is one.
-fn near_count(program: &Program, e: &Expr) -> Option<Gate> {
+/// [`board_gate`]'s count, when `e` is one.
+fn board_count(program: &Program, e: &Expr) -> Option<Gate> {
     let Expr::Binary(op, l, r) = e else {
         return None;
     };
     let (
         Expr::Count {
             slot,
-            domain: Some(Domain::Features(of_kind)),
-            list: None,
+            domain,
+            list,
             filter: Some(filter),
             ..
         },
@@ -162,22 +176,40 @@ fn near_count(program: &Program, e: &Expr) -> Option<Gate> {
     else {
         return None;
     };
-    let (near, d) = near_test(filter, *slot)?;
-    let tile = match near {
-        Expr::Local(s) if *s < EVENT_ARGS => GateTile::Local(*s),
+    // The tile `T` of a gate: a parameter or `placed_tile`.
+    let tile = |e: &Expr| match e {
+        Expr::Local(s) if *s < EVENT_ARGS => Some(GateTile::Local(*s)),
         Expr::Query {
             builtin: Builtin::PlacedTile,
             of: None,
             args,
-        } if args.is_empty() => GateTile::Placed,
-        _ => return None,
+        } if args.is_empty() => Some(GateTile::Placed),
+        _ => None,
     };
-    let kind = match member_test(program, filter, *slot, Builtin::Kind) {
-        Some(Expr::Kind(k)) => Some(*k),
-        // A kind known only in play, or none asked: the count's own.
-        _ => *of_kind,
-    };
-    Some(Gate::Near { tile, kind, d })
+    match (domain, list.as_deref()) {
+        (Some(Domain::Features(of_kind)), None) => {
+            let (near, d) = near_test(filter, *slot)?;
+            let kind = match member_test(program, filter, *slot, Builtin::Kind) {
+                Some(Expr::Kind(k)) => Some(*k),
+                // A kind known only in play, or none asked: the count's own.
+                _ => *of_kind,
+            };
+            Some(Gate::Near {
+                tile: tile(near)?,
+                kind,
+                d,
+            })
+        }
+        (
+            None | Some(Domain::Features(None)),
+            Some(Expr::Query {
+                builtin: Builtin::TileFeatures,
+                of: Some(of),
+                args,
+            }),
+        ) if args.is_empty() && occupied_test(program, filter, *slot) => Some(Gate::Occupied { tile: tile(of)? }),
+        _ => None,
+    }
 }
 
 /// For an existence count over a tile's features (`count(f in T.features
@@ -653,18 +685,23 @@ mod tests {
     /// some near a tile gets a near gate: on a parameter or on
     /// `placed_tile`, for the kind the filter asks for first (any without
     /// one), after conjuncts that cannot fail; none after one that may fail
-    /// (`10 / n` when `n` is 0), or where the filter bounds no distance. It
+    /// (a division), or where the filter bounds no distance. It
     /// opens where a tile that near has a segment of the kind: on the start
     /// tile (a city, a road and fields), for a road or for any kind, not
-    /// for a monastery; and stays open where the tile is not there.
+    /// for a monastery; and stays open where the tile is not there. A guard
+    /// that holds only where a count of a tile's features that needs a
+    /// figure on them finds one gets an occupied gate (one that needs no
+    /// figure, none): shut on the start tile until a figure stands there.
     #[test]
-    fn counts_near_a_tile_gate_their_guards_on_the_board() {
+    fn counts_on_the_board_gate_their_guards() {
         let text = "pack near\nlanguage 1\nrequires base\nvar game n: int = 0\n\
             on tile_placed(t) when n >= 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 1 }\n\
             on tile_placed(t) when count(feature c where distance(c.tile, t) <= 2) >= 1 { set n = 2 }\n\
             on turn_end when count(feature r where r.kind == road and distance(r.tile, placed_tile) < 2) != 0 { set n = 3 }\n\
-            on tile_placed(t) when 10 / n > 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 4 }\n\
-            on tile_placed(t) when count(m in features where m.kind == monastery) > 0 { set n = 5 }\n";
+            on tile_placed(t) when 10 / (n - 9) < 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 4 }\n\
+            on tile_placed(t) when count(m in features where m.kind == monastery) > 0 { set n = 5 }\n\
+            on tile_placed(t) when count(f in t.features where count(p in f.owners) > 0) > 0 { set n = 6 }\n\
+            on tile_placed(t) when count(f in t.features where f.tiles > 1) > 0 { set n = 7 }\n";
         let rules = Arc::new(rules(&["base"], Some(text)));
         let kind = |name: &str| {
             rules
@@ -677,7 +714,7 @@ mod tests {
         let near = |event| -> Vec<Option<&Gate>> {
             gates_of(&rules, event)
                 .into_iter()
-                .map(|gates| gates.iter().find(|g| matches!(g, Gate::Near { .. })))
+                .map(|gates| gates.iter().find(|g| g.reads_now()))
                 .collect()
         };
         let on_tile = |kind, d| Gate::Near {
@@ -687,9 +724,15 @@ mod tests {
         };
         let placed = near(EventKind::TilePlaced);
         let (monastery, any) = (on_tile(kind("monastery"), 1), on_tile(None, 2));
+        let occupied = Gate::Occupied {
+            tile: GateTile::Local(0),
+        };
         assert_eq!(
             format!("{placed:?}"),
-            format!("{:?}", [Some(&monastery), Some(&any), None, None])
+            format!(
+                "{:?}",
+                [Some(&monastery), Some(&any), None, None, Some(&occupied), None]
+            )
         );
         let roads = Gate::Near {
             tile: GateTile::Placed,
@@ -706,22 +749,46 @@ mod tests {
         assert!(game.gate_open(&any, &start));
         assert!(game.gate_open(&on_tile(kind("road"), 1), &start));
         assert!(game.gate_open(&monastery, &[Value::Tile(7)]), "no tile 7 is placed");
-        // A bundled pack's guard is gated so (a draw for a tile placed
-        // next to a monastery, after a deck's count).
-        let near_gated = test_sets(|names| rules_of(names).is_ok()).into_iter().any(|set| {
+        assert!(game.gate_open(&occupied, &[Value::Tile(7)]), "no tile 7 is placed");
+        // Played on until a figure stands on the start tile's features.
+        let mut game = game;
+        let mut rng = Rng::new(5);
+        let on_start =
+            |game: &Game| (0..4).any(|seg| game.state.features().figure_count(game.feature_of(PlacedId(0), seg)) > 0);
+        assert!(!game.gate_open(&occupied, &start));
+        while !on_start(&game) {
+            let options = game.options();
+            game.apply(options[rng.below(options.len())]).unwrap();
+            assert_eq!(game.gate_open(&occupied, &start), on_start(&game));
+        }
+        assert!(game.gate_open(&occupied, &start));
+        // Bundled packs' guards are gated so: a draw for a tile placed next
+        // to a monastery, after a deck's count; one for a tile that adds to
+        // a feature with a figure on it.
+        let (mut near_gated, mut occupied_gated) = (false, false);
+        for set in test_sets(|names| rules_of(names).is_ok()) {
             let rules = rules_of(&set).unwrap();
-            gates_of(&rules, EventKind::TilePlaced).into_iter().flatten().any(|g| {
-                matches!(
-                    g,
+            for gate in gates_of(&rules, EventKind::TilePlaced).into_iter().flatten() {
+                near_gated |= matches!(
+                    gate,
                     Gate::Near {
                         tile: GateTile::Local(0),
                         d: 1,
                         kind: Some(_)
                     }
-                )
-            })
-        });
-        assert!(near_gated, "no bundled pack has a near gate");
+                );
+                occupied_gated |= matches!(
+                    gate,
+                    Gate::Occupied {
+                        tile: GateTile::Local(0)
+                    }
+                );
+            }
+        }
+        assert!(
+            near_gated && occupied_gated,
+            "bundled packs have near and occupied gates"
+        );
     }
 
     /// Plays a game choosing at random with `seed`: the scores, the events

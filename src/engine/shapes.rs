@@ -4,7 +4,7 @@
 
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
-use crate::ir::BinOp;
+use crate::ir::{BinOp, UnOp};
 
 /// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
 /// as `(B, x's slot)`.
@@ -253,4 +253,110 @@ pub(super) fn distance_bound(e: &Expr, slot: u16) -> Option<(&Expr, i64)> {
         _ => return None,
     };
     (0..=NEAR_MAX).contains(&d).then_some((other, d))
+}
+
+/// Whether a feature filter, `x` bound to `slot`, is false with no failure
+/// for every feature with no figure on it: its leading conjuncts, after
+/// tests that cannot fail (member tests `x.kind == K`, `x.owner == P`,
+/// and `or` of two such tests;
+/// yes-or-no questions of `x` alone, bare or negated: a built-in answered
+/// from `x` alone, `x.scored`, or a variable of `x`, `not x.locked`;
+/// distance bounds of [`near_test`]), include one that some figure on `x`
+/// must pass:
+/// `count(m in x.figures where ...) > 0` (or `>= 1`, `!= 0`; the same of
+/// `x.owners`, whose members each have a figure there), `x.followers(P) > 0`
+/// (`P` as in a member test), or a call of a
+/// value function with `x` and other simple arguments whose body is such a
+/// filter (`occupied_by_others(x)`). A scan may then pass over the features
+/// with no figure on them without judging them: a feature's figures are
+/// those counted on it.
+pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool {
+    /// `Ok(true)`: a test some figure must pass; `Ok(false)`: only tests
+    /// that cannot fail so far; `Err`: something else first.
+    fn leading(program: &Program, e: &Expr, slot: u16) -> Result<bool, ()> {
+        let on_member = |e: &Expr| matches!(local_query(e), Some((b, s)) if s == slot && answered_alone(b));
+        match e {
+            Expr::Binary(BinOp::And, l, r) => match leading(program, l, slot)? {
+                true => Ok(true),
+                false => leading(program, r, slot),
+            },
+            // Either of two tests that cannot fail: one that cannot fail.
+            Expr::Binary(BinOp::Or, l, r) => match (leading(program, l, slot)?, leading(program, r, slot)?) {
+                (false, false) => Ok(false),
+                _ => Err(()),
+            },
+            Expr::Binary(op, l, r) => {
+                // A player's followers there are figures there.
+                if let Some(Expr::Query {
+                    builtin: Builtin::Followers,
+                    of: Some(of),
+                    args,
+                }) = positive(*op, l, r)
+                {
+                    if matches!(**of, Expr::Local(s) if s == slot) && args.iter().all(|a| fixed(a, slot)) {
+                        return Ok(true);
+                    }
+                }
+                if let Some((count, true)) = existence_test(*op, l, r) {
+                    if let Expr::Count { list: Some(list), .. } = count {
+                        // A feature's owners hold a figure there too.
+                        if let Expr::Query {
+                            builtin: Builtin::Figures | Builtin::Owners,
+                            of: Some(of),
+                            args,
+                        } = &**list
+                        {
+                            if args.is_empty() && matches!(**of, Expr::Local(s) if s == slot) {
+                                return Ok(true);
+                            }
+                        }
+                    }
+                    return Err(());
+                }
+                let member_test =
+                    *op == BinOp::Eq && ((on_member(l) && fixed(r, slot)) || (on_member(r) && fixed(l, slot)));
+                if member_test || distance_bound(e, slot).is_some() {
+                    return Ok(false);
+                }
+                Err(())
+            }
+            Expr::Unary(UnOp::Not, x) => match &**x {
+                x if on_member(x) => Ok(false),
+                Expr::MemberVar { of, .. } if matches!(**of, Expr::Local(s) if s == slot) => Ok(false),
+                _ => Err(()),
+            },
+            Expr::MemberVar { of, .. } if matches!(**of, Expr::Local(s) if s == slot) => Ok(false),
+            e if on_member(e) => Ok(false),
+            Expr::Call { func, args } => {
+                // Simple arguments only, as for `member_test`: evaluating
+                // them cannot fail.
+                let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e, slot);
+                if !args.iter().all(simple) {
+                    return Err(());
+                }
+                let Some(FnBody::Expr(body)) = program.functions.get(*func as usize).map(|f| &f.body) else {
+                    return Err(());
+                };
+                let param = args
+                    .iter()
+                    .position(|a| matches!(a, Expr::Local(s) if *s == slot))
+                    .ok_or(())?;
+                // Functions call only those declared before them: no loop.
+                match leading(program, body, param as u16)? {
+                    true => Ok(true),
+                    false => Err(()),
+                }
+            }
+            _ => Err(()),
+        }
+    }
+    leading(program, filter, slot) == Ok(true)
+}
+
+/// `e > 0` (or `>= 1`, `!= 0`, either way round) as `e`.
+pub(super) fn positive<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<&'e Expr> {
+    match against_zero(op, l, r)? {
+        (e, true) => Some(e),
+        (_, false) => None,
+    }
 }

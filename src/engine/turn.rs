@@ -611,7 +611,21 @@ impl Game {
                 _ => true,
             },
             Gate::Near { tile, kind, d } => self.near_open(*tile, args, *kind, *d),
+            Gate::Occupied { tile } => self.occupied_open(*tile, args),
         }
+    }
+
+    /// Whether an occupied gate is open: some feature of the tile it reads
+    /// has a figure on it (`t.features` lists the features of its
+    /// segments); open when its tile is not there.
+    #[inline(never)]
+    fn occupied_open(&self, tile: GateTile, args: &[Value]) -> bool {
+        let Some(t) = self.gate_tile(tile, args) else {
+            return true;
+        };
+        let features = self.state.features();
+        let segments = self.rules.pack.tiles[t.tile as usize].segments.len() as u32;
+        (t.first_node..t.first_node + segments).any(|node| features.figure_count(node) > 0)
     }
 
     /// The placed tile a gate on `tile` reads of an event's arguments
