@@ -18,13 +18,13 @@
 //!
 //! Two gates read the board instead. `on tile_placed(t) when count(m in
 //! features where m.kind == monastery and distance(m.tile, t) == 1 and
-//! ...) > 0` cannot hold where no tile next to `t` has a monastery, so it
-//! is judged only where one has (a near gate); `... when count(f in
-//! t.features where count(p in f.owners) > 0 and ...) > 0` cannot hold
-//! where no feature of `t` has a figure on it (an occupied gate; both by
-//! [`board_gate`]). The board changes from one event to the next, so such
-//! a gate is looked at only when the guard is judged, as one on the placed
-//! tile is.
+//! ...) > 0` cannot hold where no tile in the 3×3 around `t` (`t`
+//! included) has a monastery, so it is judged only where one has (a near
+//! gate); `... when count(f in t.features where count(p in f.owners) > 0
+//! and ...) > 0` cannot hold where no feature of `t` has a figure on it
+//! (an occupied gate; both by [`board_gate`]). The board changes from one
+//! event to the next, so such a gate is looked at only when the guard is
+//! judged, as one on the placed tile is.
 
 use super::shapes::{
     and_chain, answered_alone, answered_with_arg, existence_test, local_query, member_test, near_test, occupied_test,
@@ -43,7 +43,8 @@ pub(super) enum GateTile {
     Placed,
 }
 
-/// Where a guard may hold: by tile type, or by feature kind.
+/// Where a guard may hold: by tile type, by feature kind, or by what is on
+/// the board around a tile or on its features.
 #[derive(Debug)]
 pub(super) enum Gate {
     /// Open for the tile types marked `true` (by [`crate::ir::TileId`]).
@@ -65,7 +66,7 @@ pub(super) enum Gate {
 impl Gate {
     /// Whether what it reads may change before the event's guards are
     /// judged: the placed tile (`placed_tile`), which a later placement
-    /// changes, or the board around a tile.
+    /// changes, the tiles around a tile, or the figures on its features.
     pub(super) fn reads_now(&self) -> bool {
         matches!(
             self,
@@ -90,8 +91,10 @@ const CALL_DEPTH: u8 = 8;
 pub(super) const GATE_WORK: u32 = 2_000_000;
 
 /// The gates of a guard: one for each tile or feature it reads whose type
-/// or kind decides, for some, that it is false. None for most guards.
-/// `work` is what is left of the pack's [`GATE_WORK`].
+/// or kind decides, for some, that it is false, and one on the board
+/// ([`board_gate`]) for a guard that holds only where a count finds
+/// something. None for most guards. `work` is what is left of the pack's
+/// [`GATE_WORK`].
 pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate> {
     let program = &pack.program;
     let judge = Judge { program, work };
@@ -512,7 +515,7 @@ mod tests {
     use crate::check::{load, PackRef};
     use crate::engine::ids::PlacedId;
     use crate::engine::value::Value;
-    use crate::engine::{Game, Rng, Rules, Setup};
+    use crate::engine::{Game, PlacedTile, Rng, Rules, Setup};
     use crate::ir::program::EventKind;
     use crate::ir::KindId;
     use std::sync::Arc;
@@ -681,28 +684,34 @@ mod tests {
         assert_eq!(kind_gate(completed[3]), ["city", "monastery"]);
     }
 
+    /// Guards of every shape [`board_gate`] reads (each scores a point, so
+    /// that its judgement shows in a game), and of shapes it must not gate.
+    const BOARD_GATED: &str = "pack board_gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+        on tile_placed(t) when n >= 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { score 1 to current_player reason \"1\" }\n\
+        on tile_placed(t) when count(feature c where distance(c.tile, t) <= 2) >= 1 { score 1 to current_player reason \"2\" }\n\
+        on turn_end when count(feature r where r.kind == road and distance(r.tile, placed_tile) < 2) != 0 { score 1 to current_player reason \"3\" }\n\
+        on tile_placed(t) when 10 / (n - 9) < 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { score 1 to current_player reason \"4\" }\n\
+        on tile_placed(t) when count(m in features where m.kind == monastery) > 0 { score 1 to current_player reason \"5\" }\n\
+        on tile_placed(t) when count(f in t.features where count(p in f.owners) > 0) > 0 { score 1 to current_player reason \"6\" }\n\
+        on tile_placed(t) when count(f in t.features where f.tiles > 1) > 0 { score 1 to current_player reason \"7\" }\n\
+        on tile_placed(t) when count(city c where distance(c.tile, t) <= 1) > 0 { score 1 to current_player reason \"8\" }\n\
+        on tile_placed(t) when count(m in features where m.kind == monastery and distance(m.tile, start_tile) <= 1) > 0 { score 1 to current_player reason \"9\" }\n\
+        on tile_placed(t) when count(m in features where m.kind == monastery and distance(m.tile, t) <= 4) > 0 { score 1 to current_player reason \"10\" }\n\
+        on turn_end when count(f in placed_tile.features where f.followers(current_player) > 0) > 0 { score 1 to current_player reason \"11\" }\n\
+        on tile_placed(t) when count(feature f in t.features where count(x in f.figures) > 0) > 0 { score 1 to current_player reason \"12\" }\n";
+
     /// A guard that holds only where a count of the board's features finds
     /// some near a tile gets a near gate: on a parameter or on
-    /// `placed_tile`, for the kind the filter asks for first (any without
-    /// one), after conjuncts that cannot fail; none after one that may fail
-    /// (a division), or where the filter bounds no distance. It
-    /// opens where a tile that near has a segment of the kind: on the start
-    /// tile (a city, a road and fields), for a road or for any kind, not
-    /// for a monastery; and stays open where the tile is not there. A guard
-    /// that holds only where a count of a tile's features that needs a
-    /// figure on them finds one gets an occupied gate (one that needs no
-    /// figure, none): shut on the start tile until a figure stands there.
+    /// `placed_tile`, for the kind the filter asks for first, else the
+    /// count's own, else any; none after a conjunct that may fail (a
+    /// division), where the filter bounds no distance or one past
+    /// `NEAR_MAX`, or where the tile is neither a parameter nor
+    /// `placed_tile`. A guard that holds only where a count of a tile's
+    /// features that needs a figure on them finds one gets an occupied gate
+    /// (one that needs no figure, none). Bundled packs have both.
     #[test]
     fn counts_on_the_board_gate_their_guards() {
-        let text = "pack near\nlanguage 1\nrequires base\nvar game n: int = 0\n\
-            on tile_placed(t) when n >= 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 1 }\n\
-            on tile_placed(t) when count(feature c where distance(c.tile, t) <= 2) >= 1 { set n = 2 }\n\
-            on turn_end when count(feature r where r.kind == road and distance(r.tile, placed_tile) < 2) != 0 { set n = 3 }\n\
-            on tile_placed(t) when 10 / (n - 9) < 0 and count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0 { set n = 4 }\n\
-            on tile_placed(t) when count(m in features where m.kind == monastery) > 0 { set n = 5 }\n\
-            on tile_placed(t) when count(f in t.features where count(p in f.owners) > 0) > 0 { set n = 6 }\n\
-            on tile_placed(t) when count(f in t.features where f.tiles > 1) > 0 { set n = 7 }\n";
-        let rules = Arc::new(rules(&["base"], Some(text)));
+        let rules = Arc::new(rules(&["base"], Some(BOARD_GATED)));
         let kind = |name: &str| {
             rules
                 .pack
@@ -711,57 +720,36 @@ mod tests {
                 .position(|k| k.name == name)
                 .map(|k| k as KindId)
         };
-        let near = |event| -> Vec<Option<&Gate>> {
+        let board_gates = |event| -> Vec<Option<&Gate>> {
             gates_of(&rules, event)
                 .into_iter()
                 .map(|gates| gates.iter().find(|g| g.reads_now()))
                 .collect()
         };
-        let on_tile = |kind, d| Gate::Near {
-            tile: GateTile::Local(0),
-            kind,
-            d,
-        };
-        let placed = near(EventKind::TilePlaced);
-        let (monastery, any) = (on_tile(kind("monastery"), 1), on_tile(None, 2));
-        let occupied = Gate::Occupied {
-            tile: GateTile::Local(0),
-        };
+        let near = |tile, kind, d| Some(Gate::Near { tile, kind, d });
+        let t = GateTile::Local(0);
+        let occupied = |tile| Some(Gate::Occupied { tile });
+        let expected = [
+            near(t, kind("monastery"), 1),
+            near(t, None, 2),
+            None,
+            None,
+            occupied(t),
+            None,
+            near(t, kind("city"), 1),
+            None,
+            None,
+            occupied(t),
+        ];
         assert_eq!(
-            format!("{placed:?}"),
-            format!(
-                "{:?}",
-                [Some(&monastery), Some(&any), None, None, Some(&occupied), None]
-            )
+            format!("{:?}", board_gates(EventKind::TilePlaced)),
+            format!("{:?}", expected.iter().map(Option::as_ref).collect::<Vec<_>>())
         );
-        let roads = Gate::Near {
-            tile: GateTile::Placed,
-            kind: kind("road"),
-            d: 1,
-        };
+        let expected = [near(GateTile::Placed, kind("road"), 1), occupied(GateTile::Placed)];
         assert_eq!(
-            format!("{:?}", near(EventKind::TurnEnd)),
-            format!("{:?}", [Some(&roads)])
+            format!("{:?}", board_gates(EventKind::TurnEnd)),
+            format!("{:?}", expected.iter().map(Option::as_ref).collect::<Vec<_>>())
         );
-        let game = Game::new(rules.clone(), Setup::new(2).seed(1)).unwrap();
-        let start = [Value::Tile(0)];
-        assert!(!game.gate_open(&monastery, &start));
-        assert!(game.gate_open(&any, &start));
-        assert!(game.gate_open(&on_tile(kind("road"), 1), &start));
-        assert!(game.gate_open(&monastery, &[Value::Tile(7)]), "no tile 7 is placed");
-        assert!(game.gate_open(&occupied, &[Value::Tile(7)]), "no tile 7 is placed");
-        // Played on until a figure stands on the start tile's features.
-        let mut game = game;
-        let mut rng = Rng::new(5);
-        let on_start =
-            |game: &Game| (0..4).any(|seg| game.state.features().figure_count(game.feature_of(PlacedId(0), seg)) > 0);
-        assert!(!game.gate_open(&occupied, &start));
-        while !on_start(&game) {
-            let options = game.options();
-            game.apply(options[rng.below(options.len())]).unwrap();
-            assert_eq!(game.gate_open(&occupied, &start), on_start(&game));
-        }
-        assert!(game.gate_open(&occupied, &start));
         // Bundled packs' guards are gated so: a draw for a tile placed next
         // to a monastery, after a deck's count; one for a tile that adds to
         // a feature with a figure on it.
@@ -789,6 +777,97 @@ mod tests {
             near_gated && occupied_gated,
             "bundled packs have near and occupied gates"
         );
+    }
+
+    /// Board gates open exactly where their counts may find something: a
+    /// near gate where a tile within `d` squares (as `distance` counts
+    /// them, the tile itself included) has a segment of its kind, for every
+    /// placed tile at every step of random games, `d` from 0 to 3; an
+    /// occupied gate where a feature of the tile has a figure; both open
+    /// where the tile is not there. Games of guards of every gated shape
+    /// play the same with their gates as judged in full, for less work,
+    /// and a guard passed over by a gate is not judged before its event is
+    /// queued (the board may change first).
+    #[test]
+    fn board_gates_open_where_their_counts_may_find_something() {
+        let gated = Arc::new(rules(&["base"], Some(BOARD_GATED)));
+        let kinds = [None, Some(0 as KindId), Some(1), Some(2), Some(3)];
+        let has_kind = |tile: usize, kind: Option<KindId>| {
+            kind.is_none_or(|k| gated.pack.tiles[tile].segments.iter().any(|s| s.kind == k))
+        };
+        let occupied = Gate::Occupied {
+            tile: GateTile::Local(0),
+        };
+        for seed in 0..3 {
+            let mut game = Game::new(gated.clone(), Setup::new(2).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            let (mut shut, mut open) = (0, 0);
+            while game.decision().is_some() {
+                let placed = &game.state.board().placed;
+                for (i, p) in placed.iter().enumerate() {
+                    let arg = [Value::Tile(i as u16)];
+                    for d in 0..=3 {
+                        for kind in kinds {
+                            let gate = Gate::Near {
+                                tile: GateTile::Local(0),
+                                kind,
+                                d,
+                            };
+                            let within =
+                                |q: &PlacedTile| (q.pos.0 - p.pos.0).abs().max((q.pos.1 - p.pos.1).abs()) <= d as i32;
+                            let expected = placed.iter().any(|q| within(q) && has_kind(q.tile as usize, kind));
+                            assert_eq!(game.gate_open(&gate, &arg), expected, "{gate:?} on tile {i}");
+                            (shut, open) = if expected { (shut, open + 1) } else { (shut + 1, open) };
+                        }
+                    }
+                    let segments = gated.pack.tiles[p.tile as usize].segments.len();
+                    let figures = (0..segments).any(|s| {
+                        game.state
+                            .features()
+                            .figure_count(game.feature_of(PlacedId(i as u16), s as u8))
+                            > 0
+                    });
+                    assert_eq!(game.gate_open(&occupied, &arg), figures, "tile {i}");
+                }
+                let options = game.options();
+                game.apply(options[rng.below(options.len())]).unwrap();
+            }
+            assert!(shut > 0 && open > 0, "seed {seed}: {shut} shut, {open} open");
+            let unplaced = [Value::Tile(game.state.board().placed.len() as u16)];
+            assert!(game.gate_open(&occupied, &unplaced));
+            assert!(game.gate_open(
+                &Gate::Near {
+                    tile: GateTile::Local(0),
+                    kind: Some(0),
+                    d: 1
+                },
+                &unplaced
+            ));
+        }
+        // Judged in full: the same games, for more work.
+        let mut full = rules(&["base"], Some(BOARD_GATED));
+        full.gates.iter_mut().for_each(|g| *g = Box::new([]));
+        let full = Arc::new(full);
+        let mut less_work = false;
+        for seed in 0..4 {
+            let players = 2 + seed as usize % 3;
+            let (with, without) = (play(&gated, players, seed), play(&full, players, seed));
+            assert_eq!(with.0, without.0, "seed {seed}");
+            assert_eq!(with.1, without.1, "seed {seed}");
+            assert!(with.2 <= without.2, "seed {seed}");
+            less_work |= with.2 < without.2;
+        }
+        assert!(less_work, "a board gate passed a count over");
+        // Before the event is queued, a board gate counts as open.
+        let game = Game::new(gated.clone(), Setup::new(2).seed(1)).unwrap();
+        let start = [Value::Tile(0)];
+        let h = gated.handlers_of(EventKind::TilePlaced)[0];
+        assert!(
+            !game.gate_open(&gated.gates[h as usize][0], &start),
+            "no monastery by the start tile"
+        );
+        assert!(game.ruled_out(h, &start, true));
+        assert!(!game.ruled_out(h, &start, false));
     }
 
     /// Plays a game choosing at random with `seed`: the scores, the events

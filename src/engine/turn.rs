@@ -88,8 +88,8 @@ impl Game {
 
     /// [`Game::fire_one`] for an event whose task is the next the machine
     /// runs (the caller queues nothing after it and changes nothing before
-    /// it runs), so the placed tile its guards would see is the one there
-    /// now: gates on it are judged too.
+    /// it runs), so the placed tile and the board its guards would see are
+    /// those there now: gates on them are judged too.
     #[inline(always)]
     fn fire_one_next(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value) {
         self.fire_one_judged(event, depth, arg, true);
@@ -110,9 +110,10 @@ impl Game {
     /// whatever happens before its guards are judged: each has a guard that
     /// a gate rules out for the arguments' tile type or feature kind, which
     /// never change (as `judge_guards` would find; true when it has no
-    /// handler). A gate on the placed tile is judged only when `placed_now`
-    /// (the event's task runs next, so the placed tile is the one there
-    /// now); else it counts as open.
+    /// handler). A gate that reads what may change before then (the placed
+    /// tile, the board: `Gate::reads_now`) is judged only when `placed_now`
+    /// (the event's task runs next, so they are those there now); else it
+    /// counts as open.
     pub(super) fn unheard(&self, event: EventKind, args: &[Value], placed_now: bool) -> bool {
         let rules = &self.rules;
         // Most events have a handler with no gate, which some rule hears.
@@ -126,9 +127,10 @@ impl Game {
     }
 
     /// Whether a gate of handler `h`'s guard rules out the event's
-    /// arguments `args` (a gate on the placed tile only when `placed_now`).
+    /// arguments `args` (a gate that reads what may change before the
+    /// guards are judged, `Gate::reads_now`, only when `placed_now`).
     #[inline]
-    fn ruled_out(&self, h: u16, args: &[Value], placed_now: bool) -> bool {
+    pub(super) fn ruled_out(&self, h: u16, args: &[Value], placed_now: bool) -> bool {
         self.rules.gates[h as usize]
             .iter()
             .any(|g| (placed_now || !g.reads_now()) && !self.gate_open(g, args))
