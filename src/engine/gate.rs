@@ -180,15 +180,7 @@ fn board_count(program: &Program, e: &Expr) -> Option<Gate> {
         return None;
     };
     // The tile `T` of a gate: a parameter or `placed_tile`.
-    let tile = |e: &Expr| match e {
-        Expr::Local(s) if *s < EVENT_ARGS => Some(GateTile::Local(*s)),
-        Expr::Query {
-            builtin: Builtin::PlacedTile,
-            of: None,
-            args,
-        } if args.is_empty() => Some(GateTile::Placed),
-        _ => None,
-    };
+    let tile = |e: &Expr| tile_named(e).filter(|t| !matches!(t, GateTile::Local(s) if *s >= EVENT_ARGS));
     match (domain, list.as_deref()) {
         (Some(Domain::Features(of_kind)), None) => {
             let (near, d) = near_test(filter, *slot)?;
@@ -211,6 +203,19 @@ fn board_count(program: &Program, e: &Expr) -> Option<Gate> {
                 args,
             }),
         ) if args.is_empty() && occupied_test(program, filter, *slot) => Some(Gate::Occupied { tile: tile(of)? }),
+        _ => None,
+    }
+}
+
+/// The tile `e` names, when it is a local variable or `placed_tile`.
+fn tile_named(e: &Expr) -> Option<GateTile> {
+    match e {
+        Expr::Local(s) => Some(GateTile::Local(*s)),
+        Expr::Query {
+            builtin: Builtin::PlacedTile,
+            of: None,
+            args,
+        } if args.is_empty() => Some(GateTile::Placed),
         _ => None,
     }
 }
@@ -242,15 +247,7 @@ pub(super) fn decided_by_type(pack: &RulePack, e: &Expr, work: &Cell<u32>) -> Op
     else {
         return None;
     };
-    let tile = match &**of {
-        Expr::Local(s) => GateTile::Local(*s),
-        Expr::Query {
-            builtin: Builtin::PlacedTile,
-            of: None,
-            args,
-        } if args.is_empty() => GateTile::Placed,
-        _ => return None,
-    };
+    let tile = tile_named(of)?;
     if !args.is_empty() {
         return None;
     }
