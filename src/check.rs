@@ -381,6 +381,35 @@ fn candidate_features(tile: &str, e: &ast::Expr, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// An action's (or a card's `play`, when `card`) checked `when`, unless it
+/// reads the target its `for` clause binds (slot 0, the action's first
+/// local): `when` is judged once a look, not for each target, so such a
+/// test would judge one target for all.
+fn when_not_on_target(a: &ast::ActionDecl, card: bool, when: Expr, diags: &mut Vec<Diagnostic>) -> Option<Expr> {
+    let (Some(clause), Some(at)) = (&a.domain, &a.when) else {
+        return Some(when);
+    };
+    if !when.free_slots().is_some_and(|slots| slots.contains(&0)) {
+        return Some(when);
+    }
+    let target = &clause.var.as_ref().unwrap_or(&clause.domain).name;
+    diags.push(
+        Diagnostic::new(
+            Code::WhenReadsTarget,
+            if card {
+                format!("the `when` of card `{}`'s play reads its target `{target}`", a.name.name)
+            } else {
+                format!("the `when` of action `{}` reads its target `{target}`", a.name.name)
+            },
+        )
+        .at(at.span(), format!("judged once a look, not for each `{target}`"))
+        .note(format!(
+            "move the test on `{target}` into `where`, which is judged for each target; keep in `when` only what does not depend on `{target}`"
+        )),
+    );
+    None
+}
+
 fn too_big(n: &ast::Number, what: &str) -> Diagnostic {
     Diagnostic::new(Code::NumberOutOfRange, format!("{what} {} is too large", n.value))
         .at(n.span, format!("at most {MAX_COUNT}"))
@@ -786,7 +815,9 @@ impl Checker {
             None => Some(None),
         };
         let when = match &a.when {
-            Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", diags).map(|t| Some(t.expr)),
+            Some(w) => check_expr(&scope.expr, &mut locals, w, Type::Bool, "`when`", diags)
+                .and_then(|t| when_not_on_target(a, card.is_some(), t.expr, diags))
+                .map(Some),
             None => Some(None),
         };
         let mut out = program::Out {

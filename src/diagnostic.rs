@@ -142,6 +142,8 @@ codes! {
         "A `style` declaration's colour is written `\"#rrggbb\"` (six hexadecimal digits: red, green, blue) or `\"#rgb\"`, e.g. `style city colour \"#c8a165\"`. Names such as `red` are not read.";
     UnknownShape = 60, "unknown shape",
         "A `style` declaration's shape is one of `building`, `circle`, `square`, `diamond`, `shield`, `star`, `triangle` or `meeple`, e.g. `style monastery shape building`.";
+    WhenReadsTarget = 61, "an action's `when` reads its target",
+        "An action's (or a card's `play`) `when` is judged once each time its targets are looked for, not for each target, so it cannot read the target the `for` clause binds. A test on the target goes in `where`, which is judged for each one; `when` keeps what does not depend on it, e.g. `action retreat in before_place for follower x where x.owner == current_player and x.feature.kind == road when opponent_on(road) { take back x }`.";
 }
 
 impl std::fmt::Display for Code {

@@ -404,28 +404,43 @@ impl Game {
             depth: 0,
         };
         let compiled = &self.compiled;
-        if let Some(when) = &a.when {
-            let holds = match compiled.action_when.get(action as usize) {
-                Some(Some(test)) => test(&ev, &mut env),
-                _ => ev.eval(when, &mut env).map(|v| v.truthy()),
-            };
-            if holds != Ok(true) {
-                return;
-            }
-        }
+        // `when` reads no target (the checker sees to it): judged once, as
+        // soon as it is needed.
+        let when_holds = |env: &mut Env| {
+            a.when.as_ref().is_none_or(|when| {
+                let holds = match compiled.action_when.get(action as usize) {
+                    Some(Some(test)) => test(&ev, env),
+                    _ => ev.eval(when, env).map(|v| v.truthy()),
+                };
+                holds == Ok(true)
+            })
+        };
         match &a.domain {
-            None => offer(Target::None),
+            None => {
+                if when_holds(&mut env) {
+                    offer(Target::None);
+                }
+            }
             Some((domain, filter)) => {
                 let walked = filter.as_ref().map(|expr| Walked { expr, slot: 0 });
                 let filter: Option<&dyn Filter> = match compiled.action_filter.get(action as usize) {
                     Some(Some(fast)) => Some(fast),
                     _ => walked.as_ref().map(|f| f as &dyn Filter),
                 };
+                // `when` is judged at the first target `where` lets
+                // through, never when there is none: a look of an action
+                // the player has nothing to use on costs no more than that.
+                let mut when = None;
                 // A look that runs out of budget offers what it has found.
                 let _ = ev.each_candidate(*domain, 0, filter, self.state.current(), &mut env, |env, item| {
+                    if when == Some(false) {
+                        return Ok(());
+                    }
                     let target = value_target(&item);
                     env.locals[0] = item;
-                    if filter.is_none_or(|f| f.holds_found(&ev, env, *domain) == Ok(true)) {
+                    if filter.is_none_or(|f| f.holds_found(&ev, env, *domain) == Ok(true))
+                        && *when.get_or_insert_with(|| when_holds(env))
+                    {
                         offer(target);
                     }
                     Ok(())
