@@ -22,12 +22,14 @@
 //! included) has a monastery, so it is judged only where one has (a near
 //! gate); `... when count(f in t.features where count(p in f.owners) > 0
 //! and ...) > 0` cannot hold where no feature of `t` has a figure on it
-//! (an occupied gate; both by [`board_gate`]). The board changes from one
+//! (an occupied gate, which a filter that first asks for roads or cities
+//! narrows to those; both by [`board_gate`]). The board changes from one
 //! event to the next, so such a gate is looked at only when the guard is
 //! judged, as one on the placed tile is.
 
 use super::shapes::{
-    and_chain, answered_alone, answered_with_arg, existence_test, local_query, member_test, near_test, occupied_test,
+    and_chain, answered_alone, answered_with_arg, existence_test, kinds_test, local_query, member_test, near_test,
+    occupied_test,
 };
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
@@ -59,8 +61,12 @@ pub(super) enum Gate {
         kind: Option<KindId>,
         d: i64,
     },
-    /// Open where some feature of `tile` has a figure on it.
-    Occupied { tile: GateTile },
+    /// Open where some feature of `tile` (of one of `kinds`, when given)
+    /// has a figure on it.
+    Occupied {
+        tile: GateTile,
+        kinds: Option<Box<[KindId]>>,
+    },
 }
 
 impl Gate {
@@ -143,7 +149,9 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
 ///   evaluator's scan of the features there finds none;
 /// - an occupied gate, for a count over a tile's features (`count(f in
 ///   T.features where F)`) whose filter needs a figure on the feature
-///   ([`occupied_test`]): where no feature of `T` has one, none passes.
+///   ([`occupied_test`]): where no feature of `T` has one, none passes; and
+///   where `F` first lets only some kinds through (`f.kind == road or
+///   f.kind == city`, [`kinds_test`]), none of those kinds with one.
 ///
 /// `T` is a parameter or `placed_tile`. The count is then 0 and the guard
 /// false.
@@ -202,7 +210,10 @@ fn board_count(program: &Program, e: &Expr) -> Option<Gate> {
                 of: Some(of),
                 args,
             }),
-        ) if args.is_empty() && occupied_test(program, filter, *slot) => Some(Gate::Occupied { tile: tile(of)? }),
+        ) if args.is_empty() && occupied_test(program, filter, *slot) => Some(Gate::Occupied {
+            tile: tile(of)?,
+            kinds: kinds_test(program, filter, *slot).map(Vec::into_boxed_slice),
+        }),
         _ => None,
     }
 }
@@ -695,7 +706,9 @@ mod tests {
         on tile_placed(t) when count(m in features where m.kind == monastery and distance(m.tile, start_tile) <= 1) > 0 { score 1 to current_player reason \"9\" }\n\
         on tile_placed(t) when count(m in features where m.kind == monastery and distance(m.tile, t) <= 4) > 0 { score 1 to current_player reason \"10\" }\n\
         on turn_end when count(f in placed_tile.features where f.followers(current_player) > 0) > 0 { score 1 to current_player reason \"11\" }\n\
-        on tile_placed(t) when count(feature f in t.features where count(x in f.figures) > 0) > 0 { score 1 to current_player reason \"12\" }\n";
+        on tile_placed(t) when count(feature f in t.features where count(x in f.figures) > 0) > 0 { score 1 to current_player reason \"12\" }\n\
+        fn held(f: feature) = (f.kind == road or f.kind == city) and count(p in f.owners) > 0\n\
+        on tile_placed(t) when count(f in t.features where held(f)) > 0 { score 1 to current_player reason \"13\" }\n";
 
     /// A guard that holds only where a count of the board's features finds
     /// some near a tile gets a near gate: on a parameter or on
@@ -705,7 +718,9 @@ mod tests {
     /// `NEAR_MAX`, or where the tile is neither a parameter nor
     /// `placed_tile`. A guard that holds only where a count of a tile's
     /// features that needs a figure on them finds one gets an occupied gate
-    /// (one that needs no figure, none). Bundled packs have both.
+    /// (one that needs no figure, none), for the kinds the filter lets
+    /// through first when it asks (`f.kind == road or f.kind == city`, in a
+    /// called function too). Bundled packs have both.
     #[test]
     fn counts_on_the_board_gate_their_guards() {
         let rules = Arc::new(rules(&["base"], Some(BOARD_GATED)));
@@ -725,7 +740,8 @@ mod tests {
         };
         let near = |tile, kind, d| Some(Gate::Near { tile, kind, d });
         let t = GateTile::Local(0);
-        let occupied = |tile| Some(Gate::Occupied { tile });
+        let occupied = |tile| Some(Gate::Occupied { tile, kinds: None });
+        let road_or_city = [kind("road").unwrap(), kind("city").unwrap()];
         let expected = [
             near(t, kind("monastery"), 1),
             near(t, None, 2),
@@ -737,6 +753,10 @@ mod tests {
             None,
             None,
             occupied(t),
+            Some(Gate::Occupied {
+                tile: t,
+                kinds: Some(Box::new(road_or_city)),
+            }),
         ];
         assert_eq!(
             format!("{:?}", board_gates(EventKind::TilePlaced)),
@@ -765,7 +785,8 @@ mod tests {
                 occupied_gated |= matches!(
                     gate,
                     Gate::Occupied {
-                        tile: GateTile::Local(0)
+                        tile: GateTile::Local(0),
+                        kinds: Some(_),
                     }
                 );
             }
@@ -780,7 +801,8 @@ mod tests {
     /// near gate where a tile within `d` squares (as `distance` counts
     /// them, the tile itself included) has a segment of its kind, for every
     /// placed tile at every step of random games, `d` from 0 to 3; an
-    /// occupied gate where a feature of the tile has a figure; both open
+    /// occupied gate where a feature of the tile (of the gate's kinds, when
+    /// it has some) has a figure; both open
     /// where the tile is not there. Games of guards of every gated shape
     /// play the same with their gates as judged in full, for less work,
     /// and a guard passed over by a gate is not judged before its event is
@@ -792,8 +814,9 @@ mod tests {
         let has_kind = |tile: usize, kind: Option<KindId>| {
             kind.is_none_or(|k| gated.pack.tiles[tile].segments.iter().any(|s| s.kind == k))
         };
-        let occupied = Gate::Occupied {
+        let occupied = |kinds: Option<&[KindId]>| Gate::Occupied {
             tile: GateTile::Local(0),
+            kinds: kinds.map(Box::from),
         };
         for seed in 0..3 {
             let mut game = Game::new(gated.clone(), Setup::new(2).seed(seed)).unwrap();
@@ -817,21 +840,25 @@ mod tests {
                             (shut, open) = if expected { (shut, open + 1) } else { (shut + 1, open) };
                         }
                     }
-                    let segments = gated.pack.tiles[p.tile as usize].segments.len();
-                    let figures = (0..segments).any(|s| {
-                        game.state
-                            .features()
-                            .figure_count(game.feature_of(PlacedId(i as u16), s as u8))
-                            > 0
-                    });
-                    assert_eq!(game.gate_open(&occupied, &arg), figures, "tile {i}");
+                    let segments = &gated.pack.tiles[p.tile as usize].segments;
+                    for kinds in [None, Some(&[0][..]), Some(&[1, 3][..]), Some(&[][..])] {
+                        let figures = segments.iter().enumerate().any(|(s, segment)| {
+                            kinds.is_none_or(|k| k.contains(&segment.kind))
+                                && game
+                                    .state
+                                    .features()
+                                    .figure_count(game.feature_of(PlacedId(i as u16), s as u8))
+                                    > 0
+                        });
+                        assert_eq!(game.gate_open(&occupied(kinds), &arg), figures, "tile {i}, {kinds:?}");
+                    }
                 }
                 let options = game.options();
                 game.apply(options[rng.below(options.len())]).unwrap();
             }
             assert!(shut > 0 && open > 0, "seed {seed}: {shut} shut, {open} open");
             let unplaced = [Value::Tile(game.state.board().placed.len() as u16)];
-            assert!(game.gate_open(&occupied, &unplaced));
+            assert!(game.gate_open(&occupied(None), &unplaced));
             assert!(game.gate_open(
                 &Gate::Near {
                     tile: GateTile::Local(0),

@@ -4,7 +4,7 @@
 
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
-use crate::ir::{BinOp, UnOp};
+use crate::ir::{BinOp, KindId, UnOp};
 
 /// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
 /// as `(B, x's slot)`.
@@ -120,6 +120,40 @@ pub(super) fn answered_with_arg(b: Builtin) -> bool {
 /// with `x.owner == current_player`.
 pub(super) fn member_test<'e>(program: &'e Program, filter: &'e Expr, slot: u16, test: Builtin) -> Option<&'e Expr> {
     leading_test(program, filter, slot, &|e, slot| local_query(e) == Some((test, slot)))
+}
+
+/// The kinds a filter lets through by its first test: `x.kind == K`, or
+/// an `or` of such tests, `x` bound to `slot` (also looked for in a called
+/// function's body, as [`member_test`] looks): such a filter is false, with
+/// no failure, for every member of another kind. `None` when it starts with
+/// no such test. `(f.kind == road or f.kind == city) and ...` lets roads and
+/// cities through.
+pub(super) fn kinds_test(program: &Program, filter: &Expr, slot: u16) -> Option<Vec<KindId>> {
+    match filter {
+        Expr::Binary(BinOp::And, first, _) => kinds_test(program, first, slot),
+        Expr::Binary(BinOp::Or, a, b) => {
+            let mut kinds = kinds_test(program, a, slot)?;
+            kinds.extend(kinds_test(program, b, slot)?);
+            Some(kinds)
+        }
+        Expr::Binary(BinOp::Eq, ..) => match member_test(program, filter, slot, Builtin::Kind)? {
+            Expr::Kind(k) => Some(vec![*k]),
+            _ => None,
+        },
+        Expr::Call { func, args } => {
+            // Simple arguments only, as for `member_test`: evaluating them
+            // cannot fail.
+            if !args.iter().all(|a| matches!(a, Expr::Local(_)) || fixed(a, slot)) {
+                return None;
+            }
+            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
+                return None;
+            };
+            let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
+            kinds_test(program, body, param as u16)
+        }
+        _ => None,
+    }
 }
 
 /// The value `E` of a filter that starts with `x == E` (or `E == x`), `x`

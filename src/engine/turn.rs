@@ -613,21 +613,24 @@ impl Game {
                 _ => true,
             },
             Gate::Near { tile, kind, d } => self.near_open(*tile, args, *kind, *d),
-            Gate::Occupied { tile } => self.occupied_open(*tile, args),
+            Gate::Occupied { tile, kinds } => self.occupied_open(*tile, kinds.as_deref(), args),
         }
     }
 
     /// Whether an occupied gate is open: some feature of the tile it reads
-    /// has a figure on it (`t.features` lists the features of its
-    /// segments); open when its tile is not there.
+    /// (of one of `kinds`, when given) has a figure on it (`t.features`
+    /// lists the features of its segments, each of its segment's kind);
+    /// open when its tile is not there.
     #[inline(never)]
-    fn occupied_open(&self, tile: GateTile, args: &[Value]) -> bool {
+    fn occupied_open(&self, tile: GateTile, kinds: Option<&[KindId]>, args: &[Value]) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
         let features = self.state.features();
-        let segments = self.rules.pack.tiles[t.tile as usize].segments.len() as u32;
-        (t.first_node..t.first_node + segments).any(|node| features.figure_count(node) > 0)
+        let segments = &self.rules.pack.tiles[t.tile as usize].segments;
+        (t.first_node..).zip(segments).any(|(node, segment)| {
+            kinds.is_none_or(|kinds| kinds.contains(&segment.kind)) && features.figure_count(node) > 0
+        })
     }
 
     /// The placed tile a gate on `tile` reads of an event's arguments
