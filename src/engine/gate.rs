@@ -19,8 +19,8 @@
 //! Two gates read the board instead. `on tile_placed(t) when count(m in
 //! features where m.kind == monastery and distance(m.tile, t) == 1 and
 //! ...) > 0` cannot hold where no tile in the 3×3 around `t` (`t`
-//! included) has a monastery, so it is judged only where one has (a near
-//! gate); `... when count(f in t.features where count(p in f.owners) > 0
+//! included) has a monastery (one with a figure on it, when the filter
+//! asks for one), so it is judged only where one has (a near gate); `... when count(f in t.features where count(p in f.owners) > 0
 //! and ...) > 0` cannot hold where no feature of `t` has a figure on it
 //! (an occupied gate, which a filter that first asks for roads or cities
 //! narrows to those; both by [`board_gate`]). The board changes from one
@@ -55,11 +55,13 @@ pub(super) enum Gate {
     /// handler's parameter in `slot`.
     Kind { slot: u16, open: Box<[bool]> },
     /// Open where some placed tile within `d` squares of `tile` has a
-    /// segment of `kind` (of any kind when `None`).
+    /// segment of `kind` (of any kind when `None`), one whose feature has a
+    /// figure on it when `occupied`.
     Near {
         tile: GateTile,
         kind: Option<KindId>,
         d: i64,
+        occupied: bool,
     },
     /// Open where some feature of `tile` (of one of `kinds`, when given)
     /// has a figure on it.
@@ -146,7 +148,9 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
 ///   bounds how far `x`'s tile lies from tile `T` ([`near_test`]): where no
 ///   tile that near `T` has a segment of the kind `F` asks for first
 ///   (`x.kind == K`, [`member_test`]; else the count's kind, if any), the
-///   evaluator's scan of the features there finds none;
+///   evaluator's scan of the features there finds none; and where `F`
+///   needs a figure on the feature ([`occupied_test`]), none of those
+///   segments' features with one passes;
 /// - an occupied gate, for a count over a tile's features (`count(f in
 ///   T.features where F)`) whose filter needs a figure on the feature
 ///   ([`occupied_test`]): where no feature of `T` has one, none passes; and
@@ -201,6 +205,7 @@ fn board_count(program: &Program, e: &Expr) -> Option<Gate> {
                 tile: tile(near)?,
                 kind,
                 d,
+                occupied: occupied_test(program, filter, *slot),
             })
         }
         (
@@ -708,7 +713,8 @@ mod tests {
         on turn_end when count(f in placed_tile.features where f.followers(current_player) > 0) > 0 { score 1 to current_player reason \"11\" }\n\
         on tile_placed(t) when count(feature f in t.features where count(x in f.figures) > 0) > 0 { score 1 to current_player reason \"12\" }\n\
         fn held(f: feature) = (f.kind == road or f.kind == city) and count(p in f.owners) > 0\n\
-        on tile_placed(t) when count(f in t.features where held(f)) > 0 { score 1 to current_player reason \"13\" }\n";
+        on tile_placed(t) when count(f in t.features where held(f)) > 0 { score 1 to current_player reason \"13\" }\n\
+        on tile_placed(t) when count(m in features where m.kind == monastery and distance(m.tile, t) == 1 and count(x in m.figures) > 0) > 0 { score 1 to current_player reason \"14\" }\n";
 
     /// A guard that holds only where a count of the board's features finds
     /// some near a tile gets a near gate: on a parameter or on
@@ -738,7 +744,14 @@ mod tests {
                 .map(|gates| gates.iter().find(|g| g.reads_now()))
                 .collect()
         };
-        let near = |tile, kind, d| Some(Gate::Near { tile, kind, d });
+        let near = |tile, kind, d| {
+            Some(Gate::Near {
+                tile,
+                kind,
+                d,
+                occupied: false,
+            })
+        };
         let t = GateTile::Local(0);
         let occupied = |tile| Some(Gate::Occupied { tile, kinds: None });
         let road_or_city = [kind("road").unwrap(), kind("city").unwrap()];
@@ -757,6 +770,12 @@ mod tests {
                 tile: t,
                 kinds: Some(Box::new(road_or_city)),
             }),
+            Some(Gate::Near {
+                tile: t,
+                kind: kind("monastery"),
+                d: 1,
+                occupied: true,
+            }),
         ];
         assert_eq!(
             format!("{:?}", board_gates(EventKind::TilePlaced)),
@@ -768,8 +787,8 @@ mod tests {
             format!("{:?}", expected.iter().map(Option::as_ref).collect::<Vec<_>>())
         );
         // Bundled packs' guards are gated so: a draw for a tile placed next
-        // to a monastery, after a deck's count; one for a tile that adds to
-        // a feature with a figure on it.
+        // to a monastery with a figure on it, after a deck's count; one for
+        // a tile that adds to a road or city with a figure on it.
         let (mut near_gated, mut occupied_gated) = (false, false);
         for set in test_sets(|names| rules_of(names).is_ok()) {
             let rules = rules_of(&set).unwrap();
@@ -779,7 +798,8 @@ mod tests {
                     Gate::Near {
                         tile: GateTile::Local(0),
                         d: 1,
-                        kind: Some(_)
+                        kind: Some(_),
+                        occupied: true,
                     }
                 );
                 occupied_gated |= matches!(
@@ -799,7 +819,8 @@ mod tests {
 
     /// Board gates open exactly where their counts may find something: a
     /// near gate where a tile within `d` squares (as `distance` counts
-    /// them, the tile itself included) has a segment of its kind, for every
+    /// them, the tile itself included) has a segment of its kind (whose
+    /// feature has a figure, for one that needs it), for every
     /// placed tile at every step of random games, `d` from 0 to 3; an
     /// occupied gate where a feature of the tile (of the gate's kinds, when
     /// it has some) has a figure; both open
@@ -827,15 +848,30 @@ mod tests {
                 for (i, p) in placed.iter().enumerate() {
                     let arg = [Value::Tile(i as u16)];
                     for d in 0..=3 {
-                        for kind in kinds {
+                        for (kind, occupied) in kinds.into_iter().flat_map(|k| [(k, false), (k, true)]) {
                             let gate = Gate::Near {
                                 tile: GateTile::Local(0),
                                 kind,
                                 d,
+                                occupied,
                             };
                             let within =
                                 |q: &PlacedTile| (q.pos.0 - p.pos.0).abs().max((q.pos.1 - p.pos.1).abs()) <= d as i32;
-                            let expected = placed.iter().any(|q| within(q) && has_kind(q.tile as usize, kind));
+                            let held = |j: usize| {
+                                let segments = &gated.pack.tiles[placed[j].tile as usize].segments;
+                                segments.iter().enumerate().any(|(s, segment)| {
+                                    kind.is_none_or(|k| segment.kind == k)
+                                        && game
+                                            .state
+                                            .features()
+                                            .figure_count(game.feature_of(PlacedId(j as u16), s as u8))
+                                            > 0
+                                })
+                            };
+                            let expected = placed
+                                .iter()
+                                .enumerate()
+                                .any(|(j, q)| within(q) && has_kind(q.tile as usize, kind) && (!occupied || held(j)));
                             assert_eq!(game.gate_open(&gate, &arg), expected, "{gate:?} on tile {i}");
                             (shut, open) = if expected { (shut, open + 1) } else { (shut + 1, open) };
                         }
@@ -863,7 +899,8 @@ mod tests {
                 &Gate::Near {
                     tile: GateTile::Local(0),
                     kind: Some(0),
-                    d: 1
+                    d: 1,
+                    occupied: true,
                 },
                 &unplaced
             ));

@@ -612,7 +612,12 @@ impl Game {
                 }
                 _ => true,
             },
-            Gate::Near { tile, kind, d } => self.near_open(*tile, args, *kind, *d),
+            Gate::Near {
+                tile,
+                kind,
+                d,
+                occupied,
+            } => self.near_open(*tile, args, *kind, *d, *occupied),
             Gate::Occupied { tile, kinds } => self.occupied_open(*tile, kinds.as_deref(), args),
         }
     }
@@ -651,17 +656,26 @@ impl Game {
     /// Whether a near gate is open: some tile within `d` squares of the
     /// one it reads has a segment of `kind` (of any kind when `None`), as
     /// the evaluator's scan of the features near a tile finds tiles to look
-    /// at (`Evaluator::feature_scan`); open when its tile is not there.
+    /// at (`Evaluator::feature_scan`), and when `occupied` one whose feature
+    /// has a figure on it; open when its tile is not there.
     #[inline(never)]
-    fn near_open(&self, tile: GateTile, args: &[Value], kind: Option<KindId>, d: i64) -> bool {
+    fn near_open(&self, tile: GateTile, args: &[Value], kind: Option<KindId>, d: i64, occupied: bool) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
         let board = self.state.board();
         let wanted = kind.map_or(u64::MAX, kind_bit);
+        let features = self.state.features();
         let mut near = false;
         board.each_near(t.pos, d as i32, |p| {
-            near |= self.rules.tile_kinds[board.placed[p.index()].tile as usize] & wanted != 0;
+            let placed = &board.placed[p.index()];
+            if near || self.rules.tile_kinds[placed.tile as usize] & wanted == 0 {
+                return;
+            }
+            near = !occupied
+                || (placed.first_node..)
+                    .zip(&self.rules.pack.tiles[placed.tile as usize].segments)
+                    .any(|(node, s)| kind.is_none_or(|k| s.kind == k) && features.figure_count(node) > 0);
         });
         near
     }
