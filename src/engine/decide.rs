@@ -783,6 +783,60 @@ mod tests {
         assert!(deploys > 1000, "{deploys} deploy decisions seen");
     }
 
+    /// An action's `when`, judged at the first target its `where` lets
+    /// through (never when none does), offers what the same test at the
+    /// end of `where` offers: at every decision of random games, the same
+    /// options, with `when` both true and false where targets were found.
+    #[test]
+    fn an_actions_when_offers_what_the_same_test_in_where_offers() {
+        use crate::check::{load, PackRef};
+        let pack = |test: &str| {
+            let text = format!(
+                "pack retreat\nlanguage 1\nrequires base\n\
+                 action retreat in deploy for follower x where x.owner == current_player {test} {{\n  take back x\n}}\n"
+            );
+            let packs = [
+                PackRef::Bundled("base".into()),
+                PackRef::Text {
+                    name: "retreat".into(),
+                    text,
+                },
+            ];
+            Arc::new(Rules::new(load(&packs).unwrap()))
+        };
+        let (when, wherein) = (
+            pack("when current_player.score % 3 != 1"),
+            pack("and current_player.score % 3 != 1"),
+        );
+        let (mut held, mut failed) = (0, 0);
+        for seed in 0..4 {
+            let mut a = Game::new(when.clone(), Setup::new(3).seed(seed)).unwrap();
+            let mut b = Game::new(wherein.clone(), Setup::new(3).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            while a.decision().is_some() {
+                let options = a.options();
+                assert_eq!(options, b.options(), "seed {seed}, turn {}", a.turn());
+                if matches!(a.decision(), Some(Decision::Deploy { .. }))
+                    && a.state
+                        .figures()
+                        .iter()
+                        .any(|m| m.owner.map(|p| p.index()) == Some(a.state.current()))
+                {
+                    if options.iter().any(|c| matches!(c, Choice::Action { .. })) {
+                        held += 1;
+                    } else if a.scores()[a.state.current()] % 3 == 1 {
+                        failed += 1;
+                    }
+                }
+                let choice = options[rng.below(options.len())];
+                a.apply(choice).unwrap();
+                b.apply(choice).unwrap();
+            }
+            assert_eq!(a.scores(), b.scores(), "seed {seed}");
+        }
+        assert!(held > 20 && failed > 20, "when held {held} times, failed {failed}");
+    }
+
     /// An action on figures of one type the current player must own (`for
     /// pawn x where x.owner == current_player`) is passed over while all of
     /// theirs are in the supply:
