@@ -20,9 +20,10 @@
 //! features where m.kind == monastery and distance(m.tile, t) == 1 and
 //! ...) > 0` cannot hold where no tile in the 3×3 around `t` (`t`
 //! included) has a monastery (one with a figure on it, when the filter
-//! asks for one), so it is judged only where one has (a near gate); `... when count(f in t.features where count(p in f.owners) > 0
-//! and ...) > 0` cannot hold where no feature of `t` has a figure on it
-//! (an occupied gate, which a filter that first asks for roads or cities
+//! asks for one), so it is judged only where one has (a near gate);
+//! `... when count(f in t.features where count(p in f.owners) > 0 and
+//! ...) > 0` cannot hold where no feature of `t` has a figure on it (an
+//! occupied gate, which a filter that first asks for roads or cities
 //! narrows to those; both by [`board_gate`]). The board changes from one
 //! event to the next, so such a gate is looked at only when the guard is
 //! judged, as one on the placed tile is.
