@@ -846,6 +846,19 @@ mod tests {
             let (mut shut, mut open) = (0, 0);
             while game.decision().is_some() {
                 let placed = &game.state.board().placed;
+                // Whether a segment of placed tile `j` of a kind `kind_ok`
+                // passes has a figure on its feature.
+                let held = |j: usize, kind_ok: &dyn Fn(KindId) -> bool| {
+                    let segments = &gated.pack.tiles[placed[j].tile as usize].segments;
+                    segments.iter().enumerate().any(|(s, segment)| {
+                        kind_ok(segment.kind)
+                            && game
+                                .state
+                                .features()
+                                .figure_count(game.feature_of(PlacedId(j as u16), s as u8))
+                                > 0
+                    })
+                };
                 for (i, p) in placed.iter().enumerate() {
                     let arg = [Value::Tile(i as u16)];
                     for d in 0..=3 {
@@ -858,35 +871,16 @@ mod tests {
                             };
                             let within =
                                 |q: &PlacedTile| (q.pos.0 - p.pos.0).abs().max((q.pos.1 - p.pos.1).abs()) <= d as i32;
-                            let held = |j: usize| {
-                                let segments = &gated.pack.tiles[placed[j].tile as usize].segments;
-                                segments.iter().enumerate().any(|(s, segment)| {
-                                    kind.is_none_or(|k| segment.kind == k)
-                                        && game
-                                            .state
-                                            .features()
-                                            .figure_count(game.feature_of(PlacedId(j as u16), s as u8))
-                                            > 0
-                                })
-                            };
-                            let expected = placed
-                                .iter()
-                                .enumerate()
-                                .any(|(j, q)| within(q) && has_kind(q.tile as usize, kind) && (!occupied || held(j)));
+                            let of_kind = |k: KindId| kind.is_none_or(|wanted| k == wanted);
+                            let expected = placed.iter().enumerate().any(|(j, q)| {
+                                within(q) && has_kind(q.tile as usize, kind) && (!occupied || held(j, &of_kind))
+                            });
                             assert_eq!(game.gate_open(&gate, &arg), expected, "{gate:?} on tile {i}");
                             (shut, open) = if expected { (shut, open + 1) } else { (shut + 1, open) };
                         }
                     }
-                    let segments = &gated.pack.tiles[p.tile as usize].segments;
                     for kinds in [None, Some(&[0][..]), Some(&[1, 3][..]), Some(&[][..])] {
-                        let figures = segments.iter().enumerate().any(|(s, segment)| {
-                            kinds.is_none_or(|k| k.contains(&segment.kind))
-                                && game
-                                    .state
-                                    .features()
-                                    .figure_count(game.feature_of(PlacedId(i as u16), s as u8))
-                                    > 0
-                        });
+                        let figures = held(i, &|k| kinds.is_none_or(|kinds| kinds.contains(&k)));
                         assert_eq!(game.gate_open(&occupied(kinds), &arg), figures, "tile {i}, {kinds:?}");
                     }
                 }

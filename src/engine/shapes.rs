@@ -4,6 +4,7 @@
 
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program};
+use crate::ir::shared::FnId;
 use crate::ir::{BinOp, KindId, UnOp};
 
 /// `x.B`, a built-in `B` without arguments asked of a local variable `x`,
@@ -141,16 +142,8 @@ pub(super) fn kinds_test(program: &Program, filter: &Expr, slot: u16) -> Option<
             _ => None,
         },
         Expr::Call { func, args } => {
-            // Simple arguments only, as for `member_test`: evaluating them
-            // cannot fail.
-            if !args.iter().all(|a| matches!(a, Expr::Local(_)) || fixed(a, slot)) {
-                return None;
-            }
-            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
-                return None;
-            };
-            let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
-            kinds_test(program, body, param as u16)
+            let (body, param) = called_with_member(program, *func, args, slot)?;
+            kinds_test(program, body, param)
         }
         _ => None,
     }
@@ -191,17 +184,8 @@ fn leading_test<'e>(
             }
         }
         Expr::Call { func, args } => {
-            // Simple arguments only: evaluating them cannot fail, so a call
-            // not made for a member passed over fails no differently.
-            let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e);
-            if !args.iter().all(simple) {
-                return None;
-            }
-            let FnBody::Expr(body) = &program.functions.get(*func as usize)?.body else {
-                return None;
-            };
-            let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
-            match leading_test(program, body, param as u16, of_member)? {
+            let (body, param) = called_with_member(program, *func, args, slot)?;
+            match leading_test(program, body, param, of_member)? {
                 // A parameter: the argument given for it.
                 Expr::Local(q) => args.get(*q as usize).filter(|a| fixed(a)),
                 other => Some(other),
@@ -209,6 +193,22 @@ fn leading_test<'e>(
         }
         _ => None,
     }
+}
+
+/// The body of value function `func` called with `args`, and the slot of
+/// its parameter given the member bound to `slot`, when every argument is
+/// simple (a local variable or [`fixed`]: evaluating them cannot fail, so a
+/// call not made for a member passed over fails no differently). Functions
+/// call only those declared before them, so looking into bodies ends.
+fn called_with_member<'e>(program: &'e Program, func: FnId, args: &[Expr], slot: u16) -> Option<(&'e Expr, u16)> {
+    if !args.iter().all(|a| matches!(a, Expr::Local(_)) || fixed(a, slot)) {
+        return None;
+    }
+    let FnBody::Expr(body) = &program.functions.get(func as usize)?.body else {
+        return None;
+    };
+    let param = args.iter().position(|a| matches!(a, Expr::Local(s) if *s == slot))?;
+    Some((body, param as u16))
 }
 
 /// Whether `e` is a constant, a local variable other than `slot` or a
@@ -362,21 +362,8 @@ pub(super) fn occupied_test(program: &Program, filter: &Expr, slot: u16) -> bool
             Expr::MemberVar { of, .. } if matches!(**of, Expr::Local(s) if s == slot) => Ok(false),
             e if on_member(e) => Ok(false),
             Expr::Call { func, args } => {
-                // Simple arguments only, as for `member_test`: evaluating
-                // them cannot fail.
-                let simple = |e: &Expr| matches!(e, Expr::Local(_)) || fixed(e, slot);
-                if !args.iter().all(simple) {
-                    return Err(());
-                }
-                let Some(FnBody::Expr(body)) = program.functions.get(*func as usize).map(|f| &f.body) else {
-                    return Err(());
-                };
-                let param = args
-                    .iter()
-                    .position(|a| matches!(a, Expr::Local(s) if *s == slot))
-                    .ok_or(())?;
-                // Functions call only those declared before them: no loop.
-                match leading(program, body, param as u16)? {
+                let (body, param) = called_with_member(program, *func, args, slot).ok_or(())?;
+                match leading(program, body, param)? {
                     true => Ok(true),
                     false => Err(()),
                 }

@@ -631,11 +631,17 @@ impl Game {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
+        self.held_segment(t, |k| kinds.is_none_or(|kinds| kinds.contains(&k)))
+    }
+
+    /// Whether a segment of placed tile `t` whose kind passes `kind`
+    /// belongs to a feature with a figure on it (the look of the occupied
+    /// and near gates).
+    fn held_segment(&self, t: &PlacedTile, kind: impl Fn(KindId) -> bool) -> bool {
         let features = self.state.features();
-        let segments = &self.rules.pack.tiles[t.tile as usize].segments;
-        (t.first_node..).zip(segments).any(|(node, segment)| {
-            kinds.is_none_or(|kinds| kinds.contains(&segment.kind)) && features.figure_count(node) > 0
-        })
+        (t.first_node..)
+            .zip(&self.rules.pack.tiles[t.tile as usize].segments)
+            .any(|(node, s)| kind(s.kind) && features.figure_count(node) > 0)
     }
 
     /// The placed tile a gate on `tile` reads of an event's arguments
@@ -665,17 +671,13 @@ impl Game {
         };
         let board = self.state.board();
         let wanted = kind.map_or(u64::MAX, kind_bit);
-        let features = self.state.features();
         let mut near = false;
         board.each_near(t.pos, d as i32, |p| {
             let placed = &board.placed[p.index()];
             if near || self.rules.tile_kinds[placed.tile as usize] & wanted == 0 {
                 return;
             }
-            near = !occupied
-                || (placed.first_node..)
-                    .zip(&self.rules.pack.tiles[placed.tile as usize].segments)
-                    .any(|(node, s)| kind.is_none_or(|k| s.kind == k) && features.figure_count(node) > 0);
+            near = !occupied || self.held_segment(placed, |k| kind.is_none_or(|wanted| k == wanted));
         });
         near
     }
