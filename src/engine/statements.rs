@@ -13,10 +13,10 @@ use super::rules::Rules;
 use super::task::{Code, Pending, RuleChoice, Steer, Step, Task, MAX_DEPTH};
 use super::types::{Event, Target};
 use super::value::{value_target, EvalError, Halt, Value};
-use crate::ir::expr::Expr;
+use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{Domain, EventKind, FnBody, OptionArm, Stmt};
+use crate::ir::{BinOp, FigureTypeId, Ownership};
 use crate::ir::{BlockId, VarId};
-use crate::ir::{FigureTypeId, Ownership};
 use crate::source::Span;
 
 impl Game {
@@ -505,6 +505,23 @@ impl Game {
         else {
             unreachable!("called for a choose")
         };
+        // A yes-or-no question (`may`) has one option, known without a look.
+        if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
+            let player = self.state.current() as u8;
+            let mut options = self.spare.targets.take();
+            options.push(Target::Player(Player(player)));
+            self.ask(Pending::Rule(RuleChoice {
+                player,
+                domain: *domain,
+                optional: *optional,
+                options,
+                frame,
+                slot: *slot,
+                body: *body,
+                otherwise: *otherwise,
+            }));
+            return Ok(true);
+        }
         let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
             return Ok(false);
         };
@@ -711,5 +728,101 @@ impl Game {
         };
         self.emit(Event::Returned { figure: m });
         self.fire_figure(EventKind::FigureReturned, m.id);
+    }
+}
+
+/// Whether a `choose` by the current player among the players passes only
+/// the current player (`p == current_player`, as `may` is lowered): its
+/// one option needs no look at the players, and no frame to judge it in.
+fn asks_current_player_alone(by: &Expr, domain: Domain, slot: u16, filter: Option<&Expr>) -> bool {
+    let current =
+        |e: &Expr| matches!(e, Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args } if args.is_empty());
+    let Some(Expr::Binary(BinOp::Eq, l, r)) = filter else {
+        return false;
+    };
+    domain == Domain::Players
+        && current(by)
+        && ((matches!(**l, Expr::Local(s) if s == slot) && current(r))
+            || (matches!(**r, Expr::Local(s) if s == slot) && current(l)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{load, PackRef};
+    use crate::engine::Rng;
+    use crate::engine::{Choice, Decision, Setup};
+    use std::sync::Arc;
+
+    /// A pack whose `tile_placed` handler asks the current player `question`
+    /// (a `choose` statement with body `{ score 1 ... }`).
+    fn asking(question: &str) -> Arc<Rules> {
+        let text = format!(
+            "pack asking\nlanguage 1\nrequires base\n\
+             on tile_placed(t) {{\n  {question} {{\n    score 1 to current_player reason \"yes\"\n  }}\n}}\n"
+        );
+        let packs = [
+            PackRef::Bundled("base".into()),
+            PackRef::Text {
+                name: "asking".into(),
+                text,
+            },
+        ];
+        Arc::new(Rules::new(load(&packs).unwrap()))
+    }
+
+    /// The one choose statement of a pack's handlers' bodies.
+    fn the_choose(rules: &Rules) -> &Stmt {
+        let program = &rules.pack.program;
+        let handler = program.handlers.last().unwrap();
+        &program.blocks[handler.body as usize][0].stmt
+    }
+
+    fn alone(stmt: &Stmt) -> bool {
+        let Stmt::Choose {
+            by,
+            domain,
+            slot,
+            filter,
+            list: None,
+            ..
+        } = stmt
+        else {
+            return false;
+        };
+        asks_current_player_alone(by, *domain, *slot, filter.as_ref())
+    }
+
+    /// A `may` (its one option known without a look) offers what the same
+    /// question asked by a look at the players offers: at every decision of
+    /// random games, the same options, and the same scores at the end; the
+    /// question was answered both ways.
+    #[test]
+    fn a_may_offers_what_a_look_at_the_players_offers() {
+        let may = asking("may");
+        let look = asking("may choose player p where p == current_player and p.score >= 0");
+        assert!(alone(the_choose(&may)), "may is asked without a look");
+        assert!(!alone(the_choose(&look)), "the longer filter is judged by a look");
+        let (mut yes, mut no) = (0, 0);
+        for seed in 0..3 {
+            let mut a = Game::new(may.clone(), Setup::new(2 + seed as usize).seed(seed)).unwrap();
+            let mut b = Game::new(look.clone(), Setup::new(2 + seed as usize).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            while a.decision().is_some() {
+                let options = a.options();
+                assert_eq!(options, b.options(), "seed {seed}, turn {}", a.turn());
+                let choice = options[rng.below(options.len())];
+                if let Some(Decision::Choose { .. }) = a.decision() {
+                    match choice {
+                        Choice::Pick(_) => yes += 1,
+                        _ => no += 1,
+                    }
+                }
+                a.apply(choice).unwrap();
+                b.apply(choice).unwrap();
+            }
+            assert_eq!(a.scores(), b.scores(), "seed {seed}");
+        }
+        assert!(yes > 20 && no > 20, "answered yes {yes} times, no {no} times");
     }
 }
