@@ -14,7 +14,8 @@
 //! A gate is closed for a tile type or a kind only where the guard is
 //! known to evaluate to `false` without failing ([`known`]), so passing
 //! over it changes nothing but the evaluation work charged to the budgets:
-//! a guard passed over charges none.
+//! a guard passed over charges none. (So a count that could fail only by
+//! running out of that budget is taken as one that cannot: [`infallible`].)
 //!
 //! Two gates read the board instead. `on tile_placed(t) when count(m in
 //! features where m.kind == monastery and distance(m.tile, t) == 1 and
@@ -497,8 +498,12 @@ impl Judge<'_> {
 }
 
 /// Whether evaluating `e` cannot fail: constants, variables, comparisons,
-/// `and`, `or` and `not` of such, and the built-ins answered from their
-/// receiver (and argument) alone.
+/// `and`, `or` and `not` of such, the built-ins answered from their
+/// receiver (and argument) alone, and counts over such a list (or a whole
+/// domain) with such a filter. (A count charges the evaluation budget for
+/// each member, and so fails when the budget runs out; but the budget only
+/// stops rules that run away, and a gate changes the work charged anyway:
+/// a guard passed over charges none.)
 fn infallible(e: &Expr) -> bool {
     match e {
         e if e.is_constant() => true,
@@ -511,6 +516,9 @@ fn infallible(e: &Expr) -> bool {
                 _ => false,
             };
             answered && of.as_deref().is_none_or(infallible)
+        }
+        Expr::Count { list, filter, .. } => {
+            list.as_deref().is_none_or(infallible) && filter.as_deref().is_none_or(infallible)
         }
         Expr::Unary(UnOp::Not, a) => infallible(a),
         Expr::Binary(
@@ -643,6 +651,9 @@ mod tests {
             on tile_placed(t) when t.has_icon(bell) or count(f in t.features where f.kind == monastery) > 0 { set n = 5 }\n\
             on tile_placed(t) when count(f in t.features where f.kind == road and f.tiles > 2) > 0 { set n = 6 }\n\
             on tile_placed(t) when count(f in t.features where f.kind == road or f.tiles > 2) > 0 { set n = 7 }\n\
+            on tile_placed(t) when n >= 0 and count(f in t.features where f.kind == road) > 0\n\
+                and count(f in t.features where f.kind != road and f.kind != field) == 0 { set n = 16 }\n\
+            on tile_placed(t) when count(f in t.features where 10 / n > 1) > 0 and t.has_icon(bell) { set n = 17 }\n\
             on turn_end when placed_tile.has_icon(bell) { set n = 8 }\n\
             on feature_completed(c) when c.kind == city and c.tiles > 2 { set n = 9 }\n\
             on feature_completed(c) when c.kind != road or c.tiles > 2 { set n = 10 }\n\
@@ -654,7 +665,7 @@ mod tests {
             on turn_end when bell_with(placed_tile, n) { set n = 15 }\n";
         let rules = rules(&["base"], Some(text));
         let placed = gates_of(&rules, EventKind::TilePlaced);
-        assert_eq!(placed.len(), 7);
+        assert_eq!(placed.len(), 9);
         let tile_gate = |gates: &[Gate]| match gates {
             [gate @ Gate::Tile {
                 tile: GateTile::Local(0),
@@ -675,6 +686,11 @@ mod tests {
         // A road is needed whatever its length; one of any kind may do.
         assert!(!tile_gate(placed[5]).contains(&"B"));
         assert!(placed[6].is_empty(), "{:?}", placed[6]);
+        // A count whose filter cannot fail, before what the type decides
+        // (it fails only when the evaluation budget runs out).
+        assert_eq!(tile_gate(placed[7]), ["U", "V", "W", "X", "BELL"]);
+        // A count whose filter may fail.
+        assert!(placed[8].is_empty(), "{:?}", placed[8]);
         let ended = gates_of(&rules, EventKind::TurnEnd);
         let placed_gate = |gates: &[Gate]| match gates {
             [gate @ Gate::Tile {
