@@ -505,86 +505,79 @@ impl Game {
         else {
             unreachable!("called for a choose")
         };
-        // A yes-or-no question (`may`) has one option, known without a look.
-        if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
-            let player = self.state.current() as u8;
+        let (player, options) = 'listed: {
+            // A yes-or-no question (`may`) has one option, known without a look.
+            if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
+                let player = self.state.current() as u8;
+                let mut options = self.spare.targets.take();
+                options.push(Target::Player(Player(player)));
+                break 'listed (player, options);
+            }
+            let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
+                return Ok(false);
+            };
+            // Every option is judged against the same state: counts over the
+            // board that do not depend on the option are counted once (the
+            // options are listed, and charged, before any is judged), in a
+            // memo made for a filter that may count.
+            let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
+            // The members are listed into the spare list, kept again once judged.
+            let mut items = std::mem::take(&mut self.spare.members);
             let mut options = self.spare.targets.take();
-            options.push(Target::Player(Player(player)));
-            self.ask(Pending::Rule(RuleChoice {
-                player,
-                domain: *domain,
-                optional: *optional,
-                options,
-                frame,
-                slot: *slot,
-                body: *body,
-                otherwise: *otherwise,
-            }));
-            return Ok(true);
-        }
-        let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
-            return Ok(false);
-        };
-        // Every option is judged against the same state: counts over the
-        // board that do not depend on the option are counted once (the
-        // options are listed, and charged, before any is judged), in a
-        // memo made for a filter that may count.
-        let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
-        // The members are listed into the spare list, kept again once judged.
-        let mut items = std::mem::take(&mut self.spare.members);
-        let mut options = self.spare.targets.take();
-        let judged = self.with_frame(frame, |ev, env| {
-            let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-            let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                Some(fast) => Some(fast),
-                None => walked.as_ref().map(|f| f as &dyn Filter),
-            };
-            // Members of a whole domain are found by a scan: its leading
-            // member test is not judged again (`Filter::holds_found`).
-            let found = match list {
-                Some(l) => {
-                    items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?);
-                    None
-                }
-                None => {
-                    ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?;
-                    Some(*domain)
-                }
-            };
-            let ev = Evaluator {
-                memo: memo.as_ref(),
-                ..ev
-            };
-            options.reserve(items.len());
-            for item in items.drain(..) {
-                let target = value_target(&item);
-                let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
-                env.locals[*slot as usize] = item;
-                let keep = match (filter, found) {
-                    (Some(f), Some(domain)) => f.holds_found(&ev, env, domain)?,
-                    (Some(f), None) => f.holds(&ev, env)?,
-                    (None, _) => true,
+            let judged = self.with_frame(frame, |ev, env| {
+                let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+                let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                    Some(fast) => Some(fast),
+                    None => walked.as_ref().map(|f| f as &dyn Filter),
                 };
-                if keep && !off_board {
-                    options.push(target);
+                // Members of a whole domain are found by a scan: its leading
+                // member test is not judged again (`Filter::holds_found`).
+                let found = match list {
+                    Some(l) => {
+                        items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?);
+                        None
+                    }
+                    None => {
+                        ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?;
+                        Some(*domain)
+                    }
+                };
+                let ev = Evaluator {
+                    memo: memo.as_ref(),
+                    ..ev
+                };
+                options.reserve(items.len());
+                for item in items.drain(..) {
+                    let target = value_target(&item);
+                    let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
+                    env.locals[*slot as usize] = item;
+                    let keep = match (filter, found) {
+                        (Some(f), Some(domain)) => f.holds_found(&ev, env, domain)?,
+                        (Some(f), None) => f.holds(&ev, env)?,
+                        (None, _) => true,
+                    };
+                    if keep && !off_board {
+                        options.push(target);
+                    }
                 }
+                Ok::<_, EvalError>(())
+            });
+            items.clear();
+            self.spare.members = items;
+            judged?;
+            if options.is_empty() {
+                self.spare.targets.keep(options);
+                if let Some(b) = otherwise {
+                    self.tasks.push(Task::Run {
+                        frame,
+                        block: *b,
+                        pc: 0,
+                    });
+                }
+                return Ok(false);
             }
-            Ok::<_, EvalError>(())
-        });
-        items.clear();
-        self.spare.members = items;
-        judged?;
-        if options.is_empty() {
-            self.spare.targets.keep(options);
-            if let Some(b) = otherwise {
-                self.tasks.push(Task::Run {
-                    frame,
-                    block: *b,
-                    pc: 0,
-                });
-            }
-            return Ok(false);
-        }
+            (player, options)
+        };
         self.ask(Pending::Rule(RuleChoice {
             player,
             domain: *domain,
