@@ -25,6 +25,20 @@ pub(crate) fn load_bundled(names: &[&str]) -> Result<crate::RulePack, crate::che
     crate::check::load(&refs)
 }
 
+/// The bundled base pack with the pack `text` named `name` over it (for
+/// tests); a pack that does not load panics with its diagnostics.
+#[cfg(test)]
+pub(crate) fn over_base(name: &str, text: impl Into<String>) -> crate::RulePack {
+    let packs = [
+        crate::check::PackRef::Bundled("base".into()),
+        crate::check::PackRef::Text {
+            name: name.into(),
+            text: text.into(),
+        },
+    ];
+    crate::check::load(&packs).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
 /// The sets of bundled packs that tests play every pack in: base with each
 /// other pack, then as many as load together (`loads`; two packs may both
 /// claim the start tile), in the bundled list's order.

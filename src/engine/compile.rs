@@ -1590,7 +1590,7 @@ impl Compiler<'_> {
 mod tests {
     use super::super::game::WALKED;
     use super::super::{Game, Rng, Rules, Setup};
-    use crate::bundled::{load_bundled, test_sets};
+    use crate::bundled::{load_bundled, over_base, test_sets};
     use crate::check::{load, PackRef};
     use std::sync::Arc;
 
@@ -1652,18 +1652,6 @@ mod tests {
             crate::ir::program::FnBody::Expr(body) => body,
             _ => panic!("case_{i} is a value function"),
         }
-    }
-
-    /// The base pack with the pack `text` named `name` over it.
-    fn over_base(name: &str, text: String) -> crate::RulePack {
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: name.into(),
-                text,
-            },
-        ];
-        load(&packs).unwrap_or_else(|e| panic!("{}", e.render()))
     }
 
     /// Plays a game choosing at random with `seed`; `walked` evaluates every
@@ -1840,7 +1828,7 @@ mod tests {
                 place pawn on start_tile.feature(road)\n  }\n  \
               if count(x in start_tile.feature(road).figures where x.owner == none) > 64 {\n    \
                 score 1000 to current_player reason \"crowd\"\n  }\n}\n";
-        let rules = Arc::new(Rules::new(over_base("crowd.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("crowd.rules", text)));
         for seed in 0..2 {
             let compiled = play(&rules, 2, seed, false);
             assert_eq!(compiled, play(&rules, 2, seed, true), "seed {seed}");
@@ -2324,7 +2312,7 @@ mod tests {
               score near_roads(t, 1) + near_roads(t, 2) to current_player reason \"inlined\"\n}\n\
             on tile_placed(t) when count(f in t.features where helps(f, 0) and helps(f, 1)) > 0 {\n  \
               score 1 to current_player reason \"inlined\"\n}\n";
-        let rules = Arc::new(Rules::new(over_base("inlined.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("inlined.rules", text)));
         let compiled = super::compile(&rules);
         assert!(!compiled.inlined.is_empty(), "calls are inlined");
         // A constant argument is read where it is written: `monastery`
@@ -2371,7 +2359,7 @@ mod tests {
             on tile_placed(t) when count(feature g where not (g.kind == city) and not g.scored\n    \
               and not (distance(g.tile, t) > 1)) > 3 {\n  \
               score 16 to current_player reason \"negated\"\n}\n";
-        let rules = Arc::new(Rules::new(over_base("negated.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("negated.rules", text)));
         let games = plays_as_walked_beyond_base(&rules, 20);
         // Each guard held in some game (each pays its own points) and
         // failed in some (it did not pay at every placement).
@@ -2412,7 +2400,7 @@ mod tests {
             action look in before_place for feature f where f.kind == road and cities() > f.tiles\n    \
               when count(feature g where g.kind == field) > 1 and cities() > 0 {\n  \
               score 1 to current_player reason \"looked\"\n}\n";
-        let rules = Arc::new(Rules::new(over_base("once.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("once.rules", text)));
         let games = plays_as_walked_beyond_base(&rules, 50);
         assert!(
             games
@@ -2438,7 +2426,7 @@ mod tests {
               and count(feature g where count(figure m where m.feature != g) > 0) > 1000\n    \
               or count(feature x where x.kind == city and count(figure m where m.owner != none) > 1) < 1000 {\n  \
               score 1 to current_player reason \"full\"\n}\n";
-        let rules = Arc::new(Rules::new(over_base("full.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("full.rules", text)));
         plays_as_walked_beyond_base(&rules, 20);
     }
 
@@ -2473,7 +2461,7 @@ mod tests {
               score 2 * count(figure x where x.feature.kind != field and x.owner != current_player) to current_player reason \"direct\"\n  \
               for player p where t.feature(road).controlled_by(p) {\n    \
                 score p.supply(follower) + t.feature(road).followers(p) to p reason \"direct\"\n  }\n}\n";
-        let rules = Arc::new(Rules::new(over_base("direct.rules", text.into())));
+        let rules = Arc::new(Rules::new(over_base("direct.rules", text)));
         let met_again: usize = plays_as_walked_beyond_base(&rules, 100)
             .iter()
             .map(|game| game.1.iter().filter(|e| e.contains("points: 1000,")).count())
@@ -2536,8 +2524,7 @@ mod tests {
              on turn_start { set a = b + 1 }\n\
              on turn_start { set current_player.p = 1 }\n\
              on turn_start { set a = 1  if a > 0 { set b = 2 } }\n\
-             on turn_end { }\n"
-                .into(),
+             on turn_end { }\n",
         );
         let rules = Rules::new(pack);
         let plain = super::compile(&rules).plain;
@@ -2694,8 +2681,7 @@ mod tests {
              on turn_start { set b = a  set a = 3 }\n\
              on turn_start { score a + b to current_player reason \"flag\" }\n\
              on turn_start { set a = 1 }\n\
-             on turn_end { score a to current_player reason \"flag\" }\n"
-                .into(),
+             on turn_end { score a to current_player reason \"flag\" }\n",
         );
         let flag = pack.reasons.iter().position(|r| r == "flag").unwrap();
         let rules = Arc::new(Rules::new(pack));

@@ -789,20 +789,12 @@ mod tests {
     /// options, with `when` both true and false where targets were found.
     #[test]
     fn an_actions_when_offers_what_the_same_test_in_where_offers() {
-        use crate::check::{load, PackRef};
         let pack = |test: &str| {
             let text = format!(
                 "pack retreat\nlanguage 1\nrequires base\n\
                  action retreat in deploy for follower x where x.owner == current_player {test} {{\n  take back x\n}}\n"
             );
-            let packs = [
-                PackRef::Bundled("base".into()),
-                PackRef::Text {
-                    name: "retreat".into(),
-                    text,
-                },
-            ];
-            Arc::new(Rules::new(load(&packs).unwrap()))
+            Arc::new(Rules::new(crate::bundled::over_base("retreat", text)))
         };
         let (when, wherein) = (
             pack("when current_player.score % 3 != 1"),

@@ -742,7 +742,7 @@ fn asks_current_player_alone(by: &Expr, domain: Domain, slot: u16, filter: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{load, PackRef};
+    use crate::bundled::over_base;
     use crate::engine::Rng;
     use crate::engine::{Choice, Decision, Setup};
     use std::sync::Arc;
@@ -754,14 +754,7 @@ mod tests {
             "pack asking\nlanguage 1\nrequires base\n\
              on tile_placed(t) {{\n  {question} {{\n    score 1 to current_player reason \"yes\"\n  }}\n}}\n"
         );
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "asking".into(),
-                text,
-            },
-        ];
-        Arc::new(Rules::new(load(&packs).unwrap()))
+        Arc::new(Rules::new(over_base("asking", text)))
     }
 
     /// The one choose statement of a pack's handlers' bodies.

@@ -755,14 +755,7 @@ mod tests {
                     on feature_scored(f) when f.kind == field { set flag = true }\n\
                     on turn_end when placed_tile.has_icon(mark) and not flag { set flag = true }\n\
                     on tile_placed(t) when flag { set flag = false }\n";
-        let packs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "gated".into(),
-                text: text.into(),
-            },
-        ];
-        let rules = Arc::new(Rules::new(load(&packs).unwrap()));
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("gated", text)));
         let mut game = Game::new(Arc::clone(&rules), Setup::new(2).seed(1)).unwrap();
         let place = game.options()[0];
         game.apply(place).unwrap();

@@ -143,7 +143,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::agents::{Agent, RandomAgent};
-    use crate::check::{load, PackRef};
     use crate::engine::{Rules, Setup};
     use std::sync::Arc;
 
@@ -155,14 +154,7 @@ mod tests {
     /// A game of base and a pack with a deck, played at random until
     /// player 1 holds a card that differs from one left in its draw pile.
     fn game_with_a_hidden_card() -> Game {
-        let refs = [
-            PackRef::Bundled("base".into()),
-            PackRef::Text {
-                name: "tokens.rules".into(),
-                text: TOKENS.into(),
-            },
-        ];
-        let rules = Arc::new(Rules::new(load(&refs).expect("bundled packs load")));
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", TOKENS)));
         let mut game = Game::new(rules, Setup::new(2).seed(7)).expect("two players can play");
         let mut agent = RandomAgent::new(3);
         while !(game.state.hands()[1]
