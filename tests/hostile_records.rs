@@ -7,12 +7,14 @@ use meeple::record::{replay_expecting_in, Outcome, Record, ReplayError, MAX_RECO
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+#[path = "common/scratch.rs"]
+mod scratch;
+
+use scratch::Scratch;
+
+/// A fresh folder for one test, removed when it passes.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new("hostile", name)
 }
 
 /// A record of no steps that loads `rules`.
@@ -40,7 +42,8 @@ const SECRET: &str = "hunter2-do-not-show";
 #[test]
 fn an_absolute_path_is_refused_unread() {
     let dir = scratch("absolute");
-    let outside = scratch("absolute-outside").join("secret.rules");
+    let elsewhere = scratch("absolute-outside");
+    let outside = elsewhere.join("secret.rules");
     std::fs::write(&outside, format!("{SECRET}\n")).unwrap();
     let e = load_error(&record_loading(outside.to_str().unwrap()), &dir, &[]);
     assert!(e.contains("is an absolute path"), "{e}");

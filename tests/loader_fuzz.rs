@@ -161,7 +161,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_from_a_file_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        let dir = std::env::temp_dir().join(format!("meeple-fuzz-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("meeple-fuzz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("case.rules");
         std::fs::write(&path, &bytes).unwrap();

@@ -2,12 +2,28 @@
 //! a message naming the fix, and a game stopped by a rule can be reproduced
 //! from what `sim` prints.
 
+#[path = "../../tests/common/scratch.rs"]
+mod scratch;
+
+use scratch::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn meeple(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_meeple"))
         .args(args)
+        .output()
+        .expect("meeple runs")
+}
+
+/// `meeple ARGS` with `tmp` as its temporary folder, where `sim` writes the
+/// record of a stopped game when no `--record-dir` is given.
+fn meeple_in_tmp(args: &[&str], tmp: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .env("TMPDIR", tmp)
+        .env("TMP", tmp)
+        .env("TEMP", tmp)
         .output()
         .expect("meeple runs")
 }
@@ -20,12 +36,9 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when it passes.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new("meeple-cli", name)
 }
 
 fn text(path: &Path) -> String {
@@ -77,7 +90,6 @@ fn a_folder_given_as_a_pack_is_called_a_folder() {
         "{}",
         stderr(&out2)
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -92,7 +104,6 @@ fn a_record_dir_that_is_a_file_is_refused() {
         "{}",
         stderr(&out)
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A pack whose rule fails in some games only: a division by zero once a
@@ -171,10 +182,10 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
     );
 
     // Without --record-dir, the record goes to a temporary file that replays.
-    let out = meeple(&["sim", "--rules", &text(&pack), "--games", "20", "--seed", "1"]);
+    let out = meeple_in_tmp(&["sim", "--rules", &text(&pack), "--games", "20", "--seed", "1"], &dir);
     let message3 = stderr(&out);
     let temporary = PathBuf::from(after(&message3, "its record:"));
-    assert!(temporary.starts_with(std::env::temp_dir()), "{message3}");
+    assert!(temporary.starts_with(&*dir), "{message3}");
     let command = after(&message3, "replay it: meeple ");
     let args: Vec<&str> = command.split(' ').collect();
     let out = meeple(&args);
@@ -184,7 +195,6 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
         stderr(&out)
     );
     std::fs::remove_file(temporary).unwrap();
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -227,7 +237,6 @@ fn a_misspelt_record_field_is_an_error() {
         "{}",
         stderr(&out)
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -245,7 +254,6 @@ fn statistics_of_scores_near_the_limit_do_not_wrap() {
     let json = stdout(&out);
     assert!(json.contains("\"mean\": 4.611686018427388e+18"), "{json}");
     assert!(json.contains("\"huge\": 4.611686018427388e+18"), "{json}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A record's packs may come from `--packs-dir` (and only from there or
@@ -366,7 +374,6 @@ fn a_stopped_game_is_the_same_on_any_number_of_threads() {
     let expected: Vec<String> = (0..=game).map(|g| format!("game-{g:05}.ron")).collect();
     assert_eq!(written, expected);
     assert_eq!(run("4"), (message, written));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -760,12 +767,12 @@ fn keep_going_reports_failed_games_and_finishes_the_run() {
         "random,greedy",
         "--json",
     ];
-    let stop = meeple(&args);
+    let stop = meeple_in_tmp(&args, &dir);
     assert!(!stop.status.success());
     assert!(stderr(&stop).contains("stopped: division by zero"), "{}", stderr(&stop));
     let mut with = args.to_vec();
     with.push("--keep-going");
-    let out = meeple(&with);
+    let out = meeple_in_tmp(&with, &dir);
     assert_eq!(out.status.code(), Some(1), "a run with failed games exits 1");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the report is still printed");
     let (played, failed) = (
@@ -816,7 +823,8 @@ fn ctrl_c_stops_a_run_and_reports_the_games_finished() {
 
 #[test]
 fn tiles_svg_writes_one_picture_per_tile_type() {
-    let dir = scratch("tiles-svg").join("pictures");
+    let scratch = scratch("tiles-svg");
+    let dir = scratch.join("pictures");
     let out = meeple(&["tiles", "base", "--svg", &text(&dir)]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("wrote 24 tile pictures"), "{}", stdout(&out));

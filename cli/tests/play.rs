@@ -5,15 +5,16 @@
 //! the legend beside every board and tile sheet.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+#[path = "../../tests/common/scratch.rs"]
+mod scratch;
+
+use scratch::Scratch;
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-play-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when it passes.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new("meeple-play", name)
 }
 
 fn text(path: &Path) -> &str {
