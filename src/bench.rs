@@ -1,6 +1,7 @@
 //! Throughput, measured one way for `meeple bench` and `cargo bench --bench
 //! engine`: the suite of cases is data ([`SUITE`], `benches/suite.txt`), and
-//! every figure is the median of several timed rounds. Nothing here prints;
+//! every figure is the median of several timed rounds, and every ratio the
+//! median of paired rounds' ratios (see [`run`]). Nothing here prints;
 //! callers show the [`Row`]s (with [`table_header`] and [`table_line`]).
 
 use crate::agents::{agent_by_name, play, Agent, AgentSpec, RandomAgent};
@@ -159,7 +160,8 @@ pub struct Row {
     /// The unit of `median`: `games/s` or `clones/s`.
     pub unit: &'static str,
     /// The figure over another: a games/s row over the suite's first, a
-    /// `sim` row over `sim` on one thread.
+    /// `sim` row over `sim` on one thread. The median of `ratio_rounds`, so
+    /// a change in the machine's load between rows does not move it.
     pub ratio: Option<f64>,
     /// What `ratio` is over (`random base 2p`, `1 thread`).
     pub ratio_to: String,
@@ -168,6 +170,10 @@ pub struct Row {
     pub note: String,
     /// Each round's figure, in order.
     pub rounds: Vec<f64>,
+    /// Each round's figure over the figure it is paired with, timed right
+    /// before it (a round of the suite's first row, or `sim` on one thread
+    /// on the same games); empty when there is no ratio.
+    pub ratio_rounds: Vec<f64>,
 }
 
 /// The median of `xs` (the upper one of an even count; 0 for none).
@@ -198,22 +204,62 @@ pub fn games_per_second(
     logging: bool,
     settings: &Settings,
 ) -> Result<Vec<f64>, String> {
+    (0..settings.rounds)
+        .map(|r| games_round(rules, players, agent, logging, r, settings))
+        .collect()
+}
+
+/// Round `r` of [`games_per_second`]: games `r * 1_000_000`, ... of the run
+/// with seed 1, for a round's time.
+fn games_round(
+    rules: &Arc<Rules>,
+    players: usize,
+    agent: &str,
+    logging: bool,
+    r: usize,
+    settings: &Settings,
+) -> Result<f64, String> {
     agent_by_name(agent, 0).ok_or_else(|| format!("no agent `{agent}`"))?;
     let run = Run::new(players, 1).threads(1).logging(logging);
     let agents = |_seat: usize, seed: u64| agent_by_name(agent, seed).expect("the agent exists");
-    (0..settings.rounds)
-        .map(|r| {
-            let start = Instant::now();
-            let mut games = 0usize;
-            while games == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
-                let game = play_game(rules, &run, &agents, r * 1_000_000 + games)
-                    .map_err(|s| format!("game {} stopped: {}", r * 1_000_000 + games, s.error))?;
-                black_box(game);
-                games += 1;
-            }
-            Ok(games as f64 / start.elapsed().as_secs_f64())
-        })
-        .collect()
+    let start = Instant::now();
+    let mut games = 0usize;
+    while games == 0 || start.elapsed().as_secs_f64() < settings.round_seconds {
+        let game = play_game(rules, &run, &agents, r * 1_000_000 + games)
+            .map_err(|s| format!("game {} stopped: {}", r * 1_000_000 + games, s.error))?;
+        black_box(game);
+        games += 1;
+    }
+    Ok(games as f64 / start.elapsed().as_secs_f64())
+}
+
+/// The baseline a games/s row is compared with: the suite's first row.
+struct Baseline {
+    rules: Arc<Rules>,
+    players: usize,
+    agent: String,
+    name: String,
+}
+
+/// [`games_per_second`] of a row, each round timed right after a round of
+/// the baseline's (the same games as its own rounds): the row's rounds and
+/// each one's figure over its baseline round's.
+fn paired_games_per_second(
+    base: &Baseline,
+    rules: &Arc<Rules>,
+    players: usize,
+    agent: &str,
+    settings: &Settings,
+) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let mut rounds = Vec::with_capacity(settings.rounds);
+    let mut ratios = Vec::with_capacity(settings.rounds);
+    for r in 0..settings.rounds {
+        let before = games_round(&base.rules, base.players, &base.agent, false, r, settings)?;
+        let figure = games_round(rules, players, agent, false, r, settings)?;
+        rounds.push(figure);
+        ratios.push(figure / before);
+    }
+    Ok((rounds, ratios))
 }
 
 /// A game of `players` played by random agents (seed 7) until `tiles` tiles
@@ -294,10 +340,13 @@ pub fn sim_per_second(rules: &Arc<Rules>, players: usize, settings: &Settings) -
 
 /// Measures every case, handing each row to `row` as it is measured (a
 /// `sim` case makes two rows). Games/s rows are compared with the first
-/// case's, which must measure games.
+/// case's, which must measure games: each of their rounds is paired with a
+/// round of the first case's timed right before it, and the ratio is the
+/// median of the rounds' ratios, so a machine that slows down or speeds up
+/// between rows (a shared one) moves the figures but hardly the ratios.
 pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Result<Vec<Row>, String> {
     let mut rows: Vec<Row> = Vec::new();
-    let mut base: Option<(f64, String)> = None;
+    let mut base: Option<Baseline> = None;
     // A first round not timed, so the baseline (the first row) is not
     // measured on a cold machine.
     if let Some(Case {
@@ -321,21 +370,32 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
         };
         match &case.measure {
             Measure::Games { agent } => {
-                let rounds = games_per_second(&rules, case.players, agent, false, settings)?;
-                let median = median(&rounds);
-                let (base_median, base_name) =
-                    base.get_or_insert_with(|| (median, format!("{agent} {} {}p", case.label, case.players)));
+                let (rounds, ratio_rounds) = match &base {
+                    Some(base) => paired_games_per_second(base, &rules, case.players, agent, settings)?,
+                    None => {
+                        let rounds = games_per_second(&rules, case.players, agent, false, settings)?;
+                        let ones = vec![1.0; rounds.len()];
+                        (rounds, ones)
+                    }
+                };
+                let base = base.get_or_insert_with(|| Baseline {
+                    rules: rules.clone(),
+                    players: case.players,
+                    agent: agent.clone(),
+                    name: format!("{agent} {} {}p", case.label, case.players),
+                });
                 push(Row {
                     what: agent.clone(),
                     packs: case.label.clone(),
                     rules: case.packs.clone(),
                     players: case.players,
-                    median,
+                    median: median(&rounds),
                     unit: "games/s",
-                    ratio: Some(median / *base_median),
-                    ratio_to: base_name.clone(),
+                    ratio: Some(median(&ratio_rounds)),
+                    ratio_to: base.name.clone(),
                     note: String::new(),
                     rounds,
+                    ratio_rounds,
                 });
             }
             Measure::SearchClone => {
@@ -354,12 +414,14 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                         ratio_to: String::new(),
                         note: String::new(),
                         rounds,
+                        ratio_rounds: Vec::new(),
                     });
                 }
             }
             Measure::Sim => {
                 let [one, many] = sim_per_second(&rules, case.players, settings)?;
                 let (one_median, many_median) = (median(&one), median(&many));
+                let speed_ups: Vec<f64> = many.iter().zip(&one).map(|(m, o)| m / o).collect();
                 let threads = settings.threads;
                 push(Row {
                     what: "sim, 1 thread".into(),
@@ -371,6 +433,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     ratio: Some(1.0),
                     ratio_to: "1 thread".into(),
                     note: String::new(),
+                    ratio_rounds: vec![1.0; one.len()],
                     rounds: one,
                 });
                 push(Row {
@@ -380,10 +443,11 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     players: case.players,
                     median: many_median,
                     unit: "games/s",
-                    ratio: Some(many_median / one_median),
+                    ratio: Some(median(&speed_ups)),
                     ratio_to: "1 thread".into(),
                     note: String::new(),
                     rounds: many,
+                    ratio_rounds: speed_ups,
                 });
             }
             Measure::Match { agent, opponent } => {
@@ -566,6 +630,7 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
         ratio_to: String::new(),
         note,
         rounds: vec![median],
+        ratio_rounds: Vec::new(),
     };
     let versus = format!("{} vs {}", played.agent, played.opponent);
     vec![

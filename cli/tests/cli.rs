@@ -445,10 +445,26 @@ fn bench_quick_runs_every_row() {
     ] {
         assert!(table.contains(row), "no `{row}` row in:\n{table}");
     }
-    let out = meeple(&["bench", "--quick", "--rounds", "1", "--seconds", "0.01", "--json"]);
+    let out = meeple(&["bench", "--quick", "--rounds", "3", "--seconds", "0.01", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["rows"][0]["ratio"], serde_json::json!(1.0));
+    // A ratio is the median of its rounds' ratios, one a round.
+    for row in report["rows"].as_array().unwrap() {
+        let Some(ratio) = row["ratio"].as_f64() else {
+            assert_eq!(row["ratio_rounds"], serde_json::json!([]), "{row}");
+            continue;
+        };
+        let mut each: Vec<f64> = row["ratio_rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_f64().unwrap())
+            .collect();
+        assert_eq!(each.len(), row["rounds"].as_array().unwrap().len(), "{row}");
+        each.sort_by(f64::total_cmp);
+        assert_eq!(ratio, each[each.len() / 2], "{row}");
+    }
     let out = meeple(&["bench", "--seconds", "0"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--seconds must be"), "{}", stderr(&out));

@@ -38,7 +38,8 @@ pub fn bench(settings: &Settings, versus: Option<&str>, json: bool) -> ExitCode 
                 settings.match_games, settings.threads
             ),
             None => format!(
-                "medians of {} round(s) of {} s; games/s on one thread unless sim says otherwise",
+                "medians of {} round(s) of {} s; games/s on one thread unless sim says otherwise; \
+                 a ratio is the median over rounds each timed right after the one it is over",
                 settings.rounds, settings.round_seconds
             ),
         };
@@ -63,6 +64,7 @@ pub fn bench(settings: &Settings, versus: Option<&str>, json: bool) -> ExitCode 
                 json!({
                     "measure": r.what, "packs": r.packs, "rules": r.rules, "players": r.players, "median": r.median,
                     "unit": r.unit, "ratio": r.ratio, "ratio_to": r.ratio_to, "rounds": r.rounds,
+                    "ratio_rounds": r.ratio_rounds,
                 })
             })
             .collect();
