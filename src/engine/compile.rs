@@ -271,6 +271,11 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|k| k.score_completed.as_ref().map(|e| c.node(e)))
             .collect(),
+        score_frames: pack
+            .kinds
+            .iter()
+            .map(|k| [&k.score_completed, &k.score_final].map(|e| e.as_ref().is_some_and(uses_slots)))
+            .collect(),
         score_final: pack
             .kinds
             .iter()
@@ -408,6 +413,20 @@ fn frame_bound(rules: &Rules) -> u16 {
         .chain(clauses)
         .max()
         .unwrap_or(0)
+}
+
+/// Whether evaluating `e` may use local slots: a count's member, a `let`,
+/// a local read, or a call (inlined calls run in slots of the caller's
+/// frame, and others in a frame of their own).
+fn uses_slots(e: &Expr) -> bool {
+    let mut uses = false;
+    visit(e, &mut |e| {
+        uses |= matches!(
+            e,
+            Expr::Local(_) | Expr::Let { .. } | Expr::Count { .. } | Expr::Call { .. }
+        );
+    });
+    uses
 }
 
 /// One more than the highest local slot `e` reads or binds (0 for none).
@@ -1529,21 +1548,22 @@ impl Compiler<'_> {
             }
             (None, Some(list)) => {
                 // A list a built-in answers on the stack (a tile's features, a
-                // feature's owners or figures) is counted there, as its value
-                // would be; one too long for the stack is listed.
-                if let Expr::Query {
-                    builtin,
-                    of: Some(of),
-                    args,
-                } = &**list
-                {
-                    if let (Builtin::Figures, true, Some(tests)) = (builtin, args.is_empty(), owner_tests) {
+                // feature's owners, figures or touching features, the players)
+                // is counted there, as its value would be; one too long for
+                // the stack is listed.
+                if let Expr::Query { builtin, of, args } = &**list {
+                    if let (Builtin::Figures, true, Some(tests), Some(of)) = (builtin, args.is_empty(), owner_tests, of)
+                    {
                         return self.owner_counter(of, tests, slot, filter);
                     }
                     if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
-                        let of = self.node(of);
+                        // A built-in with no receiver is asked of `none`, as walked.
+                        let of = match of {
+                            Some(of) => self.node(of),
+                            None => constant(Value::None),
+                        };
                         let builtin = *builtin;
-                        let features = builtin == Builtin::TileFeatures;
+                        let features = matches!(builtin, Builtin::TileFeatures | Builtin::Touching);
                         return Box::new(move |ev, env, limit| {
                             let of = of(ev, env)?;
                             let filter = filter.as_ref().map(|f| f as &dyn Filter);

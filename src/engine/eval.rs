@@ -195,6 +195,11 @@ pub(super) struct Compiled {
     pub complete_when_closed: Vec<bool>,
     pub score_completed: Vec<Option<Node>>,
     pub score_final: Vec<Option<Node>>,
+    /// By feature kind, for the completed and the final score: whether the
+    /// formula uses local slots (a count's member, a `let`, an inlined
+    /// call), so it runs in a frame from the spare ones, made with room,
+    /// rather than in a list that grows (and allocates) as it runs.
+    pub score_frames: Vec<[bool; 2]>,
     /// By action: its `when`, and the filter of its targets.
     pub action_when: Vec<Option<Test>>,
     pub action_filter: Vec<Option<CompiledFilter>>,
@@ -1021,8 +1026,18 @@ impl Evaluator<'_> {
         } else {
             &self.compiled.score_final
         };
+        let framed = self
+            .compiled
+            .score_frames
+            .get(kind)
+            .is_some_and(|f| f[usize::from(!completed)]);
+        let mut locals = if framed {
+            self.budget.frame(self.compiled, 0)
+        } else {
+            Vec::new()
+        };
         let env = &mut Env {
-            locals: &mut Vec::new(),
+            locals: &mut locals,
             subject: Some(f),
             depth: 0,
         };
@@ -1034,10 +1049,13 @@ impl Evaluator<'_> {
             "the formula given is the kind's clause named by `completed`"
         );
         let value = match compiled.get(kind) {
-            Some(Some(node)) => node(self, env)?,
-            _ => self.eval(expr, env)?,
+            Some(Some(node)) => node(self, env),
+            _ => self.eval(expr, env),
         };
-        match value {
+        if framed {
+            self.budget.keep(locals);
+        }
+        match value? {
             Value::Int(n) => Ok(n),
             _ => Ok(0),
         }

@@ -69,16 +69,46 @@ impl State {
     /// The features named by the `touches` lists of this feature's segments, each once.
     pub(super) fn touching(&self, rules: &Rules, f: FeatureId) -> Vec<FeatureId> {
         let mut out = Vec::new();
+        self.each_touched(rules, f, |root| {
+            if !out.contains(&root) {
+                out.push(root);
+            }
+            true
+        });
+        out
+    }
+
+    /// [`State::touching`] into `out`, in the same order: how many, or
+    /// `None` when there are more than `out` holds.
+    pub(super) fn touching_into(&self, rules: &Rules, f: FeatureId, out: &mut [FeatureId]) -> Option<usize> {
+        let (mut n, mut room) = (0, true);
+        self.each_touched(rules, f, |root| {
+            if out[..n].contains(&root) {
+                return true;
+            }
+            let Some(slot) = out.get_mut(n) else {
+                room = false;
+                return false;
+            };
+            *slot = root;
+            n += 1;
+            true
+        });
+        room.then_some(n)
+    }
+
+    /// Each feature the `touches` lists of feature `f`'s segments name (as
+    /// often as they name it), in the order of its members and their lists,
+    /// to `visit`, until it returns `false`.
+    fn each_touched(&self, rules: &Rules, f: FeatureId, mut visit: impl FnMut(FeatureId) -> bool) {
         for (placed, seg) in self.features().members(f) {
             let p = &self.board().placed[placed.index()];
             for &t in &rules.pack.tiles[p.tile as usize].segments[seg as usize].touches {
-                let root = self.features().find(p.first_node + u32::from(t));
-                if !out.contains(&root) {
-                    out.push(root);
+                if !visit(self.features().find(p.first_node + u32::from(t))) {
+                    return;
                 }
             }
         }
-        out
     }
 
     /// Whether the tile fits on some square in some rotation.

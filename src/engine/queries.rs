@@ -426,8 +426,8 @@ fn tile_features(ev: &Evaluator, of: &Value) -> Value {
 
 /// Most members of a list answered on the stack ([`small_list`]): a tile
 /// has at most 64 segments (the checker's bound) and a game at most 32
-/// players (majorities are 32-bit masks); a feature may hold more figures,
-/// and those are listed on the heap.
+/// players (majorities are 32-bit masks); a feature may hold more figures
+/// or touch more features, and those are listed on the heap.
 pub(super) const SMALL_LIST: usize = 64;
 
 /// A list built-in answered into a buffer on the stack: the members' ids,
@@ -439,12 +439,16 @@ pub(super) type Member = fn(u32) -> Value;
 
 /// The built-ins whose lists [`SmallList`] answers, and the value of a
 /// member by its id: a count over them lists nothing on the heap (unless
-/// a feature holds more than [`SMALL_LIST`] figures).
+/// a feature holds more than [`SMALL_LIST`] figures or touches more than
+/// [`SMALL_LIST`] features).
 pub(super) fn small_list(builtin: Builtin) -> Option<(SmallList, Member)> {
     match builtin {
         Builtin::TileFeatures => Some((|ev, of, out| Some(tile_roots(ev, of, out)), Value::Feature)),
         Builtin::Owners => Some((|ev, of, out| Some(owner_ids(ev, of, out)), |p| Value::Player(p as u8))),
         Builtin::Figures => Some((figure_ids, Value::Figure)),
+        Builtin::Touching => Some((touching_ids, Value::Feature)),
+        Builtin::Players => Some((player_ids, |p| Value::Player(p as u8))),
+        Builtin::Opponents => Some((opponent_ids, |p| Value::Player(p as u8))),
         _ => None,
     }
 }
@@ -521,6 +525,32 @@ fn owners(ev: &Evaluator, of: &Value) -> Value {
     let mut ids = [0; SMALL_LIST];
     let n = owner_ids(ev, of, &mut ids);
     Value::Players(ids[..n].iter().map(|p| *p as u8).collect())
+}
+
+/// The players, in seat order, into a buffer (as `players` lists them).
+fn player_ids(ev: &Evaluator, _of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let n = ev.state.players();
+    for (p, id) in out.get_mut(..n)?.iter_mut().enumerate() {
+        *id = p as u32;
+    }
+    Some(n)
+}
+
+/// The current player's opponents, from the next player on, into a buffer
+/// (as `opponents` lists them).
+fn opponent_ids(ev: &Evaluator, _of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let (n, current) = (ev.state.players(), ev.state.current());
+    let opponents = out.get_mut(..n.saturating_sub(1))?;
+    for (i, id) in opponents.iter_mut().enumerate() {
+        *id = ((current + i + 1) % n) as u32;
+    }
+    Some(opponents.len())
+}
+
+/// [`touching`] into a buffer; `None` when it holds more than the buffer.
+fn touching_ids(ev: &Evaluator, of: &Value, out: &mut [u32; SMALL_LIST]) -> Option<usize> {
+    let Some(f) = feature(ev, of) else { return Some(0) };
+    ev.state.touching_into(ev.rules, f, out)
 }
 
 /// The features a feature's segments name as touching, each once.
