@@ -334,12 +334,55 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             }),
             _ => None,
         }),
+        values: program
+            .blocks
+            .iter()
+            .map(|block| {
+                block
+                    .iter()
+                    .map(|s| {
+                        statement_values(&s.stmt)
+                            .into_iter()
+                            .filter(|e| !matches!(e, Expr::Local(_)) && constant_value(e).is_none())
+                            .map(|e| (e as *const Expr as usize, c.node(e)))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect(),
         inlined: Vec::new(),
         frame_slots: 0,
     };
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled
+}
+
+/// The values a statement evaluates as it runs (what `statements.rs` asks
+/// for at the statement; an `if`'s condition, a filter and a chooser are
+/// compiled on their own, and a list is listed by the evaluator).
+fn statement_values(stmt: &Stmt) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = Vec::new();
+    match stmt {
+        Stmt::Score { amount, to, reason } => out.extend([amount, to, reason]),
+        Stmt::Place { owner, on, .. } => out.extend(owner.iter().chain([on])),
+        Stmt::Move { figure, to, at } => out.extend([figure, to].into_iter().chain(at)),
+        Stmt::DrawCard { player, .. } => out.push(player),
+        Stmt::Discard { card, player } => out.extend(player.iter().chain([card])),
+        Stmt::Strengthen { player, feature, by } => out.extend([player, feature, by]),
+        Stmt::Adjust { feature, amount, .. } => out.extend([feature, amount]),
+        Stmt::Delay { feature } => out.push(feature),
+        Stmt::Swap { a, b } => out.extend([a, b]),
+        Stmt::Steer { square } => out.push(square),
+        Stmt::Return { figure } | Stmt::MoveToSpot { figure, .. } => out.push(figure),
+        Stmt::Set { of, value, .. } => out.extend(of.iter().chain([value])),
+        Stmt::Let { value, .. } => out.push(value),
+        Stmt::Call { args, .. } => out.extend(args),
+        Stmt::PlaceAtSpot { owner, .. } => out.extend(owner),
+        Stmt::ChooseOption { options, .. } => out.extend(options.iter().filter_map(|o| o.when.as_ref())),
+        Stmt::ExtraTile { .. } | Stmt::ExtraTurn | Stmt::If { .. } | Stmt::ForEach { .. } | Stmt::Choose { .. } => {}
+    }
+    out
 }
 
 /// `each` of every statement of the program, by block and index.
@@ -2531,6 +2574,48 @@ mod tests {
     /// Handlers that only set game variables, to constants or to other
     /// game variables, are run as plain sets; any other statement, a
     /// computed value or a player's variable leaves a handler to its frame.
+    /// A statement's values are compiled, each found by its expression,
+    /// except locals and constants (read as walked); an `if`'s condition is
+    /// compiled on its own, not among them.
+    #[test]
+    fn statement_values_are_compiled_but_locals_and_constants() {
+        use crate::ir::program::Stmt;
+        let pack = over_base(
+            "values",
+            "pack values \"values\"\nlanguage 1\nrequires base\n\
+             var game a: int = 0\n\
+             on turn_end(p) {\n  \
+               score 2 * count(f in features where f.kind == road) to p reason \"r\"\n  \
+               set a = a + 1\n  \
+               if a > 3 { set a = 0 }\n\
+             }\n",
+        );
+        let rules = Rules::new(pack);
+        let compiled = super::compile(&rules);
+        let program = &rules.pack.program;
+        let handler = program.handlers.last().expect("the pack's handler");
+        let block = &program.blocks[handler.body as usize];
+        let at = |i: usize| (handler.body, i as u32);
+        let Stmt::Score { amount, to, reason } = &block[0].stmt else {
+            panic!("a score first: {:?}", block[0].stmt)
+        };
+        assert!(compiled.value(at(0), amount).is_some(), "the amount is compiled");
+        assert!(compiled.value(at(0), to).is_none(), "a local is walked");
+        assert!(compiled.value(at(0), reason).is_none(), "a constant is walked");
+        let Stmt::Set { value, .. } = &block[1].stmt else {
+            panic!("a set second: {:?}", block[1].stmt)
+        };
+        assert!(compiled.value(at(1), value).is_some(), "the value is compiled");
+        assert!(
+            compiled.value(at(0), value).is_none(),
+            "found only at its own statement"
+        );
+        assert!(
+            compiled.values[handler.body as usize][2].is_empty(),
+            "an if has no values"
+        );
+    }
+
     #[test]
     fn plain_handlers_are_found() {
         use super::super::eval::PlainValue;

@@ -151,6 +151,10 @@ pub(super) struct Evaluator<'a> {
 /// answer for it, with the same charges, failures and order of evaluation.
 pub(super) type Node = Box<dyn Fn(&Evaluator, &mut Env) -> Result<Value, EvalError> + Send + Sync>;
 
+/// A statement's compiled values, each with its expression's address
+/// ([`Compiled::value`]).
+pub(super) type StatementValues = Box<[(usize, Node)]>;
+
 /// A condition compiled into a closure: whether [`Evaluator::eval`] would
 /// answer `true`.
 pub(super) type Test = Box<dyn Fn(&Evaluator, &mut Env) -> Result<bool, EvalError> + Send + Sync>;
@@ -226,6 +230,11 @@ pub(super) struct Compiled {
     /// `compile::may_remember`); the options of one whose filter cannot are
     /// judged without one.
     pub chooses: Vec<Vec<Option<CompiledChoose>>>,
+    /// By block and statement: the values the statement evaluates (a
+    /// `score`'s amount, a `set`'s value, a call's arguments ...),
+    /// compiled, each with the address of its expression; a local or a
+    /// constant is read as walked.
+    pub values: Vec<Vec<StatementValues>>,
     /// The bodies of inlined calls, their slots moved up, which the
     /// closures compiled from them name their counts by.
     #[allow(clippy::vec_box, reason = "each body keeps the address its counts are named by")]
@@ -279,6 +288,13 @@ impl Compiled {
     /// The compiled condition or filter of the statement at `at`.
     pub(super) fn statement(&self, at: (crate::ir::BlockId, u32)) -> Option<&CompiledFilter> {
         self.statements.get(at.0 as usize)?.get(at.1 as usize)?.as_ref()
+    }
+
+    /// The compiled value `expr` of the statement at `at`, if compiled.
+    pub(super) fn value(&self, at: (crate::ir::BlockId, u32), expr: &Expr) -> Option<&Node> {
+        let at_expr = expr as *const Expr as usize;
+        let values = self.values.get(at.0 as usize)?.get(at.1 as usize)?;
+        values.iter().find(|(e, _)| *e == at_expr).map(|(_, node)| node)
     }
 
     /// The compiled parts of the `choose` at `at`.

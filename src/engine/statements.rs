@@ -125,7 +125,7 @@ impl Game {
                 }
                 (None, Some(f)) => {
                     let origin = self.frames[frame as usize].origin;
-                    self.eval_at(frame, f).map_err(|e| self.located(e, origin))? == Value::Bool(true)
+                    self.eval_at(frame, at, f).map_err(|e| self.located(e, origin))? == Value::Bool(true)
                 }
                 (None, None) => true,
             };
@@ -182,13 +182,17 @@ impl Game {
     fn chooser(&mut self, compiled: &Compiled, frame: u32, at: (BlockId, u32), by: &Expr) -> Result<Value, EvalError> {
         match compiled.choose(at) {
             Some(c) => self.with_frame(frame, |ev, env| (c.by)(&ev, env)),
-            None => self.eval_at(frame, by),
+            None => self.eval_at(frame, at, by),
         }
     }
 
-    /// Evaluates an expression with the locals of a frame.
-    fn eval_at(&mut self, frame: u32, expr: &Expr) -> Result<Value, EvalError> {
-        self.with_frame(frame, |ev, env| ev.eval(expr, env))
+    /// Evaluates `expr`, a value of the statement at `at`, with the locals
+    /// of a frame: compiled when it was (`Compiled::value`), else walked.
+    fn eval_at(&mut self, frame: u32, at: (BlockId, u32), expr: &Expr) -> Result<Value, EvalError> {
+        self.with_frame(frame, |ev, env| match ev.compiled.value(at, expr) {
+            Some(node) => node(&ev, env),
+            None => ev.eval(expr, env),
+        })
     }
 
     /// The items of a domain (or a list in it), with the locals of a frame.
@@ -208,31 +212,31 @@ impl Game {
         match stmt {
             Stmt::Score { amount, to, reason } => {
                 if let (Value::Int(n), Value::Player(p), Value::Reason(r)) = (
-                    self.eval_at(frame, amount)?,
-                    self.eval_at(frame, to)?,
-                    self.eval_at(frame, reason)?,
+                    self.eval_at(frame, at, amount)?,
+                    self.eval_at(frame, at, to)?,
+                    self.eval_at(frame, at, reason)?,
                 ) {
                     self.award(p as usize, n, r)?;
                 }
             }
-            Stmt::Place { figure, owner, on } => self.exec_place(frame, *figure, owner.as_ref(), on)?,
-            Stmt::Move { figure, to, at } => self.exec_move(frame, figure, to, at.as_ref())?,
-            Stmt::Return { figure } => self.exec_return(frame, figure)?,
-            Stmt::Swap { a, b } => self.exec_swap(frame, a, b)?,
+            Stmt::Place { figure, owner, on } => self.exec_place(frame, at, *figure, owner.as_ref(), on)?,
+            Stmt::Move { figure, to, at: tile } => self.exec_move(frame, at, figure, to, tile.as_ref())?,
+            Stmt::Return { figure } => self.exec_return(frame, at, figure)?,
+            Stmt::Swap { a, b } => self.exec_swap(frame, at, a, b)?,
             Stmt::DrawCard { deck, player } => {
-                if let Value::Player(p) = self.eval_at(frame, player)? {
+                if let Value::Player(p) = self.eval_at(frame, at, player)? {
                     self.draw_card(*deck, p as usize)?;
                 }
             }
             Stmt::Discard { card, player } => {
                 let p = match player {
-                    Some(p) => match self.eval_at(frame, p)? {
+                    Some(p) => match self.eval_at(frame, at, p)? {
                         Value::Player(p) => p as usize,
                         _ => return Ok(false),
                     },
                     None => self.state.current(),
                 };
-                if let Value::Card(c) = self.eval_at(frame, card)? {
+                if let Value::Card(c) = self.eval_at(frame, at, card)? {
                     self.discard_card(p, c);
                 }
             }
@@ -248,9 +252,9 @@ impl Game {
             }
             Stmt::Strengthen { player, feature, by } => {
                 if let (Value::Player(p), Value::Feature(f), Value::Int(n)) = (
-                    self.eval_at(frame, player)?,
-                    self.eval_at(frame, feature)?,
-                    self.eval_at(frame, by)?,
+                    self.eval_at(frame, at, player)?,
+                    self.eval_at(frame, at, feature)?,
+                    self.eval_at(frame, at, by)?,
                 ) {
                     self.state.strengthen(f, p as usize, n);
                 }
@@ -262,19 +266,19 @@ impl Game {
                 reason,
             } => {
                 if let (Value::Feature(f), Value::Int(n)) =
-                    (self.eval_at(frame, feature)?, self.eval_at(frame, amount)?)
+                    (self.eval_at(frame, at, feature)?, self.eval_at(frame, at, amount)?)
                 {
                     self.adjust(f, *replace, n, *reason)?;
                 }
             }
             Stmt::Delay { feature } => {
-                if let Value::Feature(f) = self.eval_at(frame, feature)? {
+                if let Value::Feature(f) = self.eval_at(frame, at, feature)? {
                     self.delay(f);
                 }
             }
             Stmt::ExtraTurn => self.state.grant_extra_turn(),
             Stmt::Steer { square } => {
-                if let Value::Square(x, y) = self.eval_at(frame, square)? {
+                if let Value::Square(x, y) = self.eval_at(frame, at, square)? {
                     // The next turn's placement; in `setup`, the first turn's.
                     self.steers.push(Steer {
                         square: (x, y),
@@ -282,15 +286,15 @@ impl Game {
                     });
                 }
             }
-            Stmt::Set { var, of, value } => self.exec_set(rules, frame, *var, of.as_ref(), value)?,
+            Stmt::Set { var, of, value } => self.exec_set(rules, frame, at, *var, of.as_ref(), value)?,
             Stmt::Let { slot, value } => {
-                let v = self.eval_at(frame, value)?;
+                let v = self.eval_at(frame, at, value)?;
                 self.frames[frame as usize].locals[*slot as usize] = v;
             }
             Stmt::If { cond, then, otherwise } => {
                 let holds = match code.compiled.statement(at) {
                     Some(fast) => self.with_frame(frame, |ev, env| fast.holds(&ev, env))?,
-                    None => self.eval_at(frame, cond)? == Value::Bool(true),
+                    None => self.eval_at(frame, at, cond)? == Value::Bool(true),
                 };
                 let block = if holds { Some(*then) } else { *otherwise };
                 if let Some(block) = block {
@@ -321,10 +325,10 @@ impl Game {
                 return Ok(self.exec_choose_option(code.compiled, frame, at, by, options)?)
             }
             Stmt::PlaceAtSpot { figure, owner, spot } => {
-                self.exec_place_at_spot(frame, *figure, owner.as_ref(), *spot)?
+                self.exec_place_at_spot(frame, at, *figure, owner.as_ref(), *spot)?
             }
             Stmt::MoveToSpot { figure, spot } => {
-                if let Value::Figure(id) = self.eval_at(frame, figure)? {
+                if let Value::Figure(id) = self.eval_at(frame, at, figure)? {
                     let owner = self
                         .state
                         .figure(id)
@@ -340,7 +344,7 @@ impl Game {
                 let f = &rules.pack.program.functions[*func as usize];
                 let mut call_locals = self.locals(f.slots as usize);
                 for (i, a) in args.iter().enumerate() {
-                    call_locals[i] = self.eval_at(frame, a)?;
+                    call_locals[i] = self.eval_at(frame, at, a)?;
                 }
                 match &f.body {
                     FnBody::Block(b) => {
@@ -360,18 +364,19 @@ impl Game {
     fn exec_place(
         &mut self,
         frame: u32,
+        at: (BlockId, u32),
         figure: FigureTypeId,
         owner: Option<&Expr>,
         on: &Expr,
     ) -> Result<(), EvalError> {
         let owner = match owner {
-            Some(o) => match self.eval_at(frame, o)? {
+            Some(o) => match self.eval_at(frame, at, o)? {
                 Value::Player(p) => Some(p),
                 _ => return Ok(()),
             },
             None => None,
         };
-        if let Value::Feature(f) = self.eval_at(frame, on)? {
+        if let Value::Feature(f) = self.eval_at(frame, at, on)? {
             self.put_figure(figure, owner, f);
         }
         Ok(())
@@ -389,12 +394,13 @@ impl Game {
     fn exec_place_at_spot(
         &mut self,
         frame: u32,
+        at: (BlockId, u32),
         figure: FigureTypeId,
         owner: Option<&Expr>,
         spot: u16,
     ) -> Result<(), EvalError> {
         let owner = match owner {
-            Some(o) => match self.eval_at(frame, o)? {
+            Some(o) => match self.eval_at(frame, at, o)? {
                 Value::Player(p) => Some(Player(p)),
                 _ => return Ok(()),
             },
@@ -412,24 +418,31 @@ impl Game {
     }
 
     /// `move figure to feature at tile`.
-    fn exec_move(&mut self, frame: u32, figure: &Expr, to: &Expr, at: Option<&Expr>) -> Result<(), EvalError> {
-        let who = self.eval_at(frame, figure)?;
-        let at = match at {
-            Some(t) => match self.eval_at(frame, t)? {
+    fn exec_move(
+        &mut self,
+        frame: u32,
+        at: (BlockId, u32),
+        figure: &Expr,
+        to: &Expr,
+        tile: Option<&Expr>,
+    ) -> Result<(), EvalError> {
+        let who = self.eval_at(frame, at, figure)?;
+        let tile = match tile {
+            Some(t) => match self.eval_at(frame, at, t)? {
                 Value::Tile(t) => Some(t),
                 _ => return Ok(()),
             },
             None => None,
         };
-        if let Value::Feature(f) = self.eval_at(frame, to)? {
-            self.move_figure(&who, f, at);
+        if let Value::Feature(f) = self.eval_at(frame, at, to)? {
+            self.move_figure(&who, f, tile);
         }
         Ok(())
     }
 
     /// `return figure`: a figure, or the first on the board of a type.
-    fn exec_return(&mut self, frame: u32, figure: &Expr) -> Result<(), EvalError> {
-        let id = match self.eval_at(frame, figure)? {
+    fn exec_return(&mut self, frame: u32, at: (BlockId, u32), figure: &Expr) -> Result<(), EvalError> {
+        let id = match self.eval_at(frame, at, figure)? {
             Value::Figure(id) => Some(id),
             Value::FigureType(t) => self.state.figures().iter().find(|m| m.figure_type == t).map(|m| m.id),
             _ => None,
@@ -441,8 +454,8 @@ impl Game {
     }
 
     /// `swap a with b`: two figures on the board trade places.
-    fn exec_swap(&mut self, frame: u32, a: &Expr, b: &Expr) -> Result<(), EvalError> {
-        if let (Value::Figure(x), Value::Figure(y)) = (self.eval_at(frame, a)?, self.eval_at(frame, b)?) {
+    fn exec_swap(&mut self, frame: u32, at: (BlockId, u32), a: &Expr, b: &Expr) -> Result<(), EvalError> {
+        if let (Value::Figure(x), Value::Figure(y)) = (self.eval_at(frame, at, a)?, self.eval_at(frame, at, b)?) {
             if let (Some(mx), Some(my)) = (self.state.figure(x).copied(), self.state.figure(y).copied()) {
                 let mi = self.state.relocate(x, my.placed, my.seg).expect("on the board");
                 let mj = self.state.relocate(y, mx.placed, mx.seg).expect("on the board");
@@ -461,11 +474,12 @@ impl Game {
         &mut self,
         rules: &Rules,
         frame: u32,
+        at: (BlockId, u32),
         var: VarId,
         of: Option<&Expr>,
         value: &Expr,
     ) -> Result<(), EvalError> {
-        let v = self.eval_at(frame, value)?;
+        let v = self.eval_at(frame, at, value)?;
         let k = rules.var_index[var as usize];
         let raw = match &v {
             Value::Int(n) => *n,
@@ -474,7 +488,7 @@ impl Game {
         };
         match of {
             None => self.state.set_game_var(var as usize, v),
-            Some(o) => match self.eval_at(frame, o)? {
+            Some(o) => match self.eval_at(frame, at, o)? {
                 Value::Player(p) => self.state.set_player_var(p as usize, k, raw),
                 Value::Feature(f) => self.state.set_feature_var(f, k, raw),
                 _ => {}
@@ -608,7 +622,7 @@ impl Game {
         let mut options = self.spare.targets.take();
         for arm in arms {
             let offered = match &arm.when {
-                Some(w) => self.eval_at(frame, w)? == Value::Bool(true),
+                Some(w) => self.eval_at(frame, at, w)? == Value::Bool(true),
                 None => true,
             };
             if offered {
