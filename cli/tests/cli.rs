@@ -9,18 +9,21 @@ use scratch::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The command `meeple ARGS`, not yet run.
+fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_meeple"));
+    command.args(args);
+    command
+}
+
 fn meeple(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(args)
-        .output()
-        .expect("meeple runs")
+    command(args).output().expect("meeple runs")
 }
 
 /// `meeple ARGS` with `tmp` as its temporary folder, where `sim` writes the
 /// record of a stopped game when no `--record-dir` is given.
 fn meeple_in_tmp(args: &[&str], tmp: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(args)
+    command(args)
         .env("TMPDIR", tmp)
         .env("TMP", tmp)
         .env("TEMP", tmp)
@@ -79,8 +82,7 @@ fn a_folder_given_as_a_pack_is_called_a_folder() {
     assert!(stderr(&out).contains("mine.rules"), "{}", stderr(&out));
     // A bare name is a bundled pack's; run beside the folder, it is the folder.
     let bare = dir.file_name().unwrap().to_str().unwrap();
-    let out2 = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(["sim", "--rules", bare, "--games", "1"])
+    let out2 = command(&["sim", "--rules", bare, "--games", "1"])
         .current_dir(dir.parent().unwrap())
         .output()
         .unwrap();
@@ -811,8 +813,7 @@ fn keep_going_reports_failed_games_and_finishes_the_run() {
 fn ctrl_c_stops_a_run_and_reports_the_games_finished() {
     let dir = scratch("ctrl-c");
     let games = dir.join("games.jsonl");
-    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(["sim", "--games", "100000000", "--json", "--games-out", &text(&games)])
+    let child = command(&["sim", "--games", "100000000", "--json", "--games-out", &text(&games)])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -458,18 +458,13 @@ fn frame_bound(rules: &Rules) -> u16 {
         .unwrap_or(0)
 }
 
-/// Whether evaluating `e` may use local slots: a count's member, a `let`,
-/// a local read, or a call (inlined calls run in slots of the caller's
-/// frame, and others in a frame of their own).
+/// Whether evaluating `e` may use local slots: those it reads or binds
+/// ([`slot_bound`]), or a call's (inlined calls run in slots of the
+/// caller's frame).
 fn uses_slots(e: &Expr) -> bool {
-    let mut uses = false;
-    visit(e, &mut |e| {
-        uses |= matches!(
-            e,
-            Expr::Local(_) | Expr::Let { .. } | Expr::Count { .. } | Expr::Call { .. }
-        );
-    });
-    uses
+    let mut calls = false;
+    visit(e, &mut |e| calls |= matches!(e, Expr::Call { .. }));
+    calls || slot_bound(e) > 0
 }
 
 /// One more than the highest local slot `e` reads or binds (0 for none).
