@@ -14,7 +14,7 @@ use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
 use super::shapes::{and_chain, existence_test, itself_test, local_query, member_test, near_test, occupied_test};
-use super::value::{EvalError, Value};
+use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{FnBody, Program, Stmt};
 use crate::ir::shared::FnId;
@@ -222,6 +222,10 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
     };
     let completed_counts = completed_may_remember(pack);
     let mut compiled = Compiled {
+        game_eval_budget: rules
+            .tile_count
+            .saturating_mul(GAME_EVAL_BUDGET_PER_TILE)
+            .max(EVAL_BUDGET),
         functions: program
             .functions
             .iter()

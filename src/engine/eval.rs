@@ -10,7 +10,7 @@ use super::features::FeatureId;
 use super::rules::{kind_bit, Rules};
 use super::shapes::{existence_test, itself_test, member_test, near_test, occupied_test, NEAR_MAX};
 use super::state::State;
-use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
+use super::value::{EvalError, Value, EVAL_BUDGET};
 use crate::ir::expr::{Builtin, Expr};
 use crate::ir::program::{Domain, FnBody};
 use crate::ir::{BinOp, FigureTypeId, KindId, UnOp};
@@ -25,7 +25,7 @@ pub(super) const MAX_EVAL_DEPTH: u32 = 64;
 pub(super) struct Budget {
     /// Evaluation work since the last decision (see `EVAL_BUDGET`).
     work: Cell<u64>,
-    /// Evaluation work in the whole game (see `GAME_EVAL_BUDGET_PER_TILE`).
+    /// Evaluation work in the whole game (see `Compiled::game_eval_budget`).
     game_work: Cell<u64>,
     /// How many looks are running inside one another (see [`Budget::look`]).
     looking: Cell<u32>,
@@ -171,6 +171,11 @@ pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, E
 /// walked by [`Evaluator::eval`], and call the compiled functions.
 #[derive(Default)]
 pub(super) struct Compiled {
+    /// The evaluation work a whole game may do: `GAME_EVAL_BUDGET_PER_TILE`
+    /// for every tile of the set (`Rules::tile_count`), and never less than
+    /// ten decisions' worth ([`EVAL_BUDGET`]); worked out once, as every
+    /// charge of evaluation work compares against it.
+    pub game_eval_budget: u64,
     /// By function; `None` for a function with statements.
     pub functions: Vec<Option<Node>>,
     /// By function whose body is a condition (a comparison, `and`, `or`,
@@ -958,13 +963,9 @@ impl Evaluator<'_> {
         Ok(())
     }
 
-    /// The evaluation work a whole game may do: [`GAME_EVAL_BUDGET_PER_TILE`]
-    /// for every tile of its set, and never less than ten decisions' worth.
+    /// The evaluation work a whole game may do (`Compiled::game_eval_budget`).
     pub(super) fn game_eval_budget(&self) -> u64 {
-        self.rules
-            .tile_count
-            .saturating_mul(GAME_EVAL_BUDGET_PER_TILE)
-            .max(EVAL_BUDGET)
+        self.compiled.game_eval_budget
     }
 
     fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, EvalError> {

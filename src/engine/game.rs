@@ -141,7 +141,12 @@ impl Game {
         let mut game = Game::setup(rules, players, seed, stack)?;
         #[cfg(test)]
         if WALKED.get() {
-            game.compiled = Arc::new(Compiled::default());
+            // No expression compiled; the game's evaluation budget, made
+            // with the compiled ones, is kept.
+            game.compiled = Arc::new(Compiled {
+                game_eval_budget: game.compiled.game_eval_budget,
+                ..Compiled::default()
+            });
         }
         game.keyed = keyed.is_some();
         if let Some(replay) = replay {

@@ -81,7 +81,7 @@ pub struct Rules {
     /// so a scan for features of one kind passes over tiles without one.
     pub(crate) tile_kinds: Vec<u64>,
     /// How many tiles the set has ([`RulePack::tile_count`], counted once:
-    /// every charge of evaluation work compares against a budget made of it).
+    /// the game's evaluation budget is made of it, `Compiled::game_eval_budget`).
     pub(crate) tile_count: u64,
     /// What the layers above derive from these rules once and share among
     /// their games (the compiled expressions of `compile.rs`), kept here
