@@ -834,6 +834,14 @@ fn constant(v: Value) -> Node {
 }
 
 impl Compiler<'_> {
+    /// Whether variable `var` is a flag (of type `bool`).
+    fn is_flag(&self, var: crate::ir::VarId) -> bool {
+        self.program
+            .vars
+            .get(var as usize)
+            .is_some_and(|v| v.ty == crate::ir::expr::Type::Bool)
+    }
+
     /// Whether `e` always evaluates to an integer.
     fn is_int(&self, e: &Expr) -> bool {
         match e {
@@ -954,11 +962,17 @@ impl Compiler<'_> {
                 Box::new(move |ev, _| Ok(ev.state.game_var(v).clone()))
             }
             Expr::MemberVar { var, of } => {
-                let (var, of) = (*var, self.node(of));
-                Box::new(move |ev, env| {
-                    let of = of(ev, env)?;
-                    Ok(ev.member_value(var, of))
-                })
+                // The variable's type is known here: its value is made
+                // from the number kept, with no look at the declaration.
+                let var = *var;
+                let flag = self.is_flag(var);
+                let value = move |raw: i64| if flag { Value::Bool(raw != 0) } else { Value::Int(raw) };
+                if let Some(of) = direct(of) {
+                    // `f.locked`: the feature or player read in place.
+                    return Box::new(move |ev, env| Ok(value(ev.member_raw(var, &of.read(ev, env)))));
+                }
+                let of = self.node(of);
+                Box::new(move |ev, env| Ok(value(ev.member_raw(var, &of(ev, env)?))))
             }
             Expr::Query { builtin, of, args } => {
                 let builtin = *builtin;
@@ -1103,6 +1117,16 @@ impl Compiler<'_> {
             Expr::GameVar(v) => {
                 let v = *v as usize;
                 Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy() == HOLDS))
+            }
+            // A player's or feature's variable asked whether it is true
+            // (`f.locked`), of one read in place: a flag that is not 0 (an
+            // integer is never true), with no value made.
+            Expr::MemberVar { var, of } if direct(of).is_some() => {
+                let (var, flag, of) = (*var, self.is_flag(*var), direct(of));
+                Box::new(move |ev, env| {
+                    let raw = of.as_ref().map_or(0, |of| ev.member_raw(var, &of.read(ev, env)));
+                    Ok((flag && raw != 0) == HOLDS)
+                })
             }
             Expr::Binary(BinOp::And, l, r) => {
                 // A chain `a and b and c` judged in one loop, left to right,
@@ -2439,6 +2463,38 @@ mod tests {
                 times > 0 && times < placed,
                 "the rule paying {points}: {times} of {placed} placements"
             );
+        }
+    }
+
+    /// Players' and features' variables read by the compiled nodes (the
+    /// variable's type known when compiled, its owner read in place) play
+    /// the games the walked ones play: a flag asked whether it holds, and
+    /// negated, in guards and in a count's filter; a flag and a number as
+    /// values compared.
+    #[test]
+    fn member_variables_play_as_walked() {
+        let text = "pack members\nlanguage 1\nrequires base\n\
+            var feature marked: bool = false merge any\n\
+            var player tally: int = 0\n\
+            on feature_completed(f) when not f.marked and f.kind != field {\n  \
+              set f.marked = true\n  set current_player.tally = current_player.tally + 1\n  \
+              score 21 to current_player reason \"members\"\n}\n\
+            on feature_scored(f) when f.marked and current_player.tally > 2 {\n  \
+              score 22 to current_player reason \"members\"\n}\n\
+            on tile_placed(t) when count(feature g where g.kind == city and g.marked == true) > 1 {\n  \
+              score 23 to current_player reason \"members\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("members.rules", text)));
+        let games = plays_as_walked_beyond_base(&rules, 20);
+        let paid = |points: i64| -> usize {
+            let paid = format!("points: {points},");
+            games
+                .iter()
+                .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
+                .sum()
+        };
+        // Each rule paid in some game.
+        for points in [21, 22, 23] {
+            assert!(paid(points) > 0, "the rule paying {points} never paid");
         }
     }
 

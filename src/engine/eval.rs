@@ -564,17 +564,23 @@ impl Evaluator<'_> {
 
     /// The value of variable `var` of a player or feature.
     pub(super) fn member_value(&self, var: crate::ir::VarId, of: Value) -> Value {
-        let k = self.rules.var_index[var as usize];
-        let ty = self.rules.pack.program.vars[var as usize].ty;
-        let raw = match of {
-            Value::Player(p) => self.state.player_var(p as usize, k),
-            Value::Feature(f) => self.state.features().var(f, k),
-            _ => 0,
-        };
-        if ty == crate::ir::expr::Type::Bool {
+        let raw = self.member_raw(var, &of);
+        if self.rules.pack.program.vars[var as usize].ty == crate::ir::expr::Type::Bool {
             Value::Bool(raw != 0)
         } else {
             Value::Int(raw)
+        }
+    }
+
+    /// Variable `var` of a player or feature as it is kept (a flag as 0 or
+    /// 1); 0 of anything else.
+    #[inline]
+    pub(super) fn member_raw(&self, var: crate::ir::VarId, of: &Value) -> i64 {
+        let k = self.rules.var_index[var as usize];
+        match *of {
+            Value::Player(p) => self.state.player_var(p as usize, k),
+            Value::Feature(f) => self.state.features().var(f, k),
+            _ => 0,
         }
     }
 
