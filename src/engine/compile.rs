@@ -1122,6 +1122,7 @@ impl Compiler<'_> {
             // (`f.locked`), of one read in place: a flag that is not 0 (an
             // integer is never true), with no value made.
             Expr::MemberVar { var, of } if direct(of).is_some() => {
+                // Read in place, the owner can neither fail nor charge.
                 let (var, flag, of) = (*var, self.is_flag(*var), direct(of));
                 Box::new(move |ev, env| {
                     let raw = of.as_ref().map_or(0, |of| ev.member_raw(var, &of.read(ev, env)));
@@ -2470,7 +2471,8 @@ mod tests {
     /// variable's type known when compiled, its owner read in place) play
     /// the games the walked ones play: a flag asked whether it holds, and
     /// negated, in guards and in a count's filter; a flag and a number as
-    /// values compared.
+    /// values compared; and a flag of a feature found by a built-in with an
+    /// argument (not read in place), which may be none.
     #[test]
     fn member_variables_play_as_walked() {
         let text = "pack members\nlanguage 1\nrequires base\n\
@@ -2482,7 +2484,9 @@ mod tests {
             on feature_scored(f) when f.marked and current_player.tally > 2 {\n  \
               score 22 to current_player reason \"members\"\n}\n\
             on tile_placed(t) when count(feature g where g.kind == city and g.marked == true) > 1 {\n  \
-              score 23 to current_player reason \"members\"\n}\n";
+              score 23 to current_player reason \"members\"\n}\n\
+            on tile_placed(t) when not t.feature(road).marked and t.feature(city).marked == false {\n  \
+              score 24 to current_player reason \"members\"\n}\n";
         let rules = Arc::new(Rules::new(over_base("members.rules", text)));
         let games = plays_as_walked_beyond_base(&rules, 20);
         let paid = |points: i64| -> usize {
@@ -2493,7 +2497,7 @@ mod tests {
                 .sum()
         };
         // Each rule paid in some game.
-        for points in [21, 22, 23] {
+        for points in [21, 22, 23, 24] {
             assert!(paid(points) > 0, "the rule paying {points} never paid");
         }
     }

@@ -173,8 +173,10 @@ pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, E
 pub(super) struct Compiled {
     /// The evaluation work a whole game may do: `GAME_EVAL_BUDGET_PER_TILE`
     /// for every tile of the set (`Rules::tile_count`), and never less than
-    /// ten decisions' worth ([`EVAL_BUDGET`]); worked out once, as every
-    /// charge of evaluation work compares against it.
+    /// one decision's budget ([`EVAL_BUDGET`]); worked out once, as every
+    /// charge of evaluation work compares against it. (`Compiled::default()`
+    /// has 0, so that every charge would fail: only a test's game that walks
+    /// every expression starts from it, and keeps its compiled budget.)
     pub game_eval_budget: u64,
     /// By function; `None` for a function with statements.
     pub functions: Vec<Option<Node>>,
@@ -563,7 +565,7 @@ impl Evaluator<'_> {
     }
 
     /// The value of variable `var` of a player or feature.
-    pub(super) fn member_value(&self, var: crate::ir::VarId, of: Value) -> Value {
+    fn member_value(&self, var: crate::ir::VarId, of: Value) -> Value {
         let raw = self.member_raw(var, &of);
         if self.rules.pack.program.vars[var as usize].ty == crate::ir::expr::Type::Bool {
             Value::Bool(raw != 0)
