@@ -1118,17 +1118,6 @@ impl Compiler<'_> {
                 let v = *v as usize;
                 Box::new(move |ev, _| Ok(ev.state.game_var(v).truthy() == HOLDS))
             }
-            // A player's or feature's variable asked whether it is true
-            // (`f.locked`), of one read in place: a flag that is not 0 (an
-            // integer is never true), with no value made.
-            Expr::MemberVar { var, of } if direct(of).is_some() => {
-                // Read in place, the owner can neither fail nor charge.
-                let (var, flag, of) = (*var, self.is_flag(*var), direct(of));
-                Box::new(move |ev, env| {
-                    let raw = of.as_ref().map_or(0, |of| ev.member_raw(var, &of.read(ev, env)));
-                    Ok((flag && raw != 0) == HOLDS)
-                })
-            }
             Expr::Binary(BinOp::And, l, r) => {
                 // A chain `a and b and c` judged in one loop, left to right,
                 // stopping at the first that fails (as nested `and`s do).
@@ -1310,6 +1299,17 @@ impl Compiler<'_> {
                     return Box::new(move |ev, env| {
                         Ok(answer(ev, &of.read(ev, env), &arg.read(ev, env)).truthy() == HOLDS)
                     });
+                }
+                // A player's or feature's variable of an owner read in place
+                // (`f.locked`), which can neither fail nor charge: a flag that
+                // is not 0 (an integer is never true), with no value made.
+                if let Expr::MemberVar { var, of } = e {
+                    if let Some(of) = direct(of) {
+                        let (var, flag) = (*var, self.is_flag(*var));
+                        return Box::new(move |ev, env| {
+                            Ok((flag && ev.member_raw(var, &of.read(ev, env)) != 0) == HOLDS)
+                        });
+                    }
                 }
                 let node = self.node(e);
                 Box::new(move |ev, env| Ok(node(ev, env)?.truthy() == HOLDS))
