@@ -6,7 +6,7 @@
 //! allocator that counts the allocations of the thread that asks.
 
 use common::{bundled_rules as rules, ALL_SEED_PACKS};
-use meeple::{Agent, Game, RandomAgent, Rules, Setup};
+use meeple::{load, Agent, Game, PackRef, RandomAgent, Rules, Setup};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -108,6 +108,48 @@ fn a_game_of_every_seed_pack_allocates_less_than_once_a_decision() {
             total * 3 < turns.len(),
             "seed {seed}: {total} allocations in {} decisions before the final scoring",
             turns.len()
+        );
+    }
+}
+
+/// A rule's loops over a whole domain (`for player p where ...`) and over
+/// a list a built-in answers (`opponents`, a tile's features, a feature's
+/// owners) list their members in kept lists: once the first turns have
+/// made those lists, a turn of such rules allocates nothing.
+#[test]
+fn loops_of_rules_allocate_nothing_once_their_lists_are_kept() {
+    let text = "pack loops\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+        on turn_end {\n\
+          for player p where p != current_player { set n = n + 1 }\n\
+          for player p in opponents { set n = n + 1 }\n\
+          for feature f in placed_tile.features {\n\
+            for player q in f.owners { set n = n + 1 }\n\
+          }\n\
+        }\n";
+    let refs = [
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: "loops.rules".into(),
+            text: text.into(),
+        },
+    ];
+    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    for seed in 0..6 {
+        let players = 2 + seed as usize % 4;
+        let made = allocations_per_decision(&rules, players, seed);
+        // The first turns make the lists; the final scoring makes its own.
+        let warm = 12;
+        let later = &made[warm..made.len() - 1];
+        let allocating: Vec<(usize, usize)> = later
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(i, n)| (i + warm, n))
+            .collect();
+        assert!(
+            allocating.is_empty(),
+            "seed {seed}, {players} players: decisions that allocated (index, allocations): {allocating:?}"
         );
     }
 }

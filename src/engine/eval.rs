@@ -1095,30 +1095,57 @@ impl Evaluator<'_> {
         player: usize,
         env: &mut Env,
     ) -> Result<Vec<Value>, EvalError> {
-        let items = if let Some(l) = list {
-            let list = self.eval(l, env)?;
-            self.narrowed(domain, &list)
-        } else {
-            self.domain_values(domain, player)?
-        };
-        self.charge(items.len())?;
+        let mut items = Vec::new();
+        self.domain_items_into(domain, list, player, env, &mut items)?;
         Ok(items)
+    }
+
+    /// [`Evaluator::domain_items`] added to `items` (a spare list, so that
+    /// a rule's loop over the players or a feature's owners allocates
+    /// nothing), charged for those added alone.
+    pub(super) fn domain_items_into(
+        &self,
+        domain: Domain,
+        list: Option<&Expr>,
+        player: usize,
+        env: &mut Env,
+        items: &mut Vec<Value>,
+    ) -> Result<(), EvalError> {
+        let before = items.len();
+        match list {
+            Some(l) => self.list_into(domain, l, env, items)?,
+            None => self.domain_values_into(domain, player, items)?,
+        }
+        self.charge(items.len() - before)
     }
 
     /// The members of a list value, narrowed to the domain's kind or figure
     /// type (uncharged).
     pub(super) fn narrowed(&self, domain: Domain, list: &Value) -> Vec<Value> {
-        let items = list.items();
+        let mut items = Vec::new();
+        self.narrow_into(domain, list, &mut items);
+        items
+    }
+
+    /// [`Evaluator::narrowed`] added to `items`.
+    pub(super) fn narrow_into(&self, domain: Domain, list: &Value, items: &mut Vec<Value>) {
+        let ours = |v: &Value| self.in_domain(domain, v);
+        match list {
+            Value::Features(v) => items.extend(v.iter().map(|f| Value::Feature(*f)).filter(ours)),
+            Value::Players(v) => items.extend(v.iter().map(|p| Value::Player(*p)).filter(ours)),
+            Value::Figures(v) => items.extend(v.iter().map(|f| Value::Figure(*f)).filter(ours)),
+            Value::Directions(v) => items.extend(v.iter().map(|d| Value::Direction(*d)).filter(ours)),
+            _ => {}
+        }
+    }
+
+    /// Whether a list's member is of the domain's kind or figure type, when
+    /// it names one ([`Evaluator::narrowed`]).
+    pub(super) fn in_domain(&self, domain: Domain, v: &Value) -> bool {
         match domain {
-            Domain::Features(Some(k)) => items
-                .into_iter()
-                .filter(|v| matches!(v, Value::Feature(f) if self.state.features().kind(*f) == k))
-                .collect(),
-            Domain::Figures(Some(t)) => items
-                .into_iter()
-                .filter(|v| matches!(v, Value::Figure(id) if self.figure_type_of(*id) == Some(t)))
-                .collect(),
-            _ => items,
+            Domain::Features(Some(k)) => matches!(v, Value::Feature(f) if self.state.features().kind(*f) == k),
+            Domain::Figures(Some(t)) => matches!(v, Value::Figure(id) if self.figure_type_of(*id) == Some(t)),
+            _ => true,
         }
     }
 
@@ -1324,37 +1351,38 @@ impl Evaluator<'_> {
             .or_else(|| self.state.spot_figure(id).map(|m| m.figure_type))
     }
 
-    /// The values a whole domain ranges over.
-    fn domain_values(&self, domain: Domain, player: usize) -> Result<Vec<Value>, EvalError> {
-        Ok(match domain {
-            Domain::Players => (0..self.state.players() as u8).map(Value::Player).collect(),
-            Domain::Figures(t) => self
-                .state
-                .figures()
-                .iter()
-                .filter(|m| t.is_none_or(|t| m.figure_type == t))
-                .map(|m| Value::Figure(m.id))
-                .collect(),
-            Domain::Tiles => (0..self.state.board().placed.len() as u16).map(Value::Tile).collect(),
-            Domain::Directions => [0, 2, 4, 6].into_iter().map(Value::Direction).collect(),
+    /// The values a whole domain ranges over, added to `items`.
+    fn domain_values_into(&self, domain: Domain, player: usize, items: &mut Vec<Value>) -> Result<(), EvalError> {
+        match domain {
+            Domain::Players => items.extend((0..self.state.players() as u8).map(Value::Player)),
+            Domain::Figures(t) => items.extend(
+                self.state
+                    .figures()
+                    .iter()
+                    .filter(|m| t.is_none_or(|t| m.figure_type == t))
+                    .map(|m| Value::Figure(m.id)),
+            ),
+            Domain::Tiles => items.extend((0..self.state.board().placed.len() as u16).map(Value::Tile)),
+            Domain::Directions => items.extend([0, 2, 4, 6].into_iter().map(Value::Direction)),
             Domain::Squares => {
                 let mut squares: Vec<(i32, i32)> = self.state.board().frontier.iter().map(|s| s.pos).collect();
                 squares.sort_unstable();
-                squares.into_iter().map(|(x, y)| Value::Square(x, y)).collect()
+                items.extend(squares.into_iter().map(|(x, y)| Value::Square(x, y)));
             }
             Domain::Cards => {
                 let mut kinds: Vec<u16> = self.state.hands()[player].to_vec();
                 kinds.sort_unstable();
                 kinds.dedup();
-                kinds.into_iter().map(Value::Card).collect()
+                items.extend(kinds.into_iter().map(Value::Card));
             }
             // Named options are a decision's, never a rule's, domain.
-            Domain::Options => Vec::new(),
+            Domain::Options => {}
             Domain::Features(kind) => {
                 self.charge(self.state.features().len())?;
-                self.state.features().roots(kind).map(Value::Feature).collect()
+                items.extend(self.state.features().roots(kind).map(Value::Feature));
             }
-        })
+        }
+        Ok(())
     }
 }
 

@@ -2,13 +2,52 @@
 //! `supply of` ...): what an expression may ask about the game state.
 
 use super::board::PlacedTile;
-use super::eval::{Evaluator, CANDIDATE};
+use super::eval::{Env, Evaluator, CANDIDATE};
 use super::ids::PlacedId;
 use super::value::{EvalError, Value};
-use crate::ir::expr::Builtin;
+use crate::ir::expr::{Builtin, Expr};
+use crate::ir::program::Domain;
 use thin_vec::ThinVec;
 
 impl Evaluator<'_> {
+    /// The members of list `l` that are of `domain`'s kind or figure type,
+    /// added to `items` as [`Evaluator::narrowed`] lists its value (uncharged):
+    /// a list a built-in answers on the stack ([`small_list`]: a feature's
+    /// owners, the players ...) is listed from there, with no list value made.
+    pub(super) fn list_into(
+        &self,
+        domain: Domain,
+        l: &Expr,
+        env: &mut Env,
+        items: &mut Vec<Value>,
+    ) -> Result<(), EvalError> {
+        if let Expr::Query { builtin, of, args } = l {
+            if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
+                // Its receiver evaluated as `eval` would (`none` when it has none).
+                let of = match of {
+                    Some(e) => self.eval(e, env)?,
+                    None => Value::None,
+                };
+                let mut ids = [0; SMALL_LIST];
+                if let Some(n) = small(self, &of, &mut ids) {
+                    items.extend(
+                        ids[..n]
+                            .iter()
+                            .map(|m| member(*m))
+                            .filter(|v| self.in_domain(domain, v)),
+                    );
+                    return Ok(());
+                }
+                let list = self.query(*builtin, of, &[], env.depth)?;
+                self.narrow_into(domain, &list, items);
+                return Ok(());
+            }
+        }
+        let list = self.eval(l, env)?;
+        self.narrow_into(domain, &list, items);
+        Ok(())
+    }
+
     /// Answers a built-in query about `of` with `args`.
     pub(super) fn query(&self, builtin: Builtin, of: Value, args: &[Value], depth: u32) -> Result<Value, EvalError> {
         let pack = &self.rules.pack;

@@ -19,6 +19,9 @@ use crate::ir::{BinOp, FigureTypeId, Ownership};
 use crate::ir::{BlockId, VarId};
 use crate::source::Span;
 
+/// The room a loop's list of members is made with ([`Game::items_at`]).
+const LOOP_ROOM: usize = 16;
+
 impl Game {
     /// Runs statement `pc` of a block in a frame, and the next ones: a
     /// statement that queues nothing is followed at once by the next (as
@@ -142,9 +145,11 @@ impl Game {
                     block: body,
                     pc: 0,
                 });
-                break;
+                return Ok(Step::Next);
             }
         }
+        // Done: the emptied list is kept for the next loop.
+        self.spare.values.keep(items);
         Ok(Step::Next)
     }
 
@@ -203,7 +208,15 @@ impl Game {
         list: Option<&Expr>,
         player: usize,
     ) -> Result<Vec<Value>, EvalError> {
-        self.with_frame(frame, |ev, env| ev.domain_items(domain, list, player, env))
+        // In a spare list, kept again when the loop is done (`Game::each`),
+        // with room for the short lists most loops go over (the players, a
+        // tile's features), so that a kept list seldom has to grow.
+        let mut items = self.spare.values.take();
+        items.reserve(LOOP_ROOM);
+        self.with_frame(frame, |ev, env| {
+            ev.domain_items_into(domain, list, player, env, &mut items)
+        })?;
+        Ok(items)
     }
 
     /// Runs one statement; `Ok(true)` when it stopped the machine for a decision.
@@ -548,7 +561,7 @@ impl Game {
                 // member test is not judged again (`Filter::holds_found`).
                 let found = match list {
                     Some(l) => {
-                        items.extend(ev.domain_items(*domain, Some(l), player as usize, env)?);
+                        ev.domain_items_into(*domain, Some(l), player as usize, env, &mut items)?;
                         None
                     }
                     None => {

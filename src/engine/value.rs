@@ -56,17 +56,6 @@ const _: () = assert!(std::mem::size_of::<Value>() == 16);
 const _: () = assert!(std::mem::size_of::<Result<Value, EvalError>>() == 16);
 
 impl Value {
-    /// The members of a list value, as single values.
-    pub fn items(&self) -> Vec<Value> {
-        match self {
-            Value::Features(v) => v.iter().map(|f| Value::Feature(*f)).collect(),
-            Value::Players(v) => v.iter().map(|p| Value::Player(*p)).collect(),
-            Value::Figures(v) => v.iter().map(|f| Value::Figure(*f)).collect(),
-            Value::Directions(v) => v.iter().map(|d| Value::Direction(*d)).collect(),
-            _ => Vec::new(),
-        }
-    }
-
     /// Whether the value is `true` (anything else is false).
     pub(super) fn truthy(&self) -> bool {
         matches!(self, Value::Bool(true))
