@@ -627,11 +627,15 @@ impl Game {
     /// lists the features of its segments, each of its segment's kind);
     /// open when its tile is not there.
     #[inline(never)]
+    #[allow(
+        clippy::manual_contains,
+        reason = "slice::contains of u16 is a call of its own here; the loop is inlined"
+    )]
     fn occupied_open(&self, tile: GateTile, kinds: Option<&[KindId]>, args: &[Value]) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
-        self.held_segment(t, |k| kinds.is_none_or(|kinds| kinds.contains(&k)))
+        self.held_segment(t, |k| kinds.is_none_or(|kinds| kinds.iter().any(|&x| x == k)))
     }
 
     /// Whether a segment of placed tile `t` whose kind passes `kind`
