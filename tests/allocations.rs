@@ -95,17 +95,19 @@ fn a_base_game_allocates_only_for_its_final_scoring() {
 /// With rules that make lists (a feature's owners, a domain's members, a
 /// player's choice among cities), a game allocates as those rules run, but
 /// far less than once a decision: the boxes and option lists of the
-/// players' choices, the locals of handlers and the lists of their
-/// arguments are reused.
+/// players' choices, the locals of handlers, the lists of their arguments
+/// and the members of their loops are reused, and the kept lists are made
+/// with room for most uses. (About 17 allocations in some 230 decisions,
+/// most of them in the first turns, while the kept lists are made.)
 #[test]
-fn a_game_of_every_seed_pack_allocates_less_than_once_a_decision() {
+fn a_game_of_every_seed_pack_allocates_less_than_once_in_eight_decisions() {
     let packs = rules(&ALL_SEED_PACKS);
     for seed in 0..6 {
         let made = allocations_per_decision(&packs, 4, seed);
         let turns = &made[..made.len() - 1];
         let total: usize = turns.iter().sum();
         assert!(
-            total * 3 < turns.len(),
+            total * 8 < turns.len(),
             "seed {seed}: {total} allocations in {} decisions before the final scoring",
             turns.len()
         );

@@ -120,6 +120,10 @@ impl Budget {
     }
 }
 
+/// The least room of a kept list of values ([`Compiled::list_room`]): the
+/// short lists most loops go over (the players, a tile's features).
+pub(super) const LIST_ROOM: usize = 16;
+
 /// Local variables of the rule being evaluated, and the subject feature of a feature kind's clause.
 pub struct Env<'a> {
     pub locals: &'a mut Vec<Value>,
@@ -287,9 +291,17 @@ impl Compiled {
     /// `n` of them) and the rest none, with the room of [`Compiled::frame`].
     pub(super) fn frame_after(&self, mut values: Vec<Value>, n: usize) -> Vec<Value> {
         debug_assert!(values.len() <= n, "the values given fit the frame");
-        values.reserve_exact(n.max(self.frame_slots).saturating_sub(values.len()));
+        values.reserve_exact(n.max(self.list_room()).saturating_sub(values.len()));
         values.resize_with(n, || Value::None);
         values
+    }
+
+    /// The room of every list of values the game keeps for reuse (frames,
+    /// a loop's members, an event's arguments): the deepest frame's, and at
+    /// least [`LIST_ROOM`], so that a list kept from one use has the room
+    /// of any other and is never grown again.
+    pub(super) fn list_room(&self) -> usize {
+        self.frame_slots.max(LIST_ROOM)
     }
 
     /// The compiled condition or filter of the statement at `at`.

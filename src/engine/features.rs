@@ -80,13 +80,14 @@ struct RootIndex {
 }
 
 impl RootIndex {
-    /// The index of `nodes` as they are.
-    fn of(nodes: &[Node]) -> RootIndex {
+    /// The index of `nodes` as they are, with room for `room` nodes.
+    fn of(nodes: &[Node], room: usize) -> RootIndex {
         let kinds = nodes.iter().map(|n| usize::from(n.kind) + 1).max().unwrap_or(0);
-        let mut index = RootIndex {
-            bits: vec![0; nodes.len().div_ceil(64) * kinds],
-            kinds,
-        };
+        // With room for the nodes the graph has room for, so that the
+        // index does not grow as the game goes on.
+        let mut bits = Vec::with_capacity(room.max(nodes.len()).div_ceil(64) * kinds);
+        bits.resize(nodes.len().div_ceil(64) * kinds, 0);
+        let mut index = RootIndex { bits, kinds };
         for (i, n) in nodes.iter().enumerate().filter(|(i, n)| n.parent == *i as u32) {
             index.bits[root_word(i as u32, n.kind, kinds)] |= root_bit(i as u32);
         }
@@ -203,7 +204,7 @@ impl Features {
         });
         if let Some(index) = self.index.get_mut() {
             if usize::from(kind) >= index.kinds {
-                *index = RootIndex::of(&self.nodes);
+                *index = RootIndex::of(&self.nodes, self.nodes.capacity());
             } else {
                 if id % 64 == 0 {
                     index.bits.extend(std::iter::repeat_n(0, index.kinds));
@@ -233,7 +234,13 @@ impl Features {
     /// of roots (made at the first such scan); of every kind, found by a
     /// scan of the nodes.
     pub fn roots_holding(&self, kind: Option<KindId>, occupied: bool) -> Roots<'_> {
-        let kind = kind.map(|k| (usize::from(k), self.index.get_or_init(|| RootIndex::of(&self.nodes))));
+        let kind = kind.map(|k| {
+            (
+                usize::from(k),
+                self.index
+                    .get_or_init(|| RootIndex::of(&self.nodes, self.nodes.capacity())),
+            )
+        });
         Roots {
             nodes: &self.nodes,
             // A kind no node has has no word, and no root.

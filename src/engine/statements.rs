@@ -19,8 +19,9 @@ use crate::ir::{BinOp, FigureTypeId, Ownership};
 use crate::ir::{BlockId, VarId};
 use crate::source::Span;
 
-/// The room a loop's list of members is made with ([`Game::items_at`]).
-const LOOP_ROOM: usize = 16;
+/// The room of a choice's list of options and of a `choose`'s list of
+/// members: most choices have fewer, so the kept lists seldom grow.
+const CHOICE_ROOM: usize = 64;
 
 impl Game {
     /// Runs statement `pc` of a block in a frame, and the next ones: a
@@ -208,11 +209,8 @@ impl Game {
         list: Option<&Expr>,
         player: usize,
     ) -> Result<Vec<Value>, EvalError> {
-        // In a spare list, kept again when the loop is done (`Game::each`),
-        // with room for the short lists most loops go over (the players, a
-        // tile's features), so that a kept list seldom has to grow.
-        let mut items = self.spare.values.take();
-        items.reserve(LOOP_ROOM);
+        // In a spare list, kept again when the loop is done (`Game::each`).
+        let mut items = self.spare.values.take_with(self.compiled.list_room());
         self.with_frame(frame, |ev, env| {
             ev.domain_items_into(domain, list, player, env, &mut items)
         })?;
@@ -536,7 +534,7 @@ impl Game {
             // A yes-or-no question (`may`) has one option, known without a look.
             if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
                 let player = self.state.current() as u8;
-                let mut options = self.spare.targets.take();
+                let mut options = self.spare.targets.take_with(CHOICE_ROOM);
                 options.push(Target::Player(Player(player)));
                 break 'listed (player, options);
             }
@@ -550,7 +548,8 @@ impl Game {
             let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
             // The members are listed into the spare list, kept again once judged.
             let mut items = std::mem::take(&mut self.spare.members);
-            let mut options = self.spare.targets.take();
+            items.reserve(CHOICE_ROOM);
+            let mut options = self.spare.targets.take_with(CHOICE_ROOM);
             let judged = self.with_frame(frame, |ev, env| {
                 let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
                 let filter: Option<&dyn Filter> = match compiled.statement(at) {
@@ -632,7 +631,7 @@ impl Game {
         let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
             return Ok(false);
         };
-        let mut options = self.spare.targets.take();
+        let mut options = self.spare.targets.take_with(CHOICE_ROOM);
         for arm in arms {
             let offered = match &arm.when {
                 Some(w) => self.eval_at(frame, at, w)? == Value::Bool(true),

@@ -207,6 +207,15 @@ impl<T> Pool<T> {
         self.0.pop().unwrap_or_default()
     }
 
+    /// An empty list with room for `room` members: a kept one when there is
+    /// one, grown to that room when it has less, so that lists taken for
+    /// the same uses grow once a game, not again and again.
+    pub fn take_with(&mut self, room: usize) -> Vec<T> {
+        let mut v = self.take();
+        v.reserve(room);
+        v
+    }
+
     /// Keeps a list for reuse, emptied.
     pub fn keep(&mut self, mut v: Vec<T>) {
         if self.0.len() < MAX_SPARE && v.capacity() > 0 {
