@@ -356,7 +356,18 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .collect(),
         inlined: Vec::new(),
         frame_slots: 0,
+        plain_events: Vec::new(),
     };
+    compiled.plain_events = rules
+        .listeners
+        .iter()
+        .map(|hs| {
+            !hs.is_empty()
+                && hs
+                    .iter()
+                    .all(|&h| program.handlers[h as usize].when.is_none() && compiled.plain[h as usize].is_some())
+        })
+        .collect();
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled
@@ -2500,6 +2511,44 @@ mod tests {
         for points in [21, 22, 23, 24] {
             assert!(paid(points) > 0, "the rule paying {points} never paid");
         }
+    }
+
+    /// An event fired as the next task whose handlers have no guard and
+    /// only set game variables runs them at once (`Game::fire_next`), in
+    /// the order its task runs them, and the games are those walked (where
+    /// every handler runs as a task): `turn_start`'s two handlers read and
+    /// set the same flag (run the other way round, `x` would hold and pay
+    /// 41 every turn), `tile_drawn`'s reads it after them, and `turn_end`'s
+    /// clears it.
+    #[test]
+    fn plain_events_run_at_once_as_their_task_would() {
+        use crate::ir::program::EventKind;
+        let text = "pack plain\nlanguage 1\nrequires base\n\
+            var game x: bool = false\nvar game y: bool = false\nvar game z: bool = false\n\
+            on turn_start { set x = y }\n\
+            on turn_start { set y = true }\n\
+            on tile_drawn(p) { set z = y }\n\
+            on turn_end(p) { set y = false\n  set z = false }\n\
+            on tile_placed(t) when x { score 41 to current_player reason \"plain\" }\n\
+            on tile_placed(t) when z { score 42 to current_player reason \"plain\" }\n";
+        let rules = Arc::new(Rules::new(over_base("plain.rules", text)));
+        let plain = super::compile(&rules).plain_events;
+        for event in [EventKind::TurnStart, EventKind::TileDrawn, EventKind::TurnEnd] {
+            assert!(plain[event.index()], "{event:?} runs its handlers at once");
+        }
+        assert!(
+            !plain[EventKind::TilePlaced.index()],
+            "guarded handlers are judged as a task"
+        );
+        let games = plays_as_walked_beyond_base(&rules, 50);
+        let paid = |points: i64| -> usize {
+            let paid = format!("points: {points},");
+            games
+                .iter()
+                .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
+                .sum()
+        };
+        assert!(paid(42) > 0 && paid(41) == 0, "z held when tiles were placed, x never");
     }
 
     /// Counts that run once while their memo lasts (written in a guard or

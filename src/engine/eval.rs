@@ -202,6 +202,10 @@ pub(super) struct Compiled {
     ///
     /// [`compile::plain_sets`]: super::compile::plain_sets
     pub plain: Vec<Option<Box<[PlainSet]>>>,
+    /// By event (`EventKind::index`): whether it has handlers and every one
+    /// has no guard and only sets game variables (`plain`), so that fired
+    /// as the next task it runs them at once (`Game::fire_next`).
+    pub plain_events: Vec<bool>,
     /// By feature kind: `complete when`, the completed and final scores.
     pub complete: Vec<Option<Test>>,
     /// By feature kind: whether it is complete when it has no open edge

@@ -95,6 +95,39 @@ impl Game {
         self.fire_one_judged(event, depth, arg, true);
     }
 
+    /// [`Game::fire_one_next`] at depth 0; but an event every handler of
+    /// which has no guard and only sets game variables
+    /// (`Compiled::plain_events`: such as a pack's game-wide
+    /// flags reset at `turn_start`) has them run at once, in the order its
+    /// task would run them. That task would run next, and they queue
+    /// nothing, so the game goes on as it would: with no task, no guards'
+    /// loop and no list of the chosen. The step the task would have taken
+    /// is counted.
+    #[inline(always)]
+    fn fire_next(&mut self, code: Code, event: EventKind, arg: impl FnOnce() -> Value, last: &mut Option<Span>) {
+        if code.rules.handlers_of(event).is_empty() {
+            return;
+        }
+        if code.compiled.plain_events.get(event.index()) == Some(&true) {
+            self.run_plain_event(code, event, last);
+        } else {
+            self.fire_one_next(event, 0, arg);
+        }
+    }
+
+    /// The handlers of a plain event ([`Game::fire_next`]) run now.
+    #[inline(never)]
+    fn run_plain_event(&mut self, code: Code, event: EventKind, last: &mut Option<Span>) {
+        self.steps += 1;
+        self.turn_steps += 1;
+        for &h in code.rules.handlers_of(event) {
+            if let Some(Some(sets)) = code.compiled.plain.get(h as usize) {
+                *last = Some(code.rules.pack.program.handlers[h as usize].span);
+                self.run_plain(sets, last);
+            }
+        }
+    }
+
     #[inline(always)]
     fn fire_one_judged(&mut self, event: EventKind, depth: u16, arg: impl FnOnce() -> Value, placed_now: bool) {
         if !self.rules.handlers_of(event).is_empty() {
@@ -290,8 +323,8 @@ impl Game {
         while let Some(task) = self.tasks.pop() {
             self.check_budgets(last)?;
             let step = match task {
-                Task::StartTurn => self.start_turn(),
-                Task::Draw => self.draw_step()?,
+                Task::StartTurn => self.start_turn(code, &mut last),
+                Task::Draw => self.draw_step(code, &mut last)?,
                 Task::AwaitPlace(tile) => {
                     self.phase = Phase::Place(tile);
                     Step::Stop
@@ -307,12 +340,12 @@ impl Game {
                     Step::Next
                 }
                 Task::ReturnAll(f) => self.return_all(f),
-                Task::EndTurn => self.end_turn(),
+                Task::EndTurn => self.end_turn(code, &mut last),
                 Task::Trim(player) => self.trim(player),
                 Task::GameEnd => self.game_end(),
                 Task::EndCards { next, saved } => self.end_cards(next, saved),
                 Task::ToDiscard(card) => self.discard_resolved(card),
-                Task::NextTurn => self.next_turn(),
+                Task::NextTurn => self.next_turn(code, &mut last),
                 Task::FinalScoring => self.final_scoring()?,
                 Task::Finish => {
                     self.phase = Phase::Over;
@@ -376,13 +409,13 @@ impl Game {
         ErrorKind::Runaway.error(format!("a rule ran away: {what} (last at {at})"))
     }
 
-    fn start_turn(&mut self) -> Step {
+    fn start_turn(&mut self, code: Code, last: &mut Option<Span>) -> Step {
         self.turn += 1;
         (self.turn_decisions, self.turn_steps, self.asking) = (0, 0, None);
         self.taken.clear();
         self.tasks.push(Task::Draw);
         let player = self.state.current() as u8;
-        self.fire_one_next(EventKind::TurnStart, 0, || Value::Player(player));
+        self.fire_next(code, EventKind::TurnStart, || Value::Player(player), last);
         Step::Next
     }
 
@@ -403,7 +436,7 @@ impl Game {
         self.state.draw_tile(&self.rules, forced, from, |n| rng.below(n), false)
     }
 
-    fn draw_step(&mut self) -> Result<Step, GameError> {
+    fn draw_step(&mut self, code: Code, last: &mut Option<Span>) -> Result<Step, GameError> {
         match self.draw(None)? {
             None => self.tasks.push(Task::GameEnd),
             Some(tile) => {
@@ -414,7 +447,7 @@ impl Game {
                 });
                 if self.fits_anywhere(tile) {
                     self.tasks.push(Task::AwaitPlace(tile));
-                    self.fire_one_next(EventKind::TileDrawn, 0, || Value::Player(player as u8));
+                    self.fire_next(code, EventKind::TileDrawn, || Value::Player(player as u8), last);
                 } else {
                     self.state.discard_tile();
                     self.emit(Event::Discarded {
@@ -428,7 +461,7 @@ impl Game {
         Ok(Step::Next)
     }
 
-    fn end_turn(&mut self) -> Step {
+    fn end_turn(&mut self, code: Code, last: &mut Option<Span>) -> Step {
         let player = self.state.current() as u8;
         if self.rules.pack.program.hand_limits.is_empty() {
             // No hand is ever over a limit: nothing to trim.
@@ -436,18 +469,18 @@ impl Game {
         } else {
             self.then([Task::Trim(player), Task::NextTurn]);
         }
-        self.fire_one_next(EventKind::TurnEnd, 0, || Value::Player(player));
+        self.fire_next(code, EventKind::TurnEnd, || Value::Player(player), last);
         Step::Next
     }
 
-    fn next_turn(&mut self) -> Step {
+    fn next_turn(&mut self, code: Code, last: &mut Option<Span>) -> Step {
         // Extra tiles drawn after this turn's placement go where their rule said.
         let log = &mut self.log;
         self.state
             .set_aside_extras(None, |tile, kept| log.emit(Event::TileSetAside { tile, kept }));
         self.state.next_player();
         // The next turn starts at once (as its own task would, next).
-        self.start_turn()
+        self.start_turn(code, last)
     }
 
     fn game_end(&mut self) -> Step {
