@@ -5,8 +5,8 @@
 //! only the final scoring, once a game, makes lists. Counted by an
 //! allocator that counts the allocations of the thread that asks.
 
-use common::{bundled_rules as rules, ALL_SEED_PACKS};
-use meeple::{load, Agent, Game, PackRef, RandomAgent, Rules, Setup};
+use common::{bundled_rules as rules, rules_over_base, ALL_SEED_PACKS};
+use meeple::{Agent, Game, RandomAgent, Rules, Setup};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -128,14 +128,7 @@ fn loops_of_rules_allocate_nothing_once_their_lists_are_kept() {
             for player q in f.owners { set n = n + 1 }\n\
           }\n\
         }\n";
-    let refs = [
-        PackRef::Bundled("base".into()),
-        PackRef::Text {
-            name: "loops.rules".into(),
-            text: text.into(),
-        },
-    ];
-    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let rules = rules_over_base("loops.rules", text);
     for seed in 0..6 {
         let players = 2 + seed as usize % 4;
         let made = allocations_per_decision(&rules, players, seed);

@@ -1793,6 +1793,15 @@ mod tests {
             .collect()
     }
 
+    /// How many times games' events (as `play` lists them) paid `points`.
+    fn paid(games: &[(Vec<i64>, Vec<String>, u64)], points: i64) -> usize {
+        let paid = format!("points: {points},");
+        games
+            .iter()
+            .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
+            .sum()
+    }
+
     /// Plays the same games with a pack over base made by `text` from
     /// `filters` of features, whose scans are narrowed, and from the same
     /// filters made to scan everything (`t != none` first), compiled and
@@ -2500,13 +2509,7 @@ mod tests {
               score 24 to current_player reason \"members\"\n}\n";
         let rules = Arc::new(Rules::new(over_base("members.rules", text)));
         let games = plays_as_walked_beyond_base(&rules, 20);
-        let paid = |points: i64| -> usize {
-            let paid = format!("points: {points},");
-            games
-                .iter()
-                .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
-                .sum()
-        };
+        let paid = |points: i64| paid(&games, points);
         // Each rule paid in some game.
         for points in [21, 22, 23, 24] {
             assert!(paid(points) > 0, "the rule paying {points} never paid");
@@ -2541,13 +2544,7 @@ mod tests {
             "guarded handlers are judged as a task"
         );
         let games = plays_as_walked_beyond_base(&rules, 50);
-        let paid = |points: i64| -> usize {
-            let paid = format!("points: {points},");
-            games
-                .iter()
-                .map(|(_, events, _)| events.iter().filter(|e| e.contains(&paid)).count())
-                .sum()
-        };
+        let paid = |points: i64| paid(&games, points);
         assert!(paid(42) > 0 && paid(41) == 0, "z held when tiles were placed, x never");
     }
 

@@ -25,6 +25,20 @@ pub fn bundled_rules(names: &[&str]) -> Arc<Rules> {
     Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
 }
 
+/// The bundled base pack with a pack written as `text` (named `name`) over
+/// it, loaded and checked together (a load error is shown whole).
+#[allow(dead_code, reason = "used by some of the test files that share this module")]
+pub fn rules_over_base(name: &str, text: &str) -> Arc<Rules> {
+    let refs = [
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: name.into(),
+            text: text.into(),
+        },
+    ];
+    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
+}
+
 /// Every scenario record (`.ron`) under `tests/scenarios/`, in a stable order.
 #[allow(dead_code, reason = "used by some of the test files that share this module")]
 pub fn scenario_files() -> Vec<PathBuf> {
