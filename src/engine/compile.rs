@@ -2548,6 +2548,44 @@ mod tests {
         assert!(paid(42) > 0 && paid(41) == 0, "z held when tiles were placed, x never");
     }
 
+    /// A plain event run at once is held to the step budgets as its task
+    /// is: with the turn's steps brought near their budget before the
+    /// deploy decision, the game ends with the same error (naming the same
+    /// rule) and the same flag, set or not, compiled (`turn_end`'s handler
+    /// run at once) as walked (run as a task), whichever step of the turn
+    /// goes over the budget.
+    #[test]
+    fn plain_events_are_held_to_the_step_budgets_as_their_tasks() {
+        use super::super::task::TURN_STEP_BUDGET;
+        let text = "pack plain\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+            on turn_end { set flag = true }\n";
+        let rules = Arc::new(Rules::new(over_base("plain.rules", text)));
+        assert!(super::compile(&rules).plain_events[crate::ir::program::EventKind::TurnEnd.index()]);
+        let flag = rules.pack.program.vars.iter().position(|v| v.name == "flag").unwrap();
+        let flag = rules.var_index[flag];
+        let mut stopped = 0;
+        for left in 1..8 {
+            let outcome = |walked: bool| {
+                WALKED.set(walked);
+                let mut game = Game::new(rules.clone(), Setup::new(2).seed(1)).unwrap();
+                WALKED.set(false);
+                let place = game.options()[0];
+                game.apply(place).unwrap();
+                game.turn_steps = TURN_STEP_BUDGET - left;
+                let deploy = game.options()[0];
+                let ended = game.apply(deploy).map_err(|e| e.to_string());
+                (ended, game.state.game_var(flag).clone())
+            };
+            let compiled = outcome(false);
+            assert_eq!(compiled, outcome(true), "{left} steps left");
+            stopped += usize::from(compiled.0.is_err());
+        }
+        assert!(
+            stopped > 0 && stopped < 7,
+            "the budget is reached at some steps, not all"
+        );
+    }
+
     /// Counts that run once while their memo lasts (written in a guard or
     /// an action's `when`, outside filters and function bodies) pass the
     /// memo by, and those that may run again keep it: a function's count

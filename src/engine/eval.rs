@@ -300,10 +300,12 @@ impl Compiled {
         values
     }
 
-    /// The room of every list of values the game keeps for reuse (frames,
-    /// a loop's members, an event's arguments): the deepest frame's, and at
-    /// least [`LIST_ROOM`], so that a list kept from one use has the room
-    /// of any other and is never grown again.
+    /// The room of the lists of values the game keeps for reuse that frames
+    /// and a loop's members are made in: the deepest frame's, and at least
+    /// [`LIST_ROOM`], so that a list kept from one of these uses has the
+    /// room of the other and is not grown again. (An event's arguments and
+    /// the guards' locals are listed in kept lists as they are, and grow
+    /// once when they come back for a longer use.)
     pub(super) fn list_room(&self) -> usize {
         self.frame_slots.max(LIST_ROOM)
     }

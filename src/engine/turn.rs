@@ -102,13 +102,14 @@ impl Game {
     /// task would run them. That task would run next, and they queue
     /// nothing, so the game goes on as it would: with no task, no guards'
     /// loop and no list of the chosen. The step the task would have taken
-    /// is counted.
+    /// is counted; where that step is over a budget, the task is queued
+    /// after all, so the task loop stops the game there as it would have.
     #[inline(always)]
     fn fire_next(&mut self, code: Code, event: EventKind, arg: impl FnOnce() -> Value, last: &mut Option<Span>) {
         if code.rules.handlers_of(event).is_empty() {
             return;
         }
-        if code.compiled.plain_events.get(event.index()) == Some(&true) {
+        if code.compiled.plain_events.get(event.index()) == Some(&true) && !self.over_budgets(1) {
             self.run_plain_event(code, event, last);
         } else {
             self.fire_one_next(event, 0, arg);
@@ -383,14 +384,20 @@ impl Game {
     pub(super) fn check_budgets(&mut self, last: Option<Span>) -> Result<(), GameError> {
         self.steps += 1;
         self.turn_steps += 1;
-        if self.steps > STEP_BUDGET
-            || self.turn_steps > TURN_STEP_BUDGET
-            || self.log.events.len() > MAX_LOG_EVENTS
-            || self.state.gone_count() > MAX_LOG_EVENTS
-        {
+        if self.over_budgets(0) {
             return Err(self.runaway(last));
         }
         Ok(())
+    }
+
+    /// Whether `more` steps than those counted would go over a step budget,
+    /// or the log or the figures gone from the board are over their caps.
+    #[inline(always)]
+    fn over_budgets(&self, more: u32) -> bool {
+        self.steps.saturating_add(more) > STEP_BUDGET
+            || self.turn_steps.saturating_add(u64::from(more)) > TURN_STEP_BUDGET
+            || self.log.events.len() > MAX_LOG_EVENTS
+            || self.state.gone_count() > MAX_LOG_EVENTS
     }
 
     /// The error of a machine over one of its budgets ([`Game::check_budgets`]),
@@ -660,15 +667,11 @@ impl Game {
     /// lists the features of its segments, each of its segment's kind);
     /// open when its tile is not there.
     #[inline(never)]
-    #[allow(
-        clippy::manual_contains,
-        reason = "slice::contains of u16 is a call of its own here; the loop is inlined"
-    )]
     fn occupied_open(&self, tile: GateTile, kinds: Option<&[KindId]>, args: &[Value]) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
-        self.held_segment(t, |k| kinds.is_none_or(|kinds| kinds.iter().any(|&x| x == k)))
+        self.held_segment(t, |k| kinds.is_none_or(|kinds| holds_kind(kinds, k)))
     }
 
     /// Whether a segment of placed tile `t` whose kind passes `kind`
@@ -771,6 +774,18 @@ impl Game {
         self.tasks.push(Task::PopFrame);
         self.run_statement(code, (self.frames.len() - 1) as u32, body, 0, last)
     }
+}
+
+/// Whether `kinds` holds `k`: a loop the compiler inlines where it is
+/// asked (`slice::contains` of `u16` is a call of its own).
+#[inline]
+fn holds_kind(kinds: &[KindId], k: KindId) -> bool {
+    for &kind in kinds {
+        if kind == k {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
