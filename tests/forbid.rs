@@ -7,6 +7,8 @@ use meeple::engine::{Choice, Decision, ErrorKind, Event, Game, Rotation, Rules, 
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
+mod common;
+
 fn rules() -> Arc<Rules> {
     let refs = [
         PackRef::Bundled("base".into()),
@@ -84,14 +86,7 @@ on setup {
   }
 }
 "#;
-    let refs = [
-        PackRef::Bundled("base".into()),
-        PackRef::Text {
-            name: "steer_forbid.rules".into(),
-            text: text.into(),
-        },
-    ];
-    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let rules = common::rules_over_base("steer_forbid.rules", text);
     let u = rules.pack().tile("U").unwrap();
     let mut game = Game::new(rules.clone(), Setup::new(2).seed(0).stack(vec![u])).unwrap();
     game.apply(Choice::Pick(meeple::engine::Target::Square(-1, 0))).unwrap();

@@ -8,6 +8,8 @@ use meeple::{load, play, Agent, Choice, Event, Game, IsmctsAgent, PackRef, Recor
 use std::sync::Arc;
 use std::time::Duration;
 
+mod common;
+
 fn rules(packs: &[&str]) -> Arc<Rules> {
     let refs: Vec<PackRef> = packs.iter().map(|p| PackRef::Bundled(p.to_string())).collect();
     Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
@@ -144,14 +146,7 @@ const TOKENS: &str = "pack tokens\nrequires base\ndeck tokens\n\
 /// rather than samples of a view, fails this test and the one above.)
 #[test]
 fn the_choice_does_not_depend_on_an_opponents_hand() {
-    let refs = [
-        PackRef::Bundled("base".into()),
-        PackRef::Text {
-            name: "tokens.rules".into(),
-            text: TOKENS.into(),
-        },
-    ];
-    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let rules = common::rules_over_base("tokens.rules", TOKENS);
     let mut first = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
     let mut agent = meeple::RandomAgent::new(6);
     let mut choices = Vec::new();

@@ -10,6 +10,8 @@ use meeple::record::Record;
 use meeple::{load, PackRef};
 use std::sync::Arc;
 
+mod common;
+
 /// The whole game in the game's own terms: the record (without its pack
 /// list, which is the listing under test) and the scores.
 fn game_text(packs: &[&str], seed: u64) -> Option<String> {
@@ -105,14 +107,7 @@ on tile_placed(t) when not first_ran {
   score 10 to current_player reason "second"
 }
 "#;
-    let refs = [
-        PackRef::Bundled("base".into()),
-        PackRef::Text {
-            name: "guards.rules".into(),
-            text: text.into(),
-        },
-    ];
-    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let rules = common::rules_over_base("guards.rules", text);
     let mut game = Game::new(rules, Setup::new(2).seed(5)).expect("two players can play");
     let place = game.options()[0];
     game.apply(place).expect("options are legal");

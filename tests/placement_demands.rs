@@ -2,9 +2,9 @@
 //! placement (the first turn's when issued in `setup`), demands queue in the
 //! order issued, and a later demand never cancels an earlier one.
 
-use meeple::engine::{Choice, Decision, Game, Rotation, Rules, Setup, Target};
-use meeple::{load, PackRef};
-use std::sync::Arc;
+use meeple::engine::{Choice, Decision, Game, Rotation, Setup, Target};
+
+mod common;
 
 /// Base with two demands made in `setup`, both chosen by the first player.
 const TWO_DEMANDS: &str = r#"
@@ -24,14 +24,7 @@ on setup {
 /// A game of base plus `TWO_DEMANDS` whose stack holds two E tiles (a city
 /// on one edge, fields elsewhere); the setup picks `first` then `second`.
 fn game_with_demands(first: (i32, i32), second: (i32, i32)) -> Game {
-    let refs = [
-        PackRef::Bundled("base".into()),
-        PackRef::Text {
-            name: "demands.rules".into(),
-            text: TWO_DEMANDS.into(),
-        },
-    ];
-    let rules = Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))));
+    let rules = common::rules_over_base("demands.rules", TWO_DEMANDS);
     let e = rules.pack().tile("E").expect("base has tile E");
     let mut game = Game::new(rules, Setup::new(2).seed(1).stack(vec![e, e])).expect("two players can play");
     for square in [first, second] {

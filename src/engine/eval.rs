@@ -279,7 +279,7 @@ pub(super) enum PlainValue {
 
 impl Compiled {
     /// A frame of `n` local slots (none set), with room for the frames of
-    /// the calls inlined in the code it runs.
+    /// the calls inlined in the code it runs ([`Compiled::list_room`]).
     pub(super) fn frame(&self, n: usize) -> Vec<Value> {
         self.frame_in(Vec::new(), n)
     }

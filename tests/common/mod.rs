@@ -22,7 +22,7 @@ pub const ALL_SEED_PACKS: [&str; 6] = [
 #[allow(dead_code, reason = "used by some of the test files that share this module")]
 pub fn bundled_rules(names: &[&str]) -> Arc<Rules> {
     let refs: Vec<PackRef> = names.iter().map(|n| PackRef::Bundled(n.to_string())).collect();
-    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
+    loaded(&refs)
 }
 
 /// The bundled base pack with a pack written as `text` (named `name`) over
@@ -36,7 +36,12 @@ pub fn rules_over_base(name: &str, text: &str) -> Arc<Rules> {
             text: text.into(),
         },
     ];
-    Arc::new(Rules::new(load(&refs).unwrap_or_else(|e| panic!("{}", e.render()))))
+    loaded(&refs)
+}
+
+/// The packs `refs` loaded and checked together (a load error is shown whole).
+fn loaded(refs: &[PackRef]) -> Arc<Rules> {
+    Arc::new(Rules::new(load(refs).unwrap_or_else(|e| panic!("{}", e.render()))))
 }
 
 /// Every scenario record (`.ron`) under `tests/scenarios/`, in a stable order.
