@@ -8,7 +8,7 @@
 
 use super::eval::{
     compare_or_compute, constant_value, Compiled, CompiledChoose, CompiledFilter, Counter, Env, Evaluator, Filter,
-    Node, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
+    Node, PlainEvent, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
@@ -357,17 +357,14 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         inlined: Vec::new(),
         frame_slots: 0,
         plain_events: Vec::new(),
+        plain_event_sets: Vec::new(),
     };
-    compiled.plain_events = rules
+    compiled.plain_event_sets = rules
         .listeners
         .iter()
-        .map(|hs| {
-            !hs.is_empty()
-                && hs
-                    .iter()
-                    .all(|&h| program.handlers[h as usize].when.is_none() && compiled.plain[h as usize].is_some())
-        })
+        .map(|hs| plain_event(program, &compiled.plain, hs))
         .collect();
+    compiled.plain_events = compiled.plain_event_sets.iter().map(Option::is_some).collect();
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled
@@ -428,6 +425,26 @@ pub(super) fn plain_sets(program: &Program, body: crate::ir::BlockId) -> Option<
             _ => None,
         })
         .collect()
+}
+
+/// The sets of an event's handlers `hs` as one list, in the order its
+/// task runs them, when it has handlers and every one has no guard and
+/// only sets game variables (`plain`, by handler).
+fn plain_event(program: &Program, plain: &[Option<Box<[PlainSet]>>], hs: &[u16]) -> Option<PlainEvent> {
+    let mut sets = Vec::new();
+    let mut last = None;
+    for &h in hs {
+        let handler = &program.handlers[h as usize];
+        let (None, Some(Some(its))) = (&handler.when, plain.get(h as usize)) else {
+            return None;
+        };
+        sets.extend_from_slice(its);
+        last = Some(its.last().map_or(handler.span, |s| s.span));
+    }
+    Some(PlainEvent {
+        sets: sets.into(),
+        last: last?,
+    })
 }
 
 /// Most functions being inlined or compiled inside one another (the

@@ -206,6 +206,9 @@ pub(super) struct Compiled {
     /// has no guard and only sets game variables (`plain`), so that fired
     /// as the next task it runs them at once (`Game::fire_next`).
     pub plain_events: Vec<bool>,
+    /// By event whose handlers are plain (`plain_events`): their sets as
+    /// one list, in the order its task would run them.
+    pub plain_event_sets: Vec<Option<PlainEvent>>,
     /// By feature kind: `complete when`, the completed and final scores.
     pub complete: Vec<Option<Test>>,
     /// By feature kind: whether it is complete when it has no open edge
@@ -266,6 +269,18 @@ pub(super) struct PlainSet {
     pub value: PlainValue,
     /// Where the `set` is written: the last rule run, for a runaway's message.
     pub span: crate::source::Span,
+}
+
+/// The handlers of an event that only set game variables, as one list
+/// ([`Compiled::plain_events`]).
+#[derive(Debug, Clone)]
+pub(super) struct PlainEvent {
+    /// Every handler's sets, the handlers in the order their task would
+    /// run them.
+    pub sets: Box<[PlainSet]>,
+    /// The last rule run once they have run (the last set's, or the last
+    /// handler's when it sets nothing), for a runaway's message.
+    pub last: crate::source::Span,
 }
 
 /// The value a [`PlainSet`] gives its variable.

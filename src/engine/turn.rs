@@ -116,16 +116,15 @@ impl Game {
         }
     }
 
-    /// The handlers of a plain event ([`Game::fire_next`]) run now.
+    /// The handlers of a plain event ([`Game::fire_next`]) run now: their
+    /// sets, listed as one (`Compiled::plain_event_sets`).
     #[inline(never)]
     fn run_plain_event(&mut self, code: Code, event: EventKind, last: &mut Option<Span>) {
         self.steps += 1;
         self.turn_steps += 1;
-        for &h in code.rules.handlers_of(event) {
-            if let Some(Some(sets)) = code.compiled.plain.get(h as usize) {
-                *last = Some(code.rules.pack.program.handlers[h as usize].span);
-                self.run_plain(sets, last);
-            }
+        if let Some(Some(plain)) = code.compiled.plain_event_sets.get(event.index()) {
+            self.run_plain(&plain.sets, last);
+            *last = Some(plain.last);
         }
     }
 
