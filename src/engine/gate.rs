@@ -989,6 +989,49 @@ mod tests {
         assert!(less_work, "some gated guard counts");
     }
 
+    /// An event's gates judged where it fires (`Game::open_handlers`, for
+    /// a `tile_placed` whose task runs next) pass over the same handlers
+    /// as gates judged with the guards: a pack whose handlers have tile,
+    /// occupied and near gates, and some none, in turn, plays the games
+    /// it plays with no gates, with 9 handlers (a bit each in the task)
+    /// and with 70 (more than the task's bits: those past 64 judged with
+    /// their guards). Each handler pays its own number of points, so a
+    /// handler passed over that should run, or run that should not,
+    /// changes the scores.
+    #[test]
+    fn gates_judged_where_an_event_fires_pass_over_the_same_handlers() {
+        for n in [9, 70] {
+            let mut text = String::from(
+                "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+                 fn busy(f: feature) = count(p in f.owners) > 0\n",
+            );
+            for i in 0..n {
+                let guard = match i % 4 {
+                    0 => "count(f in t.features where f.kind == road) > 0".to_string(),
+                    1 => "count(f in t.features where f.kind == city and busy(f)) > 0".to_string(),
+                    2 => "count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0".to_string(),
+                    _ => format!("n >= {}", i % 3),
+                };
+                text += &format!(
+                    "on tile_placed(t) when {guard} {{\n  score {} to current_player reason \"h\"\n  set n = {}\n}}\n",
+                    i + 1,
+                    i % 5
+                );
+            }
+            let gated = Arc::new(rules(&["base"], Some(&text)));
+            let placed = gates_of(&gated, EventKind::TilePlaced);
+            assert_eq!(placed.len(), n);
+            assert!(
+                placed.iter().filter(|g| !g.is_empty()).count() * 4 >= n * 3 - 3,
+                "{n} handlers: {placed:?}"
+            );
+            let mut full = rules(&["base"], Some(&text));
+            full.gates.iter_mut().for_each(|g| *g = Box::new([]));
+            let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &format!("{n} handlers"));
+            assert!(less_work, "{n} handlers: a gate passed a count over");
+        }
+    }
+
     /// An open gate lets through exactly the tiles and features its type
     /// or kind table marks: on the start tile, a feature gate opens for
     /// its city and not its road or fields, a tile gate for an icon stays

@@ -10,7 +10,7 @@ use super::game::Game;
 use super::ids::{PlacedId, Player};
 use super::rules::Rules;
 use super::state::State;
-use super::task::{Adjustment, EventArgs, Log, Step, Task};
+use super::task::{Adjustment, EventArgs, Log, Step, Task, UNJUDGED};
 use super::types::Event;
 use super::value::{EvalError, Value};
 use crate::ir::program::EventKind;
@@ -127,6 +127,7 @@ impl Game {
             event,
             args: EventArgs::One(Value::Feature(f)),
             depth: 0,
+            open: UNJUDGED,
         })
     }
 
@@ -295,6 +296,7 @@ fn points_event(rules: &Rules, player: usize, points: i64, reason: ReasonId, dep
             Value::Reason(reason),
         ]),
         depth,
+        open: UNJUDGED,
     })
 }
 

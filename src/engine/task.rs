@@ -64,6 +64,11 @@ pub(super) enum Task {
         event: EventKind,
         args: EventArgs,
         depth: u16,
+        /// The handlers whose gates were judged open where the event fired,
+        /// its task then being the next (a bit for each of the first 64 by
+        /// their place in `Rules::handlers_of`, the others' gates judged
+        /// with their guards), or [`UNJUDGED`].
+        open: u64,
     },
     /// Handlers chosen when their event fired, the next one last.
     Handlers {
@@ -154,6 +159,12 @@ impl std::fmt::Debug for Spare {
         f.write_str("Spare")
     }
 }
+
+/// [`Task::Fire`]'s `open` when no gate was judged where the event fired:
+/// every handler's gates are judged with its guard. (A mask of 64 open
+/// handlers reads the same, and their gates are judged again, as they
+/// may be: a gate only reads.)
+pub(super) const UNJUDGED: u64 = u64::MAX;
 
 /// An event's arguments. Most events have one, kept in the task itself, so
 /// no list is made for an event whose handlers all pass it by.
@@ -359,3 +370,8 @@ pub(super) struct Steer {
     pub(super) square: Pos,
     pub(super) turn: u32,
 }
+
+// Every task is moved as the stack grows and shrinks: a field added to one
+// (such as `Fire`'s `open`) must not make them all bigger.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Task>() == 56);
