@@ -514,14 +514,30 @@ impl Game {
 
     fn end_turn(&mut self, code: Code, last: &mut Option<Span>) -> Step {
         let player = self.state.current() as u8;
-        if self.rules.pack.program.hand_limits.is_empty() {
-            // No hand is ever over a limit: nothing to trim.
-            self.tasks.push(Task::NextTurn);
-        } else {
-            self.then([Task::Trim(player), Task::NextTurn]);
-        }
+        self.tasks.push(Task::NextTurn);
+        let queued = self.tasks.len();
         self.fire_next(code, EventKind::TurnEnd, || Value::Player(player), last);
-        Step::Next
+        // No hand is ever over a limit: nothing to trim.
+        if self.rules.pack.program.hand_limits.is_empty() {
+            return Step::Next;
+        }
+        self.trim_next(player, queued)
+    }
+
+    /// The hand of `player` trimmed to its limits after the turn-end
+    /// event's handlers, as a task queued under them (at `queued`) would:
+    /// at once when they queued nothing (its step counted, as the loop
+    /// counts a task's, and queued after all when that step would go over
+    /// a budget, so the loop stops the game there).
+    #[inline(never)]
+    fn trim_next(&mut self, player: u8, queued: usize) -> Step {
+        if self.tasks.len() != queued || self.over_budgets(1) {
+            self.tasks.insert(queued, Task::Trim(player));
+            return Step::Next;
+        }
+        self.steps += 1;
+        self.turn_steps += 1;
+        self.trim(player)
     }
 
     fn next_turn(&mut self, code: Code, last: &mut Option<Span>) -> Step {
@@ -884,6 +900,52 @@ mod tests {
         // A guard with no gate may hold; an event with no handler is never heard.
         assert!(!game.unheard(EventKind::TilePlaced, &[Value::Tile(0)], true));
         assert!(game.unheard(EventKind::FigureMoved, &[Value::Figure(0)], true));
+    }
+
+    /// A hand over its limit at the end of a turn is trimmed after the
+    /// turn-end event's handlers have run: at once when none is heard,
+    /// else after them (a task queued under theirs). Each placement draws
+    /// a card and, in the second pack, a guarded `turn_end` handler draws
+    /// another, so with a limit of one card every hand holds at most one
+    /// at each placement, and the players discard one card a turn, or
+    /// two. Trimmed before the `turn_end` draw, a hand would hold two.
+    #[test]
+    fn hands_are_trimmed_after_the_turn_end_handlers() {
+        use super::super::types::{Choice, Decision, Target};
+        let pack = "pack trim\nlanguage 1\nrequires base\ndeck d reshuffle\n\
+                    card c x40 in d { kept }\nhand limit 1 for d\nvar game n: int = 0\n\
+                    on tile_placed(t) { draw card from d }\n";
+        let with_end = format!("{pack}on turn_end when n >= 0 {{ draw card from d }}\n");
+        for (text, drawn) in [(pack.to_string(), 1), (with_end, 2)] {
+            let rules = Arc::new(Rules::new(crate::bundled::over_base("trim", &text)));
+            let mut game = Game::new(rules, Setup::new(3).seed(4)).unwrap();
+            let (mut discards, mut placements) = (0, 0);
+            while let Some(decision) = game.decision() {
+                let options = game.options();
+                let choice = match decision {
+                    Decision::Place { .. } => {
+                        for p in 0..3 {
+                            assert!(game.state.hands()[p].len() <= 1, "{drawn} a turn: player {p}");
+                        }
+                        placements += 1;
+                        options[0]
+                    }
+                    Decision::Choose { .. } => {
+                        assert!(matches!(options[0], Choice::Pick(Target::Card(_))), "{options:?}");
+                        discards += 1;
+                        options[0]
+                    }
+                    Decision::Deploy { .. } => Choice::Pass,
+                };
+                game.apply(choice).unwrap();
+            }
+            // Every turn but each player's first discards `drawn` cards.
+            assert!(placements > 60, "{placements} placements");
+            assert!(
+                discards >= (placements - 3) * drawn,
+                "{drawn} a turn: {discards} discards"
+            );
+        }
     }
 
     /// A frame made from a spare list holds `none` in every slot, however
