@@ -88,6 +88,10 @@ impl Game {
     pub(super) fn trim(&mut self, player: u8) -> Step {
         let hand = &self.state.hands()[player as usize];
         let program = &self.rules.pack.program;
+        // A hand no bigger than a limit holds no more cards it covers.
+        if program.hand_limits.iter().all(|h| hand.len() <= h.limit as usize) {
+            return Step::Next;
+        }
         let over = program
             .hand_limits
             .iter()
