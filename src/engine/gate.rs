@@ -917,8 +917,7 @@ mod tests {
             ));
         }
         // Judged in full: the same games, for more work.
-        let mut full = rules(&["base"], Some(BOARD_GATED));
-        full.gates.iter_mut().for_each(|g| *g = Box::new([]));
+        let full = rules(&["base"], Some(BOARD_GATED)).without_gates();
         let less_work = same_games_for_less_work(&gated, &Arc::new(full), 4, "board gates");
         assert!(less_work, "a board gate passed a count over");
         // Before the event is queued, a board gate counts as open.
@@ -981,8 +980,7 @@ mod tests {
                 continue;
             }
             gated_sets += 1;
-            let mut full = rules_of(&set).unwrap();
-            full.gates.iter_mut().for_each(|g| *g = Box::new([]));
+            let full = rules_of(&set).unwrap().without_gates();
             less_work |= same_games_for_less_work(&gated, &Arc::new(full), 3, &format!("{set:?}"));
         }
         assert!(gated_sets >= 3, "bundled packs have gated guards");
@@ -990,23 +988,26 @@ mod tests {
     }
 
     /// An event's gates judged where it fires (`Game::open_handlers`, for
-    /// a `tile_placed` whose task runs next) pass over the same handlers
-    /// as gates judged with the guards: a pack whose handlers have tile,
-    /// occupied and near gates, and some none, in turn, plays the games
-    /// it plays with no gates, with 9 handlers (a bit each in the task)
-    /// and with 70 (more than the task's bits: those past 64 judged with
-    /// their guards). Each handler pays its own number of points, so a
-    /// handler passed over that should run, or run that should not,
-    /// changes the scores.
+    /// a `tile_placed` whose task runs next: those on the tile's type
+    /// looked up in one table, `Rules::type_gates`, the board's judged
+    /// one by one) pass over the same handlers as gates judged with the
+    /// guards: a pack whose handlers have tile, tile and occupied, and
+    /// near gates in turn plays the games it plays with no gates, with 9
+    /// handlers (a bit each in the task) and with 70 (more than the task's
+    /// bits: those past 64 judged with their guards), and so does one with
+    /// an ungated handler among them (every gate then judged with its
+    /// guard). Each handler pays its own number of points, so a handler
+    /// passed over that should run, or run that should not, changes the
+    /// scores.
     #[test]
     fn gates_judged_where_an_event_fires_pass_over_the_same_handlers() {
-        for n in [9, 70] {
+        for (n, ungated) in [(9, false), (9, true), (70, false), (70, true)] {
             let mut text = String::from(
                 "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
                  fn busy(f: feature) = count(p in f.owners) > 0\n",
             );
             for i in 0..n {
-                let guard = match i % 4 {
+                let guard = match i % if ungated { 4 } else { 3 } {
                     0 => "count(f in t.features where f.kind == road) > 0".to_string(),
                     1 => "count(f in t.features where f.kind == city and busy(f)) > 0".to_string(),
                     2 => "count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0".to_string(),
@@ -1018,17 +1019,19 @@ mod tests {
                     i % 5
                 );
             }
+            let what = format!("{n} handlers{}", if ungated { ", some ungated" } else { "" });
             let gated = Arc::new(rules(&["base"], Some(&text)));
             let placed = gates_of(&gated, EventKind::TilePlaced);
             assert_eq!(placed.len(), n);
-            assert!(
-                placed.iter().filter(|g| !g.is_empty()).count() * 4 >= n * 3 - 3,
-                "{n} handlers: {placed:?}"
+            assert_eq!(placed.iter().all(|g| !g.is_empty()), !ungated, "{what}");
+            assert_eq!(
+                gated.type_gates[EventKind::TilePlaced.index()].is_some(),
+                n <= 64,
+                "{what}"
             );
-            let mut full = rules(&["base"], Some(&text));
-            full.gates.iter_mut().for_each(|g| *g = Box::new([]));
-            let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &format!("{n} handlers"));
-            assert!(less_work, "{n} handlers: a gate passed a count over");
+            let full = rules(&["base"], Some(&text)).without_gates();
+            let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &what);
+            assert!(less_work, "{what}: a gate passed a count over");
         }
     }
 

@@ -60,6 +60,10 @@ pub struct Rules {
     /// By handler: the tile types and feature kinds for which its `when`
     /// may hold ([`Gate`]); empty for most.
     pub(super) gates: Vec<Box<[Gate]>>,
+    /// By event with at most 64 handlers, one or more of them gated by the
+    /// type of the tile the event hands them first: those gates as one
+    /// table ([`TypeGates`]).
+    pub(super) type_gates: Vec<Option<TypeGates>>,
     /// For each variable: its index among the variables of its scope.
     pub(crate) var_index: Vec<usize>,
     /// Feature variables' merge policies and start values, by index.
@@ -139,6 +143,10 @@ impl Rules {
             .iter()
             .map(|hs| !hs.is_empty() && hs.iter().all(|&h| !gates[h as usize].is_empty()))
             .collect();
+        let type_gates = listeners
+            .iter()
+            .map(|hs| TypeGates::of(hs, &gates, pack.tiles.len()))
+            .collect();
         let mut var_index = Vec::with_capacity(program.vars.len());
         let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());
         for var in &program.vars {
@@ -186,6 +194,7 @@ impl Rules {
             listeners,
             all_gated,
             gates,
+            type_gates,
             var_index,
             feature_merges,
             feature_var_init,
@@ -222,6 +231,15 @@ impl Rules {
     /// Whether every handler of an event (it has some) has a guard with a gate.
     pub(crate) fn all_gated(&self, event: EventKind) -> bool {
         self.all_gated[event.index()]
+    }
+
+    /// The same rules with no gates: every guard judged on every event.
+    #[cfg(test)]
+    pub(super) fn without_gates(mut self) -> Rules {
+        self.gates.iter_mut().for_each(|g| *g = Box::new([]));
+        self.type_gates.iter_mut().for_each(|t| *t = None);
+        self.all_gated.iter_mut().for_each(|g| *g = false);
+        self
     }
 }
 
@@ -300,6 +318,63 @@ fn layout_key(pack: &RulePack, tile: TileId, r: &Rotated, quarters: u8) -> Vec<[
         }
     }
     key
+}
+
+/// The gates of an event's handlers on the type of the tile the event
+/// hands them first (`Gate::Tile` on the first argument), as one table:
+/// an event whose task runs next looks up which of them are open with no
+/// look at each (`Game::open_handlers`).
+#[derive(Debug)]
+pub(super) struct TypeGates {
+    /// By tile type: the handlers (a bit each, by their place among the
+    /// event's) that no such gate rules out for that type.
+    pub open: Box<[u64]>,
+    /// The handlers with another gate, judged one by one.
+    pub other: u64,
+}
+
+impl TypeGates {
+    /// The table of handlers `hs` (by handler, their gates `gates`), for
+    /// `types` tile types; `None` when none has such a gate, or there are
+    /// more than 64 handlers.
+    fn of(hs: &[u16], gates: &[Box<[Gate]>], types: usize) -> Option<TypeGates> {
+        let on_first = |g: &Gate| {
+            matches!(
+                g,
+                Gate::Tile {
+                    tile: gate::GateTile::Local(0),
+                    ..
+                }
+            )
+        };
+        if hs.len() > 64 || !hs.iter().any(|&h| gates[h as usize].iter().any(on_first)) {
+            return None;
+        }
+        let mut open = vec![0u64; types];
+        let mut other = 0;
+        for (i, &h) in hs.iter().enumerate() {
+            let gates = &gates[h as usize];
+            if gates.iter().any(|g| !on_first(g)) {
+                other |= 1 << i;
+            }
+            for (t, bits) in open.iter_mut().enumerate() {
+                let shut = gates.iter().any(|g| match g {
+                    Gate::Tile {
+                        tile: gate::GateTile::Local(0),
+                        open,
+                    } => !open.get(t).copied().unwrap_or(true),
+                    _ => false,
+                });
+                if !shut {
+                    *bits |= 1 << i;
+                }
+            }
+        }
+        Some(TypeGates {
+            open: open.into(),
+            other,
+        })
+    }
 }
 
 #[cfg(test)]

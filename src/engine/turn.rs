@@ -111,10 +111,18 @@ impl Game {
         if code.rules.handlers_of(event).is_empty() {
             return;
         }
+        self.fire_heard_next(code, event, arg(), last);
+    }
+
+    /// [`Game::fire_next`] of an event with handlers, out of line (the
+    /// task loop, into which `fire_next` is inlined, compiles worse for
+    /// games that hear no such event when it is not).
+    #[inline(never)]
+    fn fire_heard_next(&mut self, code: Code, event: EventKind, arg: Value, last: &mut Option<Span>) {
         if code.compiled.plain_events.get(event.index()) == Some(&true) && !self.over_budgets(1) {
             self.run_plain_event(code, event, last);
         } else {
-            self.fire_one_next(event, 0, arg);
+            self.fire_one_next(event, 0, || arg);
         }
     }
 
@@ -162,17 +170,54 @@ impl Game {
     /// `args` now, all of them judged (the event's task runs next, so
     /// the placed tile and the board are those its guards would see): a
     /// bit for each by its place in `Rules::handlers_of`, 0 when none is
-    /// open. An event with more than 64 handlers has its gates judged
-    /// with its guards ([`UNJUDGED`]) unless all are closed.
+    /// open. An event with a handler that has no gate, or with more than
+    /// 64 handlers, has its gates judged with its guards ([`UNJUDGED`]),
+    /// the latter unless all are closed.
     fn open_handlers(&self, event: EventKind, args: &[Value]) -> u64 {
         let handlers = self.rules.handlers_of(event);
+        // A handler with no gate is heard: the others' gates are judged
+        // with their guards, as many events have no gate at all.
+        if !self.rules.all_gated(event) {
+            return UNJUDGED;
+        }
         if handlers.len() > 64 {
             return if self.unheard(event, args, true) { 0 } else { UNJUDGED };
+        }
+        if let Some(Some(types)) = self.rules.type_gates.get(event.index()) {
+            return self.open_by_type(types, handlers, args);
         }
         let mut open = 0;
         for (i, &h) in handlers.iter().enumerate() {
             if !self.ruled_out(h, args, true) {
                 open |= 1 << i;
+            }
+        }
+        open
+    }
+
+    /// [`Game::open_handlers`] of an event with gates on the type of its
+    /// tile (`types`, for its `handlers`, at most 64): those looked up at
+    /// once, the others judged for the handlers they leave open.
+    #[inline(never)]
+    fn open_by_type(&self, types: &super::rules::TypeGates, handlers: &[u16], args: &[Value]) -> u64 {
+        // (`TypeGates::of` makes a table only for 1 to 64 handlers.)
+        let all = u64::MAX >> (64 - handlers.len());
+        let mut open = match args.first() {
+            Some(Value::Tile(t)) => self
+                .state
+                .board()
+                .placed
+                .get(usize::from(*t))
+                .and_then(|p| types.open.get(p.tile as usize))
+                .map_or(all, |bits| bits & all),
+            _ => all,
+        };
+        let mut rest = open & types.other;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.ruled_out(handlers[i], args, true) {
+                open &= !(1 << i);
             }
         }
         open
