@@ -27,7 +27,8 @@
 //! occupied gate, which a filter that first asks for roads or cities
 //! narrows to those; both by [`board_gate`]). The board changes from one
 //! event to the next, so such a gate is looked at only when the guard is
-//! judged, as one on the placed tile is.
+//! judged, as one on the placed tile is, or where the event fires when its
+//! task is the next the machine runs (`Game::open_handlers`).
 
 use super::shapes::{
     and_chain, answered_alone, answered_with_arg, existence_test, kinds_test, local_query, member_test, near_test,
@@ -989,49 +990,54 @@ mod tests {
 
     /// An event's gates judged where it fires (`Game::open_handlers`, for
     /// a `tile_placed` whose task runs next: those on the tile's type
-    /// looked up in one table, `Rules::type_gates`, the board's judged
-    /// one by one) pass over the same handlers as gates judged with the
-    /// guards: a pack whose handlers have tile, tile and occupied, and
-    /// near gates in turn plays the games it plays with no gates, with 9
-    /// handlers (a bit each in the task) and with 70 (more than the task's
-    /// bits: those past 64 judged with their guards), and so does one with
-    /// an ungated handler among them (every gate then judged with its
-    /// guard). Each handler pays its own number of points, so a handler
-    /// passed over that should run, or run that should not, changes the
-    /// scores.
+    /// looked up in one table, `Rules::type_gates`, the others judged one
+    /// by one) pass over the same handlers as gates judged with the
+    /// guards. Packs whose handlers have, in turn, a tile gate, a tile and
+    /// an occupied gate, and a near gate play the games they play with no
+    /// gates, with 9 handlers (a bit each in the task) and with 70 (more
+    /// than the task's bits: those past 64 judged with their guards); so
+    /// do packs with an ungated handler among them (every gate then judged
+    /// with its guard), and packs whose gates all read the board (no
+    /// table: each handler's gates judged in turn). Each handler pays its
+    /// own number of points, so a handler passed over that should run, or
+    /// run that should not, changes the scores.
     #[test]
     fn gates_judged_where_an_event_fires_pass_over_the_same_handlers() {
-        for (n, ungated) in [(9, false), (9, true), (70, false), (70, true)] {
-            let mut text = String::from(
-                "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
-                 fn busy(f: feature) = count(p in f.owners) > 0\n",
-            );
-            for i in 0..n {
-                let guard = match i % if ungated { 4 } else { 3 } {
-                    0 => "count(f in t.features where f.kind == road) > 0".to_string(),
-                    1 => "count(f in t.features where f.kind == city and busy(f)) > 0".to_string(),
-                    2 => "count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0".to_string(),
-                    _ => format!("n >= {}", i % 3),
-                };
-                text += &format!(
-                    "on tile_placed(t) when {guard} {{\n  score {} to current_player reason \"h\"\n  set n = {}\n}}\n",
-                    i + 1,
-                    i % 5
+        let guards = [
+            "count(f in t.features where f.kind == road) > 0",
+            "count(f in t.features where f.kind == city and busy(f)) > 0",
+            "count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0",
+            "n >= 1",
+            "count(f in t.features where busy(f)) > 0",
+        ];
+        // The guards each pack's handlers take in turn, and whether the
+        // event has a table of gates on its tile's type.
+        let mixes: [(&[usize], bool); 3] = [(&[0, 1, 2], true), (&[0, 1, 2, 3], true), (&[2, 4], false)];
+        for n in [9, 70] {
+            for (mix, typed) in mixes {
+                let mut text = String::from(
+                    "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+                     fn busy(f: feature) = count(p in f.owners) > 0\n",
                 );
+                for i in 0..n {
+                    let guard = guards[mix[i % mix.len()]];
+                    text += &format!(
+                        "on tile_placed(t) when {guard} {{\n  score {} to current_player reason \"h\"\n  set n = {}\n}}\n",
+                        i + 1,
+                        i % 3
+                    );
+                }
+                let what = format!("{n} handlers, guards {mix:?}");
+                let gated = Arc::new(rules(&["base"], Some(&text)));
+                let placed = gates_of(&gated, EventKind::TilePlaced);
+                assert_eq!(placed.len(), n);
+                assert_eq!(placed.iter().all(|g| !g.is_empty()), !mix.contains(&3), "{what}");
+                let table = gated.type_gates[EventKind::TilePlaced.index()].is_some();
+                assert_eq!(table, typed && n <= 64, "{what}");
+                let full = rules(&["base"], Some(&text)).without_gates();
+                let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &what);
+                assert!(less_work, "{what}: a gate passed a count over");
             }
-            let what = format!("{n} handlers{}", if ungated { ", some ungated" } else { "" });
-            let gated = Arc::new(rules(&["base"], Some(&text)));
-            let placed = gates_of(&gated, EventKind::TilePlaced);
-            assert_eq!(placed.len(), n);
-            assert_eq!(placed.iter().all(|g| !g.is_empty()), !ungated, "{what}");
-            assert_eq!(
-                gated.type_gates[EventKind::TilePlaced.index()].is_some(),
-                n <= 64,
-                "{what}"
-            );
-            let full = rules(&["base"], Some(&text)).without_gates();
-            let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &what);
-            assert!(less_work, "{what}: a gate passed a count over");
         }
     }
 
