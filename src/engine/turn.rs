@@ -114,9 +114,9 @@ impl Game {
         self.fire_heard_next(code, event, arg(), last);
     }
 
-    /// [`Game::fire_next`] of an event with handlers, out of line (the
-    /// task loop, into which `fire_next` is inlined, compiles worse for
-    /// games that hear no such event when it is not).
+    /// [`Game::fire_next`] of an event with handlers. Out of line: inlined
+    /// with `fire_next` into the task loop, it made the loop compile worse
+    /// for games that hear no such event (base 2p 0.4% more instructions).
     #[inline(never)]
     fn fire_heard_next(&mut self, code: Code, event: EventKind, arg: Value, last: &mut Option<Span>) {
         if code.compiled.plain_events.get(event.index()) == Some(&true) && !self.over_budgets(1) {
