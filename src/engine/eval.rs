@@ -272,7 +272,7 @@ pub(super) struct PlainSet {
 }
 
 /// The handlers of an event that only set game variables, as one list
-/// ([`Compiled::plain_events`]).
+/// ([`Compiled::plain_event_sets`]).
 #[derive(Debug, Clone)]
 pub(super) struct PlainEvent {
     /// Every handler's sets, the handlers in the order their task would
