@@ -207,7 +207,9 @@ pub(super) struct Compiled {
     /// as the next task it runs them at once (`Game::fire_next`).
     pub plain_events: Vec<bool>,
     /// By event whose handlers are plain (`plain_events`): their sets as
-    /// one list, in the order its task would run them.
+    /// one list, in the order its task would run them. (`plain_events` is
+    /// this list's `is_some`, kept apart because the task loop asks it on
+    /// every turn: reading this list there instead cost base 2p 0.8%.)
     pub plain_event_sets: Vec<Option<PlainEvent>>,
     /// By feature kind: `complete when`, the completed and final scores.
     pub complete: Vec<Option<Test>>,

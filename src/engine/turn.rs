@@ -993,6 +993,48 @@ mod tests {
         }
     }
 
+    /// A trim run at once is held to the step budgets as its task is: with
+    /// the turn's steps brought near their budget before the deploy
+    /// decision, and the hand over its limit at the end of the turn, the
+    /// game either stops over the budget or asks for the discard within
+    /// it; it never asks having counted more steps than the budget allows
+    /// (as it would if the trim counted its step unchecked).
+    #[test]
+    fn a_trim_run_at_once_is_held_to_the_step_budgets() {
+        use super::super::task::TURN_STEP_BUDGET;
+        use super::super::types::Decision;
+        let text = "pack trim\nlanguage 1\nrequires base\ndeck d\ncard c x40 in d { kept }\n\
+                    hand limit 1 for d\non tile_placed(t) { draw card from d\n  draw card from d }\n";
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("trim", text)));
+        let (mut stopped, mut asked) = (0, 0);
+        for left in 1..8 {
+            let mut game = Game::new(Arc::clone(&rules), Setup::new(2).seed(1)).unwrap();
+            let place = game.options()[0];
+            game.apply(place).unwrap();
+            game.turn_steps = TURN_STEP_BUDGET - left;
+            let deploy = game.options()[0];
+            match game.apply(deploy) {
+                Err(e) => {
+                    assert!(e.to_string().contains("steps in one turn"), "{left} steps left: {e}");
+                    stopped += 1;
+                }
+                Ok(()) => {
+                    assert!(
+                        matches!(game.decision(), Some(Decision::Choose { .. })),
+                        "{left} steps left"
+                    );
+                    assert!(
+                        game.turn_steps <= TURN_STEP_BUDGET,
+                        "{left} steps left: {}",
+                        game.turn_steps
+                    );
+                    asked += 1;
+                }
+            }
+        }
+        assert!(stopped > 0 && asked > 0, "{stopped} stopped, {asked} asked");
+    }
+
     /// A frame made from a spare list holds `none` in every slot, however
     /// full the list was when it was kept, and a game's copy keeps none.
     #[test]
