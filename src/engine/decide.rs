@@ -124,7 +124,33 @@ impl Game {
                 held.get_or_insert_with(|| Held::new(&self.state.hands()[self.state.current()]))
                     .holds(c)
             });
-            if offered {
+            if !offered {
+                continue;
+            }
+            // An action with no targets whose `when` needs no frame and no
+            // memo is judged here: listing the options is already a look
+            // ([`Game::options_into`]), so the look `each_action_target`
+            // would open inside it changes nothing but the work.
+            let compiled = &self.compiled;
+            let quick = compiled.action_frame_free.get(action as usize) == Some(&true)
+                && compiled.action_memo.get(action as usize) == Some(&false);
+            if quick {
+                let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+                    continue;
+                };
+                let mut env = Env {
+                    locals: &mut Vec::new(),
+                    subject: None,
+                    depth: 0,
+                };
+                if self.action_when_holds(action, a, &self.evaluator(), &mut env) && self.fresh(action, a, Target::None)
+                {
+                    out.push(Choice::Action {
+                        action,
+                        target: Target::None,
+                    });
+                }
+            } else {
                 self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
         }
@@ -352,17 +378,8 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return;
         };
-        // A card's play uses up the card, and a deploy action ends the
-        // decision; any other action is offered once a turn on each target,
-        // so no action can be taken again and again without changing anything.
-        let once = a.card.is_none() && a.window == Window::BeforePlace;
         let mut fresh = |t: Target| {
-            let taken = once
-                && self
-                    .taken
-                    .iter()
-                    .any(|(x, done)| *x == action && self.same_target(*done, t));
-            if !taken {
+            if self.fresh(action, a, t) {
                 offer(t);
             }
         };
@@ -381,6 +398,34 @@ impl Game {
         let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
         self.targets_in(action, a, &mut locals, memo.as_ref(), &mut fresh);
         self.budget.keep(locals);
+    }
+
+    /// Whether action `a` (number `action`) may still be taken on `target`
+    /// this turn: a card's play uses up the card, and a deploy action ends
+    /// the decision; any other action is offered once a turn on each
+    /// target, so no action can be taken again and again without changing
+    /// anything.
+    fn fresh(&self, action: ActionId, a: &Action, target: Target) -> bool {
+        let once = a.card.is_none() && a.window == Window::BeforePlace;
+        !(once
+            && self
+                .taken
+                .iter()
+                .any(|(x, done)| *x == action && self.same_target(*done, target)))
+    }
+
+    /// Whether the `when` of action `a` (number `action`) holds now (when
+    /// it has none, it does), judged by `ev` in `env`; a failure is taken
+    /// as not.
+    fn action_when_holds(&self, action: ActionId, a: &Action, ev: &Evaluator, env: &mut Env) -> bool {
+        let Some(when) = &a.when else {
+            return true;
+        };
+        let holds = match self.compiled.action_when.get(action as usize) {
+            Some(Some(test)) => test(ev, env),
+            _ => ev.eval(when, env).map(|v| v.truthy()),
+        };
+        holds == Ok(true)
     }
 
     /// The targets of action `a` (number `action`) now, judged in a frame
@@ -406,15 +451,7 @@ impl Game {
         let compiled = &self.compiled;
         // `when` reads no target (the checker sees to it): judged once, as
         // soon as it is needed.
-        let when_holds = |env: &mut Env| {
-            a.when.as_ref().is_none_or(|when| {
-                let holds = match compiled.action_when.get(action as usize) {
-                    Some(Some(test)) => test(&ev, env),
-                    _ => ev.eval(when, env).map(|v| v.truthy()),
-                };
-                holds == Ok(true)
-            })
-        };
+        let when_holds = |env: &mut Env| self.action_when_holds(action, a, &ev, env);
         match &a.domain {
             None => {
                 if when_holds(&mut env) {
@@ -787,6 +824,72 @@ mod tests {
     /// through (never when none does), offers what the same test at the
     /// end of `where` offers: at every decision of random games, the same
     /// options, with `when` both true and false where targets were found.
+    /// Actions with no targets whose `when` needs no frame and no memo are
+    /// judged where the options are listed, not in a look of their own:
+    /// at every decision of random games, the actions listed are those a
+    /// look at each action of the window offers (`Game::offers`), a card's
+    /// while it is held, and one not of a card once a turn.
+    #[test]
+    fn actions_judged_where_the_options_are_listed_are_those_a_look_offers() {
+        use super::{Target, Window};
+        let text = "pack quick\nlanguage 1\nrequires base\ndeck d\n\
+                    var game f: bool = false\nvar game n: int = 0\n\
+                    on turn_start {\n  set f = false\n}\n\
+                    on tile_placed(t) when d.left > 0 {\n  draw card from d\n}\n\
+                    card c0 x6 in d {\n  play in before_place when not f {\n    set f = true\n  }\n}\n\
+                    card c1 x6 in d {\n  play in before_place when n % 3 != 1 {\n    set n = n + 1\n  }\n}\n\
+                    card c2 x6 in d {\n  play in deploy {\n    set n = n + 2\n  }\n}\n\
+                    action tap in before_place when n % 5 != 4 {\n  set n = n + 1\n}\n\
+                    action rest in deploy when n % 2 == 1 {\n  set n = n + 1\n}\n";
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("quick", text.to_string())));
+        let compiled = Game::new(rules.clone(), Setup::new(3)).unwrap().compiled;
+        assert!(
+            (0..rules.pack.program.actions.len()).all(|a| compiled.action_frame_free[a] && !compiled.action_memo[a]),
+            "every action is judged where the options are listed"
+        );
+        let (mut offered, mut refused) = (vec![0; 5], vec![0; 5]);
+        for seed in 0..3 {
+            let mut game = Game::new(rules.clone(), Setup::new(3).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(decision) = game.decision() {
+                let options = game.options();
+                let window = match decision {
+                    Decision::Place { .. } => Some(Window::BeforePlace),
+                    Decision::Deploy { .. } => Some(Window::Deploy),
+                    _ => None,
+                };
+                let listed: Vec<_> = options
+                    .iter()
+                    .filter_map(|c| match c {
+                        Choice::Action { action, target } => Some((*action, *target)),
+                        _ => None,
+                    })
+                    .collect();
+                let looked: Vec<_> = window
+                    .map(|w| game.rules.actions_in(w).to_vec())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|&(action, _)| {
+                        let yes = game.offers(action, Target::None);
+                        let tally = if yes { &mut offered } else { &mut refused };
+                        tally[action as usize] += 1;
+                        yes
+                    })
+                    .map(|(action, _)| (action, Target::None))
+                    .collect();
+                assert_eq!(listed, looked, "seed {seed}, turn {}", game.turn());
+                let choice = options[rng.below(options.len())];
+                game.apply(choice).unwrap();
+            }
+        }
+        // Each action was both offered and not, for its `when`, its card
+        // or the once a turn of an action not of a card.
+        assert!(
+            offered.iter().zip(&refused).all(|(&o, &r)| o > 10 && r > 10),
+            "offered {offered:?}, refused {refused:?}"
+        );
+    }
+
     #[test]
     fn an_actions_when_offers_what_the_same_test_in_where_offers() {
         let pack = |test: &str| {
