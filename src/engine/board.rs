@@ -88,6 +88,11 @@ pub struct Board {
     pub(crate) placed: Vec<PlacedTile>,
     /// Empty squares next to at least one tile.
     pub(crate) frontier: Vec<Slot>,
+    /// The placed tiles with a segment of a kind some near gate asks for
+    /// (`Rules::near_kinds`), in the order placed: where they are fewer
+    /// than the squares a gate would look at, it reads them instead
+    /// (`Game::near_open`).
+    pub(crate) near: Vec<PlacedId>,
 }
 
 impl Clone for Board {
@@ -98,6 +103,11 @@ impl Clone for Board {
             cells: self.cells.clone(),
             placed: super::features::copy_with_room(&self.placed, 2),
             frontier: super::features::copy_with_room(&self.frontier, 8),
+            // (A copy of rules without near gates allocates nothing for it.)
+            near: match self.near.is_empty() {
+                true => Vec::new(),
+                false => super::features::copy_with_room(&self.near, 2),
+            },
             ..*self
         }
     }
@@ -114,11 +124,13 @@ impl Clone for Board {
             cells,
             placed,
             frontier,
+            near,
         } = self;
         (*x0, *y0, *width, *height) = (source.x0, source.y0, source.width, source.height);
         cells.clone_from(&source.cells);
         placed.clone_from(&source.placed);
         frontier.clone_from(&source.frontier);
+        near.clone_from(&source.near);
     }
 }
 
@@ -144,6 +156,7 @@ impl Board {
             cells: vec![EMPTY; (START_SIDE * START_SIDE) as usize],
             placed: Vec::new(),
             frontier: Vec::new(),
+            near: Vec::new(),
         }
     }
 
@@ -320,6 +333,9 @@ impl Board {
         let cell = self.index(tile.pos).expect("placement checked to be in bounds");
         let was = self.cells[cell];
         self.cells[cell] = index + 1;
+        if rules.near_kinds != 0 {
+            self.note_near(rules, tile.tile, index);
+        }
         self.placed.push(tile);
         if was & FRONTIER != 0 {
             let k = usize::from(was & !FRONTIER);
@@ -355,6 +371,21 @@ impl Board {
             }
         }
         PlacedId(index)
+    }
+
+    /// Lists placed tile `index`, of type `tile`, among the tiles near
+    /// gates read (`Board::near`) when it has a segment of a kind they ask
+    /// for. (Out of line: most rules have no near gate.)
+    #[cold]
+    #[inline(never)]
+    fn note_near(&mut self, rules: &Rules, tile: TileId, index: u16) {
+        if rules
+            .tile_kinds
+            .get(tile as usize)
+            .is_some_and(|k| k & rules.near_kinds != 0)
+        {
+            self.near.push(PlacedId(index));
+        }
     }
 
     /// Records which segments of a placed tile are of an area kind (the

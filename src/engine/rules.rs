@@ -84,6 +84,10 @@ pub struct Rules {
     /// For each tile type, the kinds of its segments as bits ([`kind_bit`]),
     /// so a scan for features of one kind passes over tiles without one.
     pub(crate) tile_kinds: Vec<u64>,
+    /// The kinds (bits as in `tile_kinds`) that a near gate of one kind
+    /// asks for (`Gate::Near`): the board lists the tiles with a segment of
+    /// one of them as they are placed (`Board::near`).
+    pub(crate) near_kinds: u64,
     /// How many tiles the set has ([`RulePack::tile_count`], counted once:
     /// the game's evaluation budget is made of it, `Compiled::game_eval_budget`).
     pub(crate) tile_count: u64,
@@ -147,6 +151,10 @@ impl Rules {
             .iter()
             .map(|hs| TypeGates::of(hs, &gates, pack.tiles.len()))
             .collect();
+        let near_kinds = gates.iter().flat_map(|g| g.iter()).fold(0, |bits, g| match g {
+            Gate::Near { kind: Some(k), .. } => bits | kind_bit(*k),
+            _ => bits,
+        });
         let mut var_index = Vec::with_capacity(program.vars.len());
         let (mut feature_merges, mut feature_var_init, mut player_var_init) = (Vec::new(), Vec::new(), Vec::new());
         for var in &program.vars {
@@ -184,6 +192,7 @@ impl Rules {
             .collect();
         Rules {
             tile_kinds,
+            near_kinds,
             tile_count: u64::from(pack.tile_count()),
             stacked,
             forbids_placement,
@@ -239,6 +248,7 @@ impl Rules {
         self.gates.iter_mut().for_each(|g| *g = Box::new([]));
         self.type_gates.iter_mut().for_each(|t| *t = None);
         self.all_gated.iter_mut().for_each(|g| *g = false);
+        self.near_kinds = 0;
         self
     }
 }

@@ -8,7 +8,7 @@
 //! group: turn steps here, statements in `statements.rs`, scoring in
 //! `scoring.rs`, cards in `cards.rs`.
 
-use super::board::PlacedTile;
+use super::board::{PlacedTile, Pos};
 use super::error::{ErrorKind, GameError};
 use super::eval::{Env, Evaluator, Memo, PlainSet, PlainValue};
 use super::game::Game;
@@ -820,16 +820,41 @@ impl Game {
     /// one it reads has a segment of `kind` (of any kind when `None`), as
     /// the evaluator's scan of the features near a tile finds tiles to look
     /// at (`Evaluator::feature_scan`), and when `occupied` one whose feature
-    /// has a figure on it; open when its tile is not there.
+    /// has a figure on it; open when its tile is not there. Where the board
+    /// lists fewer tiles of the kind (`Board::near`) than there are squares
+    /// to look at, those are looked at instead: the same tiles pass.
     #[inline(never)]
     fn near_open(&self, tile: GateTile, args: &[Value], kind: Option<KindId>, d: i64, occupied: bool) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
             return true;
         };
+        let listed = kind.is_some_and(|k| self.rules.near_kinds & kind_bit(k) != 0);
+        if listed && (self.state.board().near.len() as i64) < (2 * d + 1) * (2 * d + 1) {
+            return self.near_listed(t.pos, kind, d, occupied);
+        }
+        self.near_on_squares(t.pos, kind, d, occupied)
+    }
+
+    /// [`Game::near_open`] by the tiles the board lists for near gates: to
+    /// be asked only of a kind they list (`Rules::near_kinds`).
+    fn near_listed(&self, (x, y): Pos, kind: Option<KindId>, d: i64, occupied: bool) -> bool {
+        let board = self.state.board();
+        let wanted = kind.map_or(u64::MAX, kind_bit);
+        board.near.iter().any(|p| {
+            let placed = &board.placed[p.index()];
+            (i64::from(placed.pos.0) - i64::from(x)).abs() <= d
+                && (i64::from(placed.pos.1) - i64::from(y)).abs() <= d
+                && self.rules.tile_kinds[placed.tile as usize] & wanted != 0
+                && (!occupied || self.held_segment(placed, |k| kind.is_none_or(|wanted| k == wanted)))
+        })
+    }
+
+    /// [`Game::near_open`] by the squares within `d` of `pos`.
+    fn near_on_squares(&self, pos: Pos, kind: Option<KindId>, d: i64, occupied: bool) -> bool {
         let board = self.state.board();
         let wanted = kind.map_or(u64::MAX, kind_bit);
         let mut near = false;
-        board.each_near(t.pos, d as i32, |p| {
+        board.each_near(pos, d as i32, |p| {
             let placed = &board.placed[p.index()];
             if near || self.rules.tile_kinds[placed.tile as usize] & wanted == 0 {
                 return;
@@ -945,6 +970,60 @@ mod tests {
         // A guard with no gate may hold; an event with no handler is never heard.
         assert!(!game.unheard(EventKind::TilePlaced, &[Value::Tile(0)], true));
         assert!(game.unheard(EventKind::FigureMoved, &[Value::Figure(0)], true));
+    }
+
+    /// A near gate reads the tiles the board lists for its kind where they
+    /// are fewer than the squares around (`Game::near_open`): at every
+    /// placement of random games, around every tile on the board, at every
+    /// distance a near gate may ask and with a figure needed or not, the
+    /// listed tiles give the gate the squares give it, for a rare kind (a
+    /// monastery) and a common one (a city).
+    #[test]
+    fn near_gates_read_the_listed_tiles_as_the_squares() {
+        use super::super::rules::kind_bit;
+        use super::super::shapes::NEAR_MAX;
+        use super::super::{Decision, Rng};
+        let text = "pack near\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+                    on tile_placed(t) when count(m in features where m.kind == monastery \
+                    and distance(m.tile, t) <= 1 and count(x in m.figures) > 0) > 0 { set flag = true }\n\
+                    on tile_placed(t) when count(c in features where c.kind == city \
+                    and distance(c.tile, t) <= 2) > 0 { set flag = false }\n";
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("near", text)));
+        let kind = |name: &str| rules.pack.kinds.iter().position(|k| k.name == name).unwrap() as u16;
+        let kinds = [kind("monastery"), kind("city")];
+        assert!(
+            kinds.iter().all(|&k| rules.near_kinds & kind_bit(k) != 0),
+            "both kinds are listed"
+        );
+        let mut seen = [0; 2];
+        for seed in 0..3 {
+            let mut game = Game::new(Arc::clone(&rules), Setup::new(3).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(decision) = game.decision() {
+                if matches!(decision, Decision::Place { .. }) {
+                    for t in game.state.board().tiles() {
+                        for (d, occupied, k) in (0..=NEAR_MAX).flat_map(|d| {
+                            [false, true]
+                                .into_iter()
+                                .flat_map(move |o| kinds.map(|k| (d, o, Some(k))))
+                        }) {
+                            let listed = game.near_listed(t.pos, k, d, occupied);
+                            assert_eq!(
+                                listed,
+                                game.near_on_squares(t.pos, k, d, occupied),
+                                "seed {seed}, turn {}, around {:?}, kind {k:?}, within {d}, occupied {occupied}",
+                                game.turn(),
+                                t.pos
+                            );
+                            seen[usize::from(listed)] += 1;
+                        }
+                    }
+                }
+                let options = game.options();
+                game.apply(options[rng.below(options.len())]).unwrap();
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 1000), "gates closed and open: {seen:?}");
     }
 
     /// A hand over its limit at the end of a turn is trimmed after the
