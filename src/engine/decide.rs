@@ -820,10 +820,6 @@ mod tests {
         assert!(deploys > 1000, "{deploys} deploy decisions seen");
     }
 
-    /// An action's `when`, judged at the first target its `where` lets
-    /// through (never when none does), offers what the same test at the
-    /// end of `where` offers: at every decision of random games, the same
-    /// options, with `when` both true and false where targets were found.
     /// Actions with no targets whose `when` needs no frame and no memo are
     /// judged where the options are listed, not in a look of their own:
     /// at every decision of random games, the actions listed are those a
@@ -890,6 +886,10 @@ mod tests {
         );
     }
 
+    /// An action's `when`, judged at the first target its `where` lets
+    /// through (never when none does), offers what the same test at the
+    /// end of `where` offers: at every decision of random games, the same
+    /// options, with `when` both true and false where targets were found.
     #[test]
     fn an_actions_when_offers_what_the_same_test_in_where_offers() {
         let pack = |test: &str| {

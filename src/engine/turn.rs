@@ -820,9 +820,10 @@ impl Game {
     /// one it reads has a segment of `kind` (of any kind when `None`), as
     /// the evaluator's scan of the features near a tile finds tiles to look
     /// at (`Evaluator::feature_scan`), and when `occupied` one whose feature
-    /// has a figure on it; open when its tile is not there. Where the board
-    /// lists fewer tiles of the kind (`Board::near`) than there are squares
-    /// to look at, those are looked at instead: the same tiles pass.
+    /// has a figure on it; open when its tile is not there. Where the
+    /// board lists fewer tiles of the kinds near gates ask for
+    /// (`Board::near`, all the tiles of `kind` among them) than there are
+    /// squares to look at, those are looked at instead: the same tiles pass.
     #[inline(never)]
     fn near_open(&self, tile: GateTile, args: &[Value], kind: Option<KindId>, d: i64, occupied: bool) -> bool {
         let Some(t) = self.gate_tile(tile, args) else {
@@ -977,7 +978,9 @@ mod tests {
     /// placement of random games, around every tile on the board, at every
     /// distance a near gate may ask and with a figure needed or not, the
     /// listed tiles give the gate the squares give it, for a rare kind (a
-    /// monastery) and a common one (a city).
+    /// monastery) and a common one (a city); and a copy of the game
+    /// (`search_clone`, and `search_clone_from` into a game of base alone,
+    /// which lists no tile) keeps the list and gives the same gates.
     #[test]
     fn near_gates_read_the_listed_tiles_as_the_squares() {
         use super::super::rules::kind_bit;
@@ -995,27 +998,40 @@ mod tests {
             kinds.iter().all(|&k| rules.near_kinds & kind_bit(k) != 0),
             "both kinds are listed"
         );
+        let base = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
         let mut seen = [0; 2];
         for seed in 0..3 {
             let mut game = Game::new(Arc::clone(&rules), Setup::new(3).seed(seed)).unwrap();
+            let mut into = Game::new(Arc::clone(&base), Setup::new(3).seed(seed)).unwrap();
             let mut rng = Rng::new(seed);
             while let Some(decision) = game.decision() {
                 if matches!(decision, Decision::Place { .. }) {
+                    let copy = game.search_clone();
+                    into.search_clone_from(&game);
+                    for other in [&copy, &into] {
+                        assert_eq!(
+                            other.state.board().near,
+                            game.state.board().near,
+                            "seed {seed}, a copy's list"
+                        );
+                    }
                     for t in game.state.board().tiles() {
                         for (d, occupied, k) in (0..=NEAR_MAX).flat_map(|d| {
                             [false, true]
                                 .into_iter()
                                 .flat_map(move |o| kinds.map(|k| (d, o, Some(k))))
                         }) {
-                            let listed = game.near_listed(t.pos, k, d, occupied);
-                            assert_eq!(
-                                listed,
-                                game.near_on_squares(t.pos, k, d, occupied),
-                                "seed {seed}, turn {}, around {:?}, kind {k:?}, within {d}, occupied {occupied}",
-                                game.turn(),
-                                t.pos
-                            );
-                            seen[usize::from(listed)] += 1;
+                            let squares = game.near_on_squares(t.pos, k, d, occupied);
+                            for g in [&game, &copy, &into] {
+                                assert_eq!(
+                                    g.near_listed(t.pos, k, d, occupied),
+                                    squares,
+                                    "seed {seed}, turn {}, around {:?}, kind {k:?}, within {d}, occupied {occupied}",
+                                    game.turn(),
+                                    t.pos
+                                );
+                            }
+                            seen[usize::from(squares)] += 1;
                         }
                     }
                 }
