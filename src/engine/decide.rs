@@ -378,7 +378,7 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return;
         };
-        let mut fresh = |t: Target| {
+        let mut offer_fresh = |t: Target| {
             if self.fresh(action, a, t) {
                 offer(t);
             }
@@ -392,11 +392,11 @@ impl Game {
         };
         // A look that uses no local slot is made with no frame.
         if self.compiled.action_frame_free.get(action as usize) == Some(&true) {
-            self.targets_in(action, a, &mut Vec::new(), memo.as_ref(), &mut fresh);
+            self.targets_in(action, a, &mut Vec::new(), memo.as_ref(), &mut offer_fresh);
             return;
         }
         let mut locals = self.budget.frame(&self.compiled, a.slots as usize);
-        self.targets_in(action, a, &mut locals, memo.as_ref(), &mut fresh);
+        self.targets_in(action, a, &mut locals, memo.as_ref(), &mut offer_fresh);
         self.budget.keep(locals);
     }
 

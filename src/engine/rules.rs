@@ -348,33 +348,35 @@ impl TypeGates {
     /// `types` tile types; `None` when none has such a gate, or there are
     /// more than 64 handlers.
     fn of(hs: &[u16], gates: &[Box<[Gate]>], types: usize) -> Option<TypeGates> {
-        let on_first = |g: &Gate| {
-            matches!(
-                g,
+        // A gate's table of open tile types, when it is one on the first argument.
+        fn on_first(g: &Gate) -> Option<&[bool]> {
+            match g {
                 Gate::Tile {
                     tile: gate::GateTile::Local(0),
-                    ..
-                }
-            )
-        };
-        if hs.len() > 64 || !hs.iter().any(|&h| gates[h as usize].iter().any(on_first)) {
+                    open,
+                } => Some(open),
+                _ => None,
+            }
+        }
+        if hs.len() > 64
+            || !hs
+                .iter()
+                .any(|&h| gates[h as usize].iter().any(|g| on_first(g).is_some()))
+        {
             return None;
         }
         let mut open = vec![0u64; types];
         let mut other = 0;
         for (i, &h) in hs.iter().enumerate() {
             let gates = &gates[h as usize];
-            if gates.iter().any(|g| !on_first(g)) {
+            if gates.iter().any(|g| on_first(g).is_none()) {
                 other |= 1 << i;
             }
             for (t, bits) in open.iter_mut().enumerate() {
-                let shut = gates.iter().any(|g| match g {
-                    Gate::Tile {
-                        tile: gate::GateTile::Local(0),
-                        open,
-                    } => !open.get(t).copied().unwrap_or(true),
-                    _ => false,
-                });
+                let shut = gates
+                    .iter()
+                    .filter_map(on_first)
+                    .any(|open| !open.get(t).copied().unwrap_or(true));
                 if !shut {
                     *bits |= 1 << i;
                 }

@@ -837,7 +837,9 @@ impl Game {
     }
 
     /// [`Game::near_open`] by the tiles the board lists for near gates: to
-    /// be asked only of a kind they list (`Rules::near_kinds`).
+    /// be asked only of a kind they list (`Rules::near_kinds`). Each tile is
+    /// judged by the test `near_on_squares` makes of it, written in each:
+    /// one function both call made an all-packs game 0.13% slower.
     fn near_listed(&self, (x, y): Pos, kind: Option<KindId>, d: i64, occupied: bool) -> bool {
         let board = self.state.board();
         let wanted = kind.map_or(u64::MAX, kind_bit);
