@@ -1210,31 +1210,10 @@ impl Evaluator<'_> {
         })
     }
 
-    /// [`Evaluator::each_candidate`]'s members listed into `items`, all of
-    /// them charged before any is judged, as a `choose` lists its options.
-    pub(super) fn candidates(
-        &self,
-        domain: Domain,
-        slot: u16,
-        filter: Option<&dyn Filter>,
-        player: usize,
-        env: &mut Env,
-        items: &mut Vec<Value>,
-    ) -> Result<(), EvalError> {
-        let mut owed = 0;
-        self.scan_candidates(domain, slot, filter, player, env, |_, item, charge| {
-            owed += usize::from(charge);
-            items.push(item);
-            Ok(())
-        })?;
-        self.charge(owed)
-    }
-
-    /// The scan behind [`Evaluator::each_candidate`] and
-    /// [`Evaluator::candidates`]: each member handed to `visit` with whether
+    /// The scan behind [`Evaluator::each_candidate`]: each member handed to `visit` with whether
     /// it is still to be charged (a board feature or figure met; other
     /// domains' lists are charged as they are listed).
-    fn scan_candidates(
+    pub(super) fn scan_candidates(
         &self,
         domain: Domain,
         slot: u16,

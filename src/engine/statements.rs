@@ -542,54 +542,69 @@ impl Game {
                 return Ok(false);
             };
             // Every option is judged against the same state: counts over the
-            // board that do not depend on the option are counted once (the
-            // options are listed, and charged, before any is judged), in a
+            // board that do not depend on the option are counted once, in a
             // memo made for a filter that may count.
             let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
-            // The members are listed into the spare list, kept again once judged.
-            let mut items = std::mem::take(&mut self.spare.members);
-            items.reserve(CHOICE_ROOM);
             let mut options = self.spare.targets.take_with(CHOICE_ROOM);
-            let judged = self.with_frame(frame, |ev, env| {
-                let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-                let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                    Some(fast) => Some(fast),
-                    None => walked.as_ref().map(|f| f as &dyn Filter),
-                };
-                // Members of a whole domain are found by a scan: its leading
-                // member test is not judged again (`Filter::holds_found`).
-                let found = match list {
-                    Some(l) => {
-                        ev.domain_items_into(*domain, Some(l), player as usize, env, &mut items)?;
-                        None
-                    }
-                    None => {
-                        ev.candidates(*domain, *slot, filter, player as usize, env, &mut items)?;
-                        Some(*domain)
-                    }
-                };
-                let ev = Evaluator {
-                    memo: memo.as_ref(),
-                    ..ev
-                };
-                options.reserve(items.len());
-                for item in items.drain(..) {
-                    let target = value_target(&item);
-                    let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
-                    env.locals[*slot as usize] = item;
-                    let keep = match (filter, found) {
-                        (Some(f), Some(domain)) => f.holds_found(&ev, env, domain)?,
-                        (Some(f), None) => f.holds(&ev, env)?,
-                        (None, _) => true,
+            let judged = match list {
+                // Members of a whole domain are judged as the scan finds
+                // them: its leading member test is not judged again
+                // (`Filter::holds_found`), and no list of them is made.
+                None => self.with_frame(frame, |ev, env| {
+                    let ev = Evaluator {
+                        memo: memo.as_ref(),
+                        ..ev
                     };
-                    if keep && !off_board {
-                        options.push(target);
-                    }
+                    let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+                    let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                        Some(fast) => Some(fast),
+                        None => walked.as_ref().map(|f| f as &dyn Filter),
+                    };
+                    // The members met are charged once the scan is done.
+                    let mut owed = 0;
+                    ev.scan_candidates(*domain, *slot, filter, player as usize, env, |env, item, charge| {
+                        owed += usize::from(charge);
+                        let target = value_target(&item);
+                        env.locals[*slot as usize] = item;
+                        if filter.map_or(Ok(true), |f| f.holds_found(&ev, env, *domain))? {
+                            options.push(target);
+                        }
+                        Ok(())
+                    })?;
+                    ev.charge(owed)
+                }),
+                // A list's members are listed (and charged) first, as the
+                // list is a value; a figure on it that has left the board is
+                // no option.
+                Some(l) => {
+                    let mut items = std::mem::take(&mut self.spare.members);
+                    items.reserve(CHOICE_ROOM);
+                    let judged = self.with_frame(frame, |ev, env| {
+                        ev.domain_items_into(*domain, Some(l), player as usize, env, &mut items)?;
+                        let ev = Evaluator {
+                            memo: memo.as_ref(),
+                            ..ev
+                        };
+                        let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+                        let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                            Some(fast) => Some(fast),
+                            None => walked.as_ref().map(|f| f as &dyn Filter),
+                        };
+                        for item in items.drain(..) {
+                            let target = value_target(&item);
+                            let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
+                            env.locals[*slot as usize] = item;
+                            if filter.map_or(Ok(true), |f| f.holds(&ev, env))? && !off_board {
+                                options.push(target);
+                            }
+                        }
+                        Ok::<_, EvalError>(())
+                    });
+                    items.clear();
+                    self.spare.members = items;
+                    judged
                 }
-                Ok::<_, EvalError>(())
-            });
-            items.clear();
-            self.spare.members = items;
+            };
             judged?;
             if options.is_empty() {
                 self.spare.targets.keep(options);
