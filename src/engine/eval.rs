@@ -1210,9 +1210,11 @@ impl Evaluator<'_> {
         })
     }
 
-    /// The scan behind [`Evaluator::each_candidate`]: each member handed to `visit` with whether
-    /// it is still to be charged (a board feature or figure met; other
-    /// domains' lists are charged as they are listed).
+    /// The scan behind [`Evaluator::each_candidate`] and a `choose` over a
+    /// whole domain (`Game::exec_choose`): each member handed to `visit`
+    /// with whether it is still to be charged (a board feature or figure
+    /// met; other domains' lists are charged as they are listed), which
+    /// the caller charges.
     pub(super) fn scan_candidates(
         &self,
         domain: Domain,
@@ -1408,7 +1410,8 @@ pub(super) trait Filter {
     fn holds(&self, ev: &Evaluator, env: &mut Env) -> Result<bool, EvalError>;
 
     /// [`Filter::holds`] for a member that a scan of the whole `domain`
-    /// found ([`Evaluator::each_candidate`], [`Evaluator::count_domain`]):
+    /// found ([`Evaluator::each_candidate`], [`Evaluator::count_domain`], a
+    /// `choose`'s [`Evaluator::scan_candidates`]):
     /// the scan passed over every member that fails the filter's leading
     /// member test ([`member_test`], [`itself_test`]), so the test is not
     /// judged again. The test reads nothing that can fail or be charged

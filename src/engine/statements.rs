@@ -560,7 +560,10 @@ impl Game {
                         Some(fast) => Some(fast),
                         None => walked.as_ref().map(|f| f as &dyn Filter),
                     };
-                    // The members met are charged once the scan is done.
+                    // The members met are charged once the scan is done:
+                    // the same total as when they were listed first, so a
+                    // choice that ran out of budget still does (near the
+                    // limit, a filter's own failure may now be met first).
                     let mut owed = 0;
                     ev.scan_candidates(*domain, *slot, filter, player as usize, env, |env, item, charge| {
                         owed += usize::from(charge);

@@ -135,9 +135,11 @@ const MAX_SPARE: usize = 16;
 #[derive(Default)]
 pub(super) struct Spare {
     pub values: Pool<Value>,
-    /// A `choose`'s members, listed before they are judged: one list for
-    /// every `choose` (no `choose` runs while another lists), so it grows
-    /// to the longest listing once a game.
+    /// The members of a `choose ... in LIST`, listed before they are
+    /// judged: one list for every such `choose` (no `choose` runs while
+    /// another lists), so it grows to the longest listing once a game. (A
+    /// `choose` over a whole domain judges its members as its scan finds
+    /// them, with no list.)
     pub members: Vec<Value>,
     pub ids: Pool<u16>,
     pub targets: Pool<Target>,
