@@ -249,6 +249,15 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
+        residual_guards: rules
+            .residuals
+            .iter()
+            .map(|r| {
+                r.as_ref().map_or_else(Box::default, |r| {
+                    r.guards.iter().map(|e| c.once(|| c.test(e))).collect()
+                })
+            })
+            .collect(),
         guard_memo: program
             .handlers
             .iter()

@@ -189,6 +189,9 @@ pub(super) struct Compiled {
     pub function_tests: Vec<Option<Test>>,
     /// By handler: its `when`.
     pub guards: Vec<Option<Test>>,
+    /// By handler: its guards left for the types of a tile
+    /// (`Rules::residuals`), each compiled, in their order there.
+    pub residual_guards: Vec<Box<[Test]>>,
     /// By handler: whether its `when` may read or fill a [`Memo`] (see
     /// `compile::may_remember`); a guard that cannot is judged without one.
     pub guard_memo: Vec<bool>,

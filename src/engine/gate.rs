@@ -141,6 +141,100 @@ pub(super) fn gates(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Vec<Gate>
     gates
 }
 
+/// A guard less the conjuncts of its `and` chain that the type of a tile
+/// it reads decides true, for each tile type where some are: judged in
+/// place of the whole guard where that tile is of that type.
+///
+/// A conjunct left out is one [`Judge::known`] finds true for the type: it
+/// cannot fail, and it holds, so the chain judged without it answers as
+/// the whole chain (in the same order, with the same failures); only the
+/// evaluation work charged is less, as for a gate. The Roadside draw's
+/// `roadside.left > 0 and count(f in t.features where f.kind == road) > 0
+/// and count(f in t.features where f.kind != road and f.kind != field) ==
+/// 0` is `roadside.left > 0` on a tile of roads and fields alone (where
+/// its gate is open), and a guard that asks a tile for an icon only is
+/// `true` where the tile has it.
+#[derive(Debug)]
+pub(super) struct Residual {
+    /// The tile whose type picks the guard judged.
+    pub tile: GateTile,
+    /// For each tile type (by [`crate::ir::TileId`]), the guard judged for
+    /// it: an index into `guards`, or `None` for the whole guard.
+    pub by_type: Box<[Option<u8>]>,
+    /// The guards left, each the whole chain less some conjuncts (`true`
+    /// when none is left).
+    pub guards: Vec<Expr>,
+}
+
+/// Most conjuncts of a guard's chain [`residual`] looks at, and most
+/// guards left it makes for one handler.
+const RESIDUAL_CONJUNCTS: usize = 64;
+const RESIDUAL_GUARDS: usize = 16;
+
+/// The guards left of guard `when` for the tile types that decide some of
+/// its conjuncts true ([`Residual`]), for the first tile it reads (a
+/// parameter, then `placed_tile`) whose type decides one for some type;
+/// `None` when no type decides any, or when the pack's gate work `work`
+/// runs out.
+pub(super) fn residual(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Option<Residual> {
+    let program = &pack.program;
+    if !reads(program, when).0 {
+        return None;
+    }
+    let judge = Judge { program, work };
+    let mut conjuncts = Vec::new();
+    and_chain(when, &mut conjuncts);
+    if conjuncts.len() > RESIDUAL_CONJUNCTS {
+        return None;
+    }
+    for tile in (0..EVENT_ARGS).map(GateTile::Local).chain([GateTile::Placed]) {
+        // For each type, the conjuncts it decides true, a bit each.
+        let mut left_out: Vec<u64> = Vec::new();
+        let mut by_type = Vec::with_capacity(pack.tiles.len());
+        for of in &pack.tiles {
+            let probe = Probe::Tile { tile, of };
+            let mut out = 0u64;
+            for (i, c) in conjuncts.iter().enumerate() {
+                if judge.known(c, &probe, 0) == Some(true) {
+                    out |= 1 << i;
+                }
+            }
+            by_type.push(if out == 0 {
+                None
+            } else {
+                let at = match left_out.iter().position(|&m| m == out) {
+                    Some(at) => at,
+                    None if left_out.len() < RESIDUAL_GUARDS => {
+                        left_out.push(out);
+                        left_out.len() - 1
+                    }
+                    None => return None,
+                };
+                Some(at as u8)
+            });
+        }
+        // Out of work: what was found may be short of the truth, but
+        // never wrong (a conjunct not known is kept).
+        if !left_out.is_empty() {
+            let guards = left_out
+                .iter()
+                .map(|&out| {
+                    let kept = conjuncts.iter().enumerate().filter(|(i, _)| out & (1 << i) == 0);
+                    kept.map(|(_, c)| (*c).clone())
+                        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)))
+                        .unwrap_or(Expr::Bool(true))
+                })
+                .collect();
+            return Some(Residual {
+                tile,
+                by_type: by_type.into(),
+                guards,
+            });
+        }
+    }
+    None
+}
+
 /// The gate on the board of a guard whose `and` chain holds, after
 /// conjuncts that cannot fail ([`infallible`]), an existence count
 /// (`count(...) > 0`, `>= 1`, `!= 0`, see [`existence_test`]) that finds
@@ -833,6 +927,139 @@ mod tests {
             near_gated && occupied_gated,
             "bundled packs have near and occupied gates"
         );
+    }
+
+    /// A guard's conjuncts that the type of the tile it reads decides true
+    /// are left out for that type, the others kept in their order, and the
+    /// guard is kept whole for a type that decides none: two counts of a
+    /// tile's features by kind on a tile of roads and fields alone (the
+    /// flag before them left), one count between two conjuncts the tile
+    /// cannot decide, an icon of the tile (`true` left) and of
+    /// `placed_tile`, and two counts of held features of a kind, each
+    /// decided (0) only on tiles without the kind (three guards left, each
+    /// for tiles that are judged: picking another would change the
+    /// games); a count that asks who holds the features is decided by no
+    /// type. Games with the guards left play as games with every guard
+    /// judged whole, for less work.
+    #[test]
+    fn residual_guards_leave_out_the_conjuncts_a_tile_type_decides_true() {
+        use crate::ir::expr::Expr;
+        let text = "pack residual\nlanguage 1\nrequires base\nicon star\n\
+                    tile STAR x3 { road W E; field WR N EL; field ER S WL; icon star }\n\
+                    tile MEADOW x3 { field N E S W }\n\
+                    var game n: int = 0\nvar game flag: bool = false\n\
+                    fn held(f: feature) = (f.kind == road or f.kind == city) and count(p in f.owners) > 0\n\
+                    on tile_placed(t) when not flag and count(f in t.features where f.kind == road) > 0\n\
+                    \x20   and count(f in t.features where f.kind != road and f.kind != field) == 0 { score 1 to current_player reason \"left 1\" }\n\
+                    on tile_placed(t) when n >= 0 and count(f in t.features where f.kind == road) > 0 and n < 100 { score 2 to current_player reason \"left 2\" }\n\
+                    on tile_placed(t) when t.has_icon(star) { score 3 to current_player reason \"left 3\" }\n\
+                    on turn_end when placed_tile.has_icon(star) and not flag { score 4 to current_player reason \"left 4\" }\n\
+                    on tile_placed(t) when not flag and count(f in t.features where held(f)) > 0 { score 5 to current_player reason \"left 5\" }\n\
+                    on tile_placed(t) when not flag and count(f in t.features where f.kind == road and held(f)) == 0\n\
+                    \x20   and count(f in t.features where f.kind == city and held(f)) == 0 { score 6 to current_player reason \"left 6\" }\n";
+        let r = rules(&["base"], Some(text));
+        let pack = &r.pack;
+        let kinds_of = |t: usize| {
+            let segments = &pack.tiles[t].segments;
+            segments
+                .iter()
+                .map(|s| pack.kinds[s.kind as usize].name.as_str())
+                .collect::<Vec<_>>()
+        };
+        let star = |t: usize| pack.tiles[t].name == "STAR";
+        let chain = |e: &Expr| {
+            let mut out = Vec::new();
+            super::and_chain(e, &mut out);
+            out.into_iter().cloned().collect::<Vec<Expr>>()
+        };
+        // For each handler (by its reason), the tile it reads and
+        // the conjuncts (by place) each tile type decides true.
+        type LeftOut<'a> = Box<dyn Fn(usize) -> Vec<usize> + 'a>;
+        let cases: [(&str, GateTile, LeftOut); 5] = [
+            (
+                "left 1",
+                GateTile::Local(0),
+                Box::new(|t| {
+                    let k = kinds_of(t);
+                    let roads_and_fields = k.iter().all(|k| *k == "road" || *k == "field");
+                    [(1, k.contains(&"road")), (2, roads_and_fields)]
+                        .into_iter()
+                        .filter(|c| c.1)
+                        .map(|c| c.0)
+                        .collect()
+                }),
+            ),
+            (
+                "left 2",
+                GateTile::Local(0),
+                Box::new(|t| if kinds_of(t).contains(&"road") { vec![1] } else { vec![] }),
+            ),
+            // A count the tile's kinds decide only where it has none of
+            // the kind asked: three guards left, each for tiles judged.
+            (
+                "left 6",
+                GateTile::Local(0),
+                Box::new(|t| {
+                    let k = kinds_of(t);
+                    [(1, !k.contains(&"road")), (2, !k.contains(&"city"))]
+                        .into_iter()
+                        .filter(|c| c.1)
+                        .map(|c| c.0)
+                        .collect()
+                }),
+            ),
+            (
+                "left 3",
+                GateTile::Local(0),
+                Box::new(|t| if star(t) { vec![0] } else { vec![] }),
+            ),
+            (
+                "left 4",
+                GateTile::Placed,
+                Box::new(|t| if star(t) { vec![0] } else { vec![] }),
+            ),
+        ];
+        let handler = |body: &str| {
+            let found = pack.program.handlers.iter().position(|h| {
+                let source = pack.sources.text(h.span.file);
+                source[h.span.start as usize..h.span.end as usize].contains(body)
+            });
+            found.unwrap_or_else(|| panic!("a handler scores {body}"))
+        };
+        assert!(
+            r.residuals[handler("left 5")].is_none(),
+            "who holds a feature is no tile's type"
+        );
+        for (body, tile, left_out) in cases {
+            let h = handler(body);
+            let whole = chain(pack.program.handlers[h].when.as_ref().unwrap());
+            let residual = r.residuals[h]
+                .as_ref()
+                .unwrap_or_else(|| panic!("no guard left for {body}"));
+            assert_eq!(residual.tile, tile, "{body}");
+            for t in 0..pack.tiles.len() {
+                let out = left_out(t);
+                let name = &pack.tiles[t].name;
+                let Some(i) = residual.by_type[t] else {
+                    assert!(out.is_empty(), "{body}: tile {name} keeps its whole guard");
+                    continue;
+                };
+                let kept: Vec<Expr> = whole
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| !out.contains(j))
+                    .map(|c| c.1.clone())
+                    .collect();
+                let left = &residual.guards[usize::from(i)];
+                match kept.is_empty() {
+                    true => assert_eq!(left, &Expr::Bool(true), "{body}: tile {name}"),
+                    false => assert_eq!(chain(left), kept, "{body}: tile {name}"),
+                }
+            }
+        }
+        let full = rules(&["base"], Some(text)).without_gates();
+        let less_work = same_games_for_less_work(&Arc::new(r), &Arc::new(full), 6, "guards left");
+        assert!(less_work, "a guard left counts less");
     }
 
     /// Board gates open exactly where their counts may find something: a

@@ -1,7 +1,7 @@
 //! A rule pack prepared for play: every tile type's geometry precomputed for
 //! each of its distinct rotations, so placement checks are table lookups.
 
-use super::gate::{self, Gate};
+use super::gate::{self, Gate, Residual};
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
@@ -64,6 +64,9 @@ pub struct Rules {
     /// type of the tile the event hands them first: those gates as one
     /// table ([`TypeGates`]).
     pub(super) type_gates: Vec<Option<TypeGates>>,
+    /// By handler: its guard less the conjuncts the type of a tile it
+    /// reads decides true, for the types that decide some ([`Residual`]).
+    pub(super) residuals: Vec<Option<Residual>>,
     /// For each variable: its index among the variables of its scope.
     pub(crate) var_index: Vec<usize>,
     /// Feature variables' merge policies and start values, by index.
@@ -143,6 +146,11 @@ impl Rules {
                     .into()
             })
             .collect();
+        let residuals = program
+            .handlers
+            .iter()
+            .map(|h| h.when.as_ref().and_then(|e| gate::residual(&pack, e, &gate_work)))
+            .collect();
         let all_gated = listeners
             .iter()
             .map(|hs| !hs.is_empty() && hs.iter().all(|&h| !gates[h as usize].is_empty()))
@@ -204,6 +212,7 @@ impl Rules {
             all_gated,
             gates,
             type_gates,
+            residuals,
             var_index,
             feature_merges,
             feature_var_init,
@@ -242,11 +251,12 @@ impl Rules {
         self.all_gated[event.index()]
     }
 
-    /// The same rules with no gates: every guard judged on every event.
+    /// The same rules with no gates: every guard judged whole on every event.
     #[cfg(test)]
     pub(super) fn without_gates(mut self) -> Rules {
         self.gates.iter_mut().for_each(|g| *g = Box::new([]));
         self.type_gates.iter_mut().for_each(|t| *t = None);
+        self.residuals.iter_mut().for_each(|r| *r = None);
         self.all_gated.iter_mut().for_each(|g| *g = false);
         self.near_kinds = 0;
         self

@@ -14,13 +14,14 @@ use super::eval::{Env, Evaluator, Memo, PlainSet, PlainValue};
 use super::game::Game;
 use super::gate::{Gate, GateTile};
 use super::ids::{PlacedId, Player};
-use super::rules::kind_bit;
+use super::rules::{kind_bit, Rules};
 use super::task::{
     Code, EventArgs, Frame, Pending, Phase, Step, Task, MAX_DEPTH, MAX_LOG_EVENTS, STEP_BUDGET, TURN_STEP_BUDGET,
     UNJUDGED,
 };
 use super::types::{Event, Target};
 use super::value::{target_value, EvalError, Value};
+use crate::ir::expr::Expr;
 use crate::ir::program::EventKind;
 use crate::ir::{ActionId, BlockId};
 use crate::ir::{KindId, TileId};
@@ -721,9 +722,17 @@ impl Game {
                 memo,
                 ..self.evaluator()
             };
-            let held = match code.compiled.guards.get(h as usize) {
-                Some(Some(guard)) => guard(&ev, &mut env),
-                _ => ev.eval(cond, &mut env).map(|v| v.truthy()),
+            // Where its tile's type decides some of its conjuncts true, the
+            // guard left without them.
+            let left = self.residual_of(rules, h, args);
+            let held = match (left, code.compiled.guards.get(h as usize)) {
+                (Some((i, walked)), Some(Some(_))) => match code.compiled.residual_guards[h as usize].get(i) {
+                    Some(guard) => guard(&ev, &mut env),
+                    None => ev.eval(walked, &mut env).map(|v| v.truthy()),
+                },
+                (Some((_, walked)), _) => ev.eval(walked, &mut env).map(|v| v.truthy()),
+                (None, Some(Some(guard))) => guard(&ev, &mut env),
+                (None, _) => ev.eval(cond, &mut env).map(|v| v.truthy()),
             };
             if held.map_err(|e| self.located(e, handler.span))? {
                 chosen.push(h);
@@ -749,6 +758,17 @@ impl Game {
             };
             self.state.set_game_var(set.var, value);
         }
+    }
+
+    /// The guard of handler `h` left for the type of the tile it reads
+    /// (`Rules::residuals`), with its place among the handler's guards
+    /// left; `None` when the whole guard is judged.
+    #[inline]
+    fn residual_of<'r>(&self, rules: &'r Rules, h: u16, args: &[Value]) -> Option<(usize, &'r Expr)> {
+        let r = rules.residuals.get(h as usize)?.as_ref()?;
+        let t = self.gate_tile(r.tile, args)?;
+        let i = usize::from((*r.by_type.get(t.tile as usize)?)?);
+        Some((i, r.guards.get(i)?))
     }
 
     /// Whether a handler's `gate` lets its guard be judged for the event's
