@@ -972,6 +972,8 @@ mod tests {
             super::and_chain(e, &mut out);
             out.into_iter().cloned().collect::<Vec<Expr>>()
         };
+        // The places of the conjuncts that hold.
+        let places = |c: [(usize, bool); 2]| c.into_iter().filter(|c| c.1).map(|c| c.0).collect::<Vec<_>>();
         // For each handler (by its reason), the tile it reads and
         // the conjuncts (by place) each tile type decides true.
         type LeftOut<'a> = Box<dyn Fn(usize) -> Vec<usize> + 'a>;
@@ -982,11 +984,7 @@ mod tests {
                 Box::new(|t| {
                     let k = kinds_of(t);
                     let roads_and_fields = k.iter().all(|k| *k == "road" || *k == "field");
-                    [(1, k.contains(&"road")), (2, roads_and_fields)]
-                        .into_iter()
-                        .filter(|c| c.1)
-                        .map(|c| c.0)
-                        .collect()
+                    places([(1, k.contains(&"road")), (2, roads_and_fields)])
                 }),
             ),
             (
@@ -1001,11 +999,7 @@ mod tests {
                 GateTile::Local(0),
                 Box::new(|t| {
                     let k = kinds_of(t);
-                    [(1, !k.contains(&"road")), (2, !k.contains(&"city"))]
-                        .into_iter()
-                        .filter(|c| c.1)
-                        .map(|c| c.0)
-                        .collect()
+                    places([(1, !k.contains(&"road")), (2, !k.contains(&"city"))])
                 }),
             ),
             (

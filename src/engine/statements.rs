@@ -546,6 +546,11 @@ impl Game {
             // memo made for a filter that may count.
             let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
             let mut options = self.spare.targets.take_with(CHOICE_ROOM);
+            let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+            let filter: Option<&dyn Filter> = match compiled.statement(at) {
+                Some(fast) => Some(fast),
+                None => walked.as_ref().map(|f| f as &dyn Filter),
+            };
             let judged = match list {
                 // Members of a whole domain are judged as the scan finds
                 // them: its leading member test is not judged again
@@ -554,11 +559,6 @@ impl Game {
                     let ev = Evaluator {
                         memo: memo.as_ref(),
                         ..ev
-                    };
-                    let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-                    let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                        Some(fast) => Some(fast),
-                        None => walked.as_ref().map(|f| f as &dyn Filter),
                     };
                     // The members met are charged once the scan is done:
                     // the same total as when they were listed first, so a
@@ -587,11 +587,6 @@ impl Game {
                         let ev = Evaluator {
                             memo: memo.as_ref(),
                             ..ev
-                        };
-                        let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-                        let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                            Some(fast) => Some(fast),
-                            None => walked.as_ref().map(|f| f as &dyn Filter),
                         };
                         for item in items.drain(..) {
                             let target = value_target(&item);
