@@ -166,16 +166,18 @@ pub(super) struct Residual {
     pub guards: Vec<Expr>,
 }
 
-/// Most conjuncts of a guard's chain [`residual`] looks at, and most
-/// guards left it makes for one handler.
+/// Most conjuncts of a guard's chain [`residual`] looks at (one bit each).
 const RESIDUAL_CONJUNCTS: usize = 64;
+/// Most guards left [`residual`] makes for one handler.
 const RESIDUAL_GUARDS: usize = 16;
 
 /// The guards left of guard `when` for the tile types that decide some of
 /// its conjuncts true ([`Residual`]), for the first tile it reads (a
 /// parameter, then `placed_tile`) whose type decides one for some type;
-/// `None` when no type decides any, or when the pack's gate work `work`
-/// runs out.
+/// `None` when no type decides any, or when they would make more than
+/// [`RESIDUAL_GUARDS`]. Once the pack's gate work `work` is spent,
+/// [`Judge::known`] decides nothing more, so the conjuncts not yet
+/// judged are kept.
 pub(super) fn residual(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Option<Residual> {
     let program = &pack.program;
     if !reads(program, when).0 {
@@ -213,8 +215,6 @@ pub(super) fn residual(pack: &RulePack, when: &Expr, work: &Cell<u32>) -> Option
                 Some(at as u8)
             });
         }
-        // Out of work: what was found may be short of the truth, but
-        // never wrong (a conjunct not known is kept).
         if !left_out.is_empty() {
             let guards = left_out
                 .iter()

@@ -726,10 +726,12 @@ impl Game {
             // guard left without them.
             let left = self.residual_of(rules, h, args);
             let held = match (left, code.compiled.guards.get(h as usize)) {
-                (Some((i, walked)), Some(Some(_))) => match code.compiled.residual_guards[h as usize].get(i) {
-                    Some(guard) => guard(&ev, &mut env),
-                    None => ev.eval(walked, &mut env).map(|v| v.truthy()),
-                },
+                (Some((i, walked)), Some(Some(_))) => {
+                    match code.compiled.residual_guards.get(h as usize).and_then(|g| g.get(i)) {
+                        Some(guard) => guard(&ev, &mut env),
+                        None => ev.eval(walked, &mut env).map(|v| v.truthy()),
+                    }
+                }
                 (Some((_, walked)), _) => ev.eval(walked, &mut env).map(|v| v.truthy()),
                 (None, Some(Some(guard))) => guard(&ev, &mut env),
                 (None, _) => ev.eval(cond, &mut env).map(|v| v.truthy()),
