@@ -249,15 +249,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|h| h.when.as_ref().map(|e| c.once(|| c.test(e))))
             .collect(),
-        residual_guards: rules
-            .residuals
-            .iter()
-            .map(|r| {
-                r.as_ref().map_or_else(Box::default, |r| {
-                    r.guards.iter().map(|e| c.once(|| c.test(e))).collect()
-                })
-            })
-            .collect(),
+        residual_guards: Vec::new(),
         guard_memo: program
             .handlers
             .iter()
@@ -374,6 +366,18 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         .map(|hs| plain_event(program, &compiled.plain, hs))
         .collect();
     compiled.plain_events = compiled.plain_event_sets.iter().map(Option::is_some).collect();
+    // The guards left for tile types last, so that the rules' own
+    // expressions are compiled as they were before them (the inlining room
+    // and the by-type work are shared).
+    compiled.residual_guards = rules
+        .residuals
+        .iter()
+        .map(|r| {
+            r.as_ref().map_or_else(Box::default, |r| {
+                r.guards.iter().map(|e| c.once(|| c.test(e))).collect()
+            })
+        })
+        .collect();
     compiled.frame_slots = usize::from(c.deepest.get());
     compiled.inlined = c.kept.into_inner();
     compiled

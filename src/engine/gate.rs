@@ -29,6 +29,11 @@
 //! event to the next, so such a gate is looked at only when the guard is
 //! judged, as one on the placed tile is, or where the event fires when its
 //! task is the next the machine runs (`Game::open_handlers`).
+//!
+//! Where a guard may hold, a tile's type may still decide some of its
+//! conjuncts true: `t.has_icon(rose) and n > 0` is `n > 0` on a tile with
+//! the icon. The guard is then judged without them, a guard left for each
+//! set of conjuncts some types decide ([`residual`]).
 
 use super::shapes::{
     and_chain, answered_alone, answered_with_arg, existence_test, kinds_test, local_query, member_test, near_test,
@@ -166,7 +171,8 @@ pub(super) struct Residual {
     pub guards: Vec<Expr>,
 }
 
-/// Most conjuncts of a guard's chain [`residual`] looks at (one bit each).
+/// Most conjuncts of a guard's chain [`residual`] looks at (one bit each):
+/// a longer chain has no guards left.
 const RESIDUAL_CONJUNCTS: usize = 64;
 /// Most guards left [`residual`] makes for one handler.
 const RESIDUAL_GUARDS: usize = 16;
@@ -939,12 +945,16 @@ mod tests {
     /// decided (0) only on tiles without the kind (three guards left, each
     /// for tiles that are judged: picking another would change the
     /// games); a count that asks who holds the features is decided by no
-    /// type. Games with the guards left play as games with every guard
-    /// judged whole, for less work.
+    /// type, and a chain of 65 conjuncts has no guards left. Games with
+    /// the guards left play as games with every guard judged whole, for
+    /// less work.
     #[test]
     fn residual_guards_leave_out_the_conjuncts_a_tile_type_decides_true() {
         use crate::ir::expr::Expr;
-        let text = "pack residual\nlanguage 1\nrequires base\nicon star\n\
+        // A chain of 65 conjuncts, past what a guard left can keep track of.
+        let long = vec!["n >= 0"; 64].join(" and ");
+        let text = String::from(
+            "pack residual\nlanguage 1\nrequires base\nicon star\n\
                     tile STAR x3 { road W E; field WR N EL; field ER S WL; icon star }\n\
                     tile MEADOW x3 { field N E S W }\n\
                     var game n: int = 0\nvar game flag: bool = false\n\
@@ -956,7 +966,9 @@ mod tests {
                     on turn_end when placed_tile.has_icon(star) and not flag { score 4 to current_player reason \"left 4\" }\n\
                     on tile_placed(t) when not flag and count(f in t.features where held(f)) > 0 { score 5 to current_player reason \"left 5\" }\n\
                     on tile_placed(t) when not flag and count(f in t.features where f.kind == road and held(f)) == 0\n\
-                    \x20   and count(f in t.features where f.kind == city and held(f)) == 0 { score 6 to current_player reason \"left 6\" }\n";
+                    \x20   and count(f in t.features where f.kind == city and held(f)) == 0 { score 6 to current_player reason \"left 6\" }\n",
+        ) + &format!("on tile_placed(t) when t.has_icon(star) and {long} {{ score 7 to current_player reason \"left 7\" }}\n");
+        let text = text.as_str();
         let r = rules(&["base"], Some(text));
         let pack = &r.pack;
         let kinds_of = |t: usize| {
@@ -1023,6 +1035,10 @@ mod tests {
         assert!(
             r.residuals[handler("left 5")].is_none(),
             "who holds a feature is no tile's type"
+        );
+        assert!(
+            r.residuals[handler("left 7")].is_none(),
+            "a chain too long to keep track of"
         );
         for (body, tile, left_out) in cases {
             let h = handler(body);
@@ -1198,7 +1214,7 @@ mod tests {
         let (mut gated_sets, mut less_work) = (0, false);
         for set in test_sets(|names| rules_of(names).is_ok()) {
             let gated = Arc::new(rules_of(&set).unwrap());
-            if gated.gates.iter().all(|g| g.is_empty()) {
+            if gated.gates.iter().all(|g| g.is_empty()) && gated.residuals.iter().all(Option::is_none) {
                 continue;
             }
             gated_sets += 1;
