@@ -724,17 +724,16 @@ impl Game {
             };
             // Where its tile's type decides some of its conjuncts true, the
             // guard left without them.
-            let left = self.residual_of(rules, h, args);
-            let held = match (left, code.compiled.guards.get(h as usize)) {
-                (Some((i, walked)), Some(Some(_))) => {
-                    match code.compiled.residual_guards.get(h as usize).and_then(|g| g.get(i)) {
-                        Some(guard) => guard(&ev, &mut env),
-                        None => ev.eval(walked, &mut env).map(|v| v.truthy()),
-                    }
-                }
-                (Some((_, walked)), _) => ev.eval(walked, &mut env).map(|v| v.truthy()),
-                (None, Some(Some(guard))) => guard(&ev, &mut env),
-                (None, _) => ev.eval(cond, &mut env).map(|v| v.truthy()),
+            let (compiled, walked) = match self.residual_of(rules, h, args) {
+                Some((i, left)) => (
+                    code.compiled.residual_guards.get(h as usize).and_then(|g| g.get(i)),
+                    left,
+                ),
+                None => (code.compiled.guards.get(h as usize).and_then(Option::as_ref), cond),
+            };
+            let held = match compiled {
+                Some(guard) => guard(&ev, &mut env),
+                None => ev.eval(walked, &mut env).map(|v| v.truthy()),
             };
             if held.map_err(|e| self.located(e, handler.span))? {
                 chosen.push(h);
