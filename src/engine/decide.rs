@@ -8,7 +8,7 @@ use super::error::{ErrorKind, GameError};
 use super::eval::{Env, Evaluator, Filter, Memo, Walked, CANDIDATE};
 use super::game::{Game, MAX_TURN_DECISIONS};
 use super::ids::{PlacedId, Player, Rotation};
-use super::rules::{half_kinds, HALVES};
+use super::rules::{half_kinds, WindowActions, HALVES};
 use super::task::{Pending, Phase, Task};
 use super::types::{Choice, Event, Target};
 use super::value::{value_target, Value};
@@ -110,49 +110,69 @@ impl Game {
         }
     }
 
+    #[inline]
     fn action_options(&self, window: Window, out: &mut Vec<Choice>) {
         let actions = self.rules.actions_in(window);
-        if actions.is_empty() {
-            return;
+        if !actions.list().is_empty() {
+            self.window_options(actions, out);
         }
-        // The cards in hand, read at the first card's action.
-        let mut held: Option<Held> = None;
-        for &(action, card) in actions {
-            // A card's action needs the card in hand: most are not, and
-            // need no look at all.
-            let offered = card.is_none_or(|c| {
-                held.get_or_insert_with(|| Held::new(&self.state.hands()[self.state.current()]))
-                    .holds(c)
-            });
-            if !offered {
-                continue;
-            }
-            // An action with no targets whose `when` needs no frame and no
-            // memo is judged here: listing the options is already a look
-            // ([`Game::options_into`]), so the look `each_action_target`
-            // would open inside it changes nothing but the work.
-            let compiled = &self.compiled;
-            let quick = compiled.action_frame_free.get(action as usize) == Some(&true)
-                && compiled.action_memo.get(action as usize) == Some(&false);
-            if quick {
-                let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
-                    continue;
-                };
-                let mut env = Env {
-                    locals: &mut Vec::new(),
-                    subject: None,
-                    depth: 0,
-                };
-                if self.action_when_holds(action, a, &self.evaluator(), &mut env) && self.fresh(action, a, Target::None)
-                {
-                    out.push(Choice::Action {
-                        action,
-                        target: Target::None,
-                    });
+    }
+
+    /// [`Game::action_options`] of a window with actions (out of line: a
+    /// game with none pays for no more than the test).
+    #[inline(never)]
+    fn window_options(&self, actions: &WindowActions, out: &mut Vec<Choice>) {
+        let list = actions.list();
+        // A card's play needs the card in hand: most are not, and need no
+        // look at all. The actions offered a look are found by the hand's
+        // cards (`WindowActions::offered`), in order.
+        let hand = &self.state.hands()[self.state.current()];
+        match actions.offered(hand) {
+            Some(mut places) => {
+                while places != 0 {
+                    let i = places.trailing_zeros() as usize;
+                    places &= places - 1;
+                    self.action_offers(list[i].0, out);
                 }
-            } else {
-                self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
             }
+            None => {
+                for &(action, card) in list {
+                    if card.is_none_or(|c| hand.contains(&c)) {
+                        self.action_offers(action, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The options of `action` offered now, a card's play being offered
+    /// only to a hand that holds the card.
+    #[inline]
+    fn action_offers(&self, action: ActionId, out: &mut Vec<Choice>) {
+        // An action with no targets whose `when` needs no frame and no
+        // memo is judged here: listing the options is already a look
+        // ([`Game::options_into`]), so the look `each_action_target`
+        // would open inside it changes nothing but the work.
+        let compiled = &self.compiled;
+        let quick = compiled.action_frame_free.get(action as usize) == Some(&true)
+            && compiled.action_memo.get(action as usize) == Some(&false);
+        if quick {
+            let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+                return;
+            };
+            let mut env = Env {
+                locals: &mut Vec::new(),
+                subject: None,
+                depth: 0,
+            };
+            if self.action_when_holds(action, a, &self.evaluator(), &mut env) && self.fresh(action, a, Target::None) {
+                out.push(Choice::Action {
+                    action,
+                    target: Target::None,
+                });
+            }
+        } else {
+            self.each_action_target(action, &mut |target| out.push(Choice::Action { action, target }));
         }
     }
 
@@ -739,33 +759,6 @@ enum Refusal {
     Forbidden(usize),
 }
 
-/// The cards a hand holds, asked once per card's action while a decision's
-/// options are listed: a bit per card for the first [`Held::BITS`] card
-/// ids, a look through the hand for the others.
-struct Held<'a> {
-    bits: [u64; 4],
-    hand: &'a [crate::ir::CardId],
-}
-
-impl<'a> Held<'a> {
-    const BITS: usize = 256;
-
-    fn new(hand: &'a [crate::ir::CardId]) -> Held<'a> {
-        let mut bits = [0; 4];
-        for &c in hand.iter().filter(|&&c| usize::from(c) < Self::BITS) {
-            bits[usize::from(c) / 64] |= 1 << (c % 64);
-        }
-        Held { bits, hand }
-    }
-
-    fn holds(&self, card: crate::ir::CardId) -> bool {
-        match self.bits.get(usize::from(card) / 64) {
-            Some(word) => word & (1 << (card % 64)) != 0,
-            None => self.hand.contains(&card),
-        }
-    }
-}
-
 /// "a follower", "an eagle".
 pub fn with_article(word: &str) -> String {
     match word.chars().next() {
@@ -777,7 +770,7 @@ pub fn with_article(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::{Decision, Game, Rng, Rules, Setup};
-    use super::{Choice, Held};
+    use super::Choice;
     use crate::bundled::{load_bundled, test_sets};
     use std::sync::Arc;
 
@@ -862,7 +855,7 @@ mod tests {
                     })
                     .collect();
                 let looked: Vec<_> = window
-                    .map(|w| game.rules.actions_in(w).to_vec())
+                    .map(|w| game.rules.actions_in(w).list().to_vec())
                     .unwrap_or_default()
                     .into_iter()
                     .filter(|&(action, _)| {
@@ -976,17 +969,5 @@ mod tests {
             passed_over > 100 && found > 100,
             "{passed_over} passed over, {found} with targets"
         );
-    }
-
-    /// A hand's cards are held, whether their ids fit the bits or not (a
-    /// pack may declare more cards than that), and no other card is.
-    #[test]
-    fn a_hand_holds_its_cards_and_no_other() {
-        let hand = [3, 64, 255, 256, 300, 3];
-        let held = Held::new(&hand);
-        for card in 0..400 {
-            assert_eq!(held.holds(card), hand.contains(&card), "card {card}");
-        }
-        assert!((0..400).all(|c| !Held::new(&[]).holds(c)));
     }
 }

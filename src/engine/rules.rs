@@ -5,7 +5,7 @@ use super::gate::{self, Gate, Residual};
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
-use crate::ir::{ActionId, KindId, RulePack, TileId};
+use crate::ir::{ActionId, CardId, KindId, RulePack, TileId};
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
@@ -76,7 +76,7 @@ pub struct Rules {
     pub(crate) player_var_init: Vec<i64>,
     /// The actions offered in each window, in the program's order, each
     /// with the card it needs held (a card's play), if any.
-    window_actions: [Vec<(ActionId, Option<crate::ir::CardId>)>; 2],
+    window_actions: [WindowActions; 2],
     /// Whether draws follow stacks: the pack has several stacks or a tile
     /// pinned `last`. Without, a draw is one pick from the whole stack.
     pub(crate) stacked: bool,
@@ -103,6 +103,55 @@ pub struct Rules {
 /// A kind's bit in [`Rules::tile_kinds`]: kinds from 63 on share the last.
 pub(crate) fn kind_bit(k: KindId) -> u64 {
     1 << k.min(63)
+}
+
+/// The actions of one window, in the program's order, each with the card
+/// it needs held (a card's play), if any; and, for a window of at most 64
+/// actions, which of them a hand offers found by the hand's cards alone:
+/// the places (bits) of the actions that need no card, and of each card's
+/// plays. A decision's options look only at those, in order, rather than
+/// asking of every card's play whether its card is held.
+#[derive(Debug)]
+pub(crate) struct WindowActions {
+    list: Vec<(ActionId, Option<CardId>)>,
+    /// The places of the actions that need no card.
+    free: u64,
+    /// For each card of the program, the places of its plays.
+    plays: Box<[u64]>,
+}
+
+impl WindowActions {
+    fn new(list: Vec<(ActionId, Option<CardId>)>, cards: usize) -> WindowActions {
+        let mut free = 0;
+        let mut plays = vec![0u64; cards].into_boxed_slice();
+        for (i, &(_, card)) in list.iter().enumerate().take(64) {
+            match card.and_then(|c| plays.get_mut(usize::from(c))) {
+                Some(bits) => *bits |= 1 << i,
+                None if card.is_none() => free |= 1 << i,
+                None => {}
+            }
+        }
+        WindowActions { list, free, plays }
+    }
+
+    /// The actions, in the program's order, each with the card it needs.
+    pub(crate) fn list(&self) -> &[(ActionId, Option<CardId>)] {
+        &self.list
+    }
+
+    /// The places in [`WindowActions::list`] of the actions a player holding
+    /// `hand` is offered a look at (those that need no card, and the plays
+    /// of the cards held), as bits; `None` for a window of more than 64
+    /// actions, whose cards are looked for in the hand one by one.
+    #[inline]
+    pub(crate) fn offered(&self, hand: &[CardId]) -> Option<u64> {
+        if self.list.len() > 64 {
+            return None;
+        }
+        Some(hand.iter().fold(self.free, |bits, &c| {
+            bits | self.plays.get(usize::from(c)).copied().unwrap_or(0)
+        }))
+    }
 }
 
 impl Rules {
@@ -185,10 +234,13 @@ impl Rules {
             }
         }
         let window_actions = [Window::BeforePlace, Window::Deploy].map(|w| {
-            (0..program.actions.len())
-                .filter(|&a| program.actions[a].window == w)
-                .map(|a| (a as ActionId, program.actions[a].card))
-                .collect()
+            WindowActions::new(
+                (0..program.actions.len())
+                    .filter(|&a| program.actions[a].window == w)
+                    .map(|a| (a as ActionId, program.actions[a].card))
+                    .collect(),
+                program.cards.len(),
+            )
         });
         let stacked = pack.stacks.len() > 1 || pack.tiles.iter().any(|t| t.last);
         let forbids_placement = program.forbids.iter().any(|f| f.what == ForbidWhat::Placement);
@@ -237,7 +289,7 @@ impl Rules {
 
     /// The actions offered in `window`, in the program's order, each with
     /// the card it needs held, if any.
-    pub(crate) fn actions_in(&self, window: Window) -> &[(ActionId, Option<crate::ir::CardId>)] {
+    pub(crate) fn actions_in(&self, window: Window) -> &WindowActions {
         &self.window_actions[window as usize]
     }
 
@@ -403,6 +455,46 @@ impl TypeGates {
 mod tests {
     use super::*;
     use crate::check::{load, PackRef};
+
+    /// A hand is offered a look at the actions that need no card and at
+    /// the plays of the cards it holds, each once and at its place in the
+    /// window's order; a window of more than 64 actions says none, and its
+    /// cards are looked for in the hand.
+    #[test]
+    fn a_hand_is_offered_the_free_actions_and_its_cards_plays() {
+        // Actions 0..6: free, card 2, card 0, free, card 2, card 5 (card 5
+        // is not a card of the program, which has 4: never offered).
+        let list = vec![
+            (0, None),
+            (1, Some(2)),
+            (2, Some(0)),
+            (3, None),
+            (4, Some(2)),
+            (5, Some(5)),
+        ];
+        let window = WindowActions::new(list.clone(), 4);
+        let places = |hand: &[CardId]| {
+            let bits = window.offered(hand).unwrap();
+            (0..64).filter(|i| bits & (1 << i) != 0).collect::<Vec<_>>()
+        };
+        let expected = |hand: &[CardId]| {
+            (0..list.len())
+                .filter(|&i| list[i].1.is_none_or(|c| usize::from(c) < 4 && hand.contains(&c)))
+                .collect::<Vec<_>>()
+        };
+        for hand in [&[][..], &[2], &[2, 2], &[0, 3], &[3], &[5], &[1, 0, 2], &[9]] {
+            assert_eq!(places(hand), expected(hand), "hand {hand:?}");
+        }
+        assert_eq!(places(&[0, 2]), [0, 1, 2, 3, 4]);
+        let long: Vec<_> = (0..65).map(|a| (a, Some(0))).collect();
+        assert_eq!(WindowActions::new(long, 1).offered(&[0]), None);
+        let full: Vec<_> = (0..64).map(|a| (a, if a == 63 { Some(1) } else { None })).collect();
+        assert_eq!(WindowActions::new(full, 2).offered(&[1]), Some(u64::MAX));
+        assert_eq!(
+            WindowActions::new((0..64).map(|a| (a, Some(1))).collect(), 2).offered(&[]),
+            Some(0)
+        );
+    }
 
     #[test]
     fn symmetric_tiles_offer_fewer_rotations() {
