@@ -80,6 +80,15 @@ pub(super) enum Gate {
 }
 
 impl Gate {
+    /// The tile types it is open for, when it is a gate on the type of
+    /// `tile`.
+    pub(super) fn on_type_of(&self, tile: GateTile) -> Option<&[bool]> {
+        match self {
+            Gate::Tile { tile: t, open } if *t == tile => Some(open),
+            _ => None,
+        }
+    }
+
     /// Whether what it reads may change before the event's guards are
     /// judged: the placed tile (`placed_tile`), which a later placement
     /// changes, the tiles around a tile, or the figures on its features.
@@ -1226,9 +1235,10 @@ mod tests {
     }
 
     /// An event's gates judged where it fires (`Game::open_handlers`, for
-    /// a `tile_placed` whose task runs next: those on the tile's type
-    /// looked up in one table, `Rules::type_gates`, the others judged one
-    /// by one) pass over the same handlers as gates judged with the
+    /// a `tile_placed` or `turn_end` whose task runs next: those on the
+    /// type of its tile, or of `placed_tile`, looked up in one table,
+    /// `Rules::type_gates`, the others judged one by one with the table's
+    /// passed over) pass over the same handlers as gates judged with the
     /// guards. Packs whose handlers have, in turn, a tile gate, a tile and
     /// an occupied gate, and a near gate play the games they play with no
     /// gates, with 9 handlers (a bit each in the task) and with 70 (more
@@ -1241,39 +1251,46 @@ mod tests {
     #[test]
     fn gates_judged_where_an_event_fires_pass_over_the_same_handlers() {
         let guards = [
-            "count(f in t.features where f.kind == road) > 0",
-            "count(f in t.features where f.kind == city and busy(f)) > 0",
-            "count(m in features where m.kind == monastery and distance(m.tile, t) == 1) > 0",
+            "count(f in T.features where f.kind == road) > 0",
+            "count(f in T.features where f.kind == city and busy(f)) > 0",
+            "count(m in features where m.kind == monastery and distance(m.tile, T) == 1) > 0",
             "n >= 1",
-            "count(f in t.features where busy(f)) > 0",
+            "count(f in T.features where busy(f)) > 0",
         ];
         // The guards each pack's handlers take in turn, and whether the
         // event has a table of gates on its tile's type.
         let mixes: [(&[usize], bool); 3] = [(&[0, 1, 2], true), (&[0, 1, 2, 3], true), (&[2, 4], false)];
-        for n in [9, 70] {
-            for (mix, typed) in mixes {
-                let mut text = String::from(
-                    "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
-                     fn busy(f: feature) = count(p in f.owners) > 0\n",
-                );
-                for i in 0..n {
-                    let guard = guards[mix[i % mix.len()]];
-                    text += &format!(
-                        "on tile_placed(t) when {guard} {{\n  score {} to current_player reason \"h\"\n  set n = {}\n}}\n",
-                        i + 1,
-                        i % 3
+        // The event, as written, and the tile its guards read.
+        let events = [
+            (EventKind::TilePlaced, "tile_placed(t)", "t"),
+            (EventKind::TurnEnd, "turn_end", "placed_tile"),
+        ];
+        for (event, on, tile) in events {
+            for n in [9, 70] {
+                for (mix, typed) in mixes {
+                    let mut text = String::from(
+                        "pack gates\nlanguage 1\nrequires base\nvar game n: int = 0\n\
+                         fn busy(f: feature) = count(p in f.owners) > 0\n",
                     );
+                    for i in 0..n {
+                        let guard = guards[mix[i % mix.len()]].replace('T', tile);
+                        text += &format!(
+                            "on {on} when {guard} {{\n  score {} to current_player reason \"h\"\n  set n = {}\n}}\n",
+                            i + 1,
+                            i % 3
+                        );
+                    }
+                    let what = format!("{on}: {n} handlers, guards {mix:?}");
+                    let gated = Arc::new(rules(&["base"], Some(&text)));
+                    let gates = gates_of(&gated, event);
+                    assert_eq!(gates.len(), n);
+                    assert_eq!(gates.iter().all(|g| !g.is_empty()), !mix.contains(&3), "{what}");
+                    let table = gated.type_gates[event.index()].as_ref();
+                    assert_eq!(table.is_some(), typed && n <= 64, "{what}");
+                    let full = rules(&["base"], Some(&text)).without_gates();
+                    let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &what);
+                    assert!(less_work, "{what}: a gate passed a count over");
                 }
-                let what = format!("{n} handlers, guards {mix:?}");
-                let gated = Arc::new(rules(&["base"], Some(&text)));
-                let placed = gates_of(&gated, EventKind::TilePlaced);
-                assert_eq!(placed.len(), n);
-                assert_eq!(placed.iter().all(|g| !g.is_empty()), !mix.contains(&3), "{what}");
-                let table = gated.type_gates[EventKind::TilePlaced.index()].is_some();
-                assert_eq!(table, typed && n <= 64, "{what}");
-                let full = rules(&["base"], Some(&text)).without_gates();
-                let less_work = same_games_for_less_work(&gated, &Arc::new(full), 6, &what);
-                assert!(less_work, "{what}: a gate passed a count over");
             }
         }
     }

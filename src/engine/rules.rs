@@ -1,7 +1,7 @@
 //! A rule pack prepared for play: every tile type's geometry precomputed for
 //! each of its distinct rotations, so placement checks are table lookups.
 
-use super::gate::{self, Gate, Residual};
+use super::gate::{self, Gate, GateTile, Residual};
 use super::ids::Rotation;
 use crate::ir::geometry::Bits;
 use crate::ir::program::{EventKind, ForbidWhat, Merge, VarScope, Window, EVENTS};
@@ -392,52 +392,48 @@ fn layout_key(pack: &RulePack, tile: TileId, r: &Rotated, quarters: u8) -> Vec<[
     key
 }
 
-/// The gates of an event's handlers on the type of the tile the event
-/// hands them first (`Gate::Tile` on the first argument), as one table:
-/// an event whose task runs next looks up which of them are open with no
-/// look at each (`Game::open_handlers`).
+/// The gates of an event's handlers on the type of one tile (the tile the
+/// first such gate reads: the event's tile argument, or `placed_tile`), as
+/// one table: an event whose task runs next looks up which of them are open
+/// with no look at each (`Game::open_handlers`).
 #[derive(Debug)]
 pub(super) struct TypeGates {
+    /// The tile whose type the table is looked up by.
+    pub tile: GateTile,
     /// By tile type: the handlers (a bit each, by their place among the
     /// event's) that no such gate rules out for that type.
     pub open: Box<[u64]>,
-    /// The handlers with another gate, judged one by one.
+    /// The handlers with another gate, judged one by one
+    /// (`Game::ruled_out_past`, which passes over the table's gates).
     pub other: u64,
 }
 
 impl TypeGates {
     /// The table of handlers `hs` (by handler, their gates `gates`), for
-    /// `types` tile types; `None` when none has such a gate, or there are
-    /// more than 64 handlers.
+    /// `types` tile types; `None` when none has a gate on a tile's type,
+    /// or there are more than 64 handlers.
     fn of(hs: &[u16], gates: &[Box<[Gate]>], types: usize) -> Option<TypeGates> {
-        // A gate's table of open tile types, when it is one on the first argument.
-        fn on_first(g: &Gate) -> Option<&[bool]> {
-            match g {
-                Gate::Tile {
-                    tile: gate::GateTile::Local(0),
-                    open,
-                } => Some(open),
-                _ => None,
-            }
-        }
-        if hs.len() > 64
-            || !hs
-                .iter()
-                .any(|&h| gates[h as usize].iter().any(|g| on_first(g).is_some()))
-        {
+        if hs.len() > 64 {
             return None;
         }
+        let tile = hs
+            .iter()
+            .flat_map(|&h| gates[h as usize].iter())
+            .find_map(|g| match g {
+                Gate::Tile { tile, .. } => Some(*tile),
+                _ => None,
+            })?;
         let mut open = vec![0u64; types];
         let mut other = 0;
         for (i, &h) in hs.iter().enumerate() {
             let gates = &gates[h as usize];
-            if gates.iter().any(|g| on_first(g).is_none()) {
+            if gates.iter().any(|g| g.on_type_of(tile).is_none()) {
                 other |= 1 << i;
             }
             for (t, bits) in open.iter_mut().enumerate() {
                 let shut = gates
                     .iter()
-                    .filter_map(on_first)
+                    .filter_map(|g| g.on_type_of(tile))
                     .any(|open| !open.get(t).copied().unwrap_or(true));
                 if !shut {
                     *bits |= 1 << i;
@@ -445,6 +441,7 @@ impl TypeGates {
             }
         }
         Some(TypeGates {
+            tile,
             open: open.into(),
             other,
         })

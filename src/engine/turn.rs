@@ -196,32 +196,35 @@ impl Game {
         open
     }
 
-    /// [`Game::open_handlers`] of an event with gates on the type of its
-    /// tile (`types`, for its `handlers`, at most 64): those looked up at
-    /// once, the others judged for the handlers they leave open.
+    /// [`Game::open_handlers`] of an event with gates on the type of a tile
+    /// (`types`, for its `handlers`, at most 64): those looked up at once,
+    /// the others judged for the handlers they leave open.
     #[inline(never)]
     fn open_by_type(&self, types: &super::rules::TypeGates, handlers: &[u16], args: &[Value]) -> u64 {
         // (`TypeGates::of` makes a table only for 1 to 64 handlers.)
         let all = u64::MAX >> (64 - handlers.len());
-        let mut open = match args.first() {
-            Some(Value::Tile(t)) => self
-                .state
-                .board()
-                .placed
-                .get(usize::from(*t))
-                .and_then(|p| types.open.get(p.tile as usize))
-                .map_or(all, |bits| bits & all),
-            _ => all,
-        };
+        let mut open = self
+            .gate_tile(types.tile, args)
+            .and_then(|p| types.open.get(p.tile as usize))
+            .map_or(all, |bits| bits & all);
         let mut rest = open & types.other;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if self.ruled_out(handlers[i], args, true) {
+            if self.ruled_out_past(handlers[i], args, types.tile) {
                 open &= !(1 << i);
             }
         }
         open
+    }
+
+    /// Whether a gate of handler `h`'s guard, other than those on the type
+    /// of `table`'s tile (looked up already, `TypeGates`), rules out the
+    /// event's arguments `args` now (the event's task runs next).
+    fn ruled_out_past(&self, h: u16, args: &[Value], table: GateTile) -> bool {
+        self.rules.gates[h as usize]
+            .iter()
+            .any(|g| g.on_type_of(table).is_none() && !self.gate_open(g, args))
     }
 
     /// Whether no handler of `event` can run for its arguments `args`,
