@@ -254,10 +254,18 @@ impl Game {
     /// value `CANDIDATE` (slot 0). A condition that cannot be evaluated (a
     /// rule's arithmetic fails) forbids nothing, as a failing `when` of an
     /// action offers nothing.
+    #[inline]
     pub(super) fn placement_forbidden(&self, tile: TileId, pos: Pos, rot: Rotation) -> Option<usize> {
         if !self.rules.forbids_placement {
             return None;
         }
+        self.placement_judged(tile, pos, rot)
+    }
+
+    /// [`Game::placement_forbidden`] where the packs have such rules (out
+    /// of line: a placement in packs without asks one test).
+    #[inline(never)]
+    fn placement_judged(&self, tile: TileId, pos: Pos, rot: Rotation) -> Option<usize> {
         let ev = Evaluator {
             candidate: Some(PlacedTile {
                 tile,
@@ -273,10 +281,18 @@ impl Game {
 
     /// The first `forbid deployment` rule whose condition holds for putting a
     /// figure of type `figure` on `feature`, by index.
+    #[inline]
     fn deployment_forbidden(&self, figure: FigureTypeId, feature: u32) -> Option<usize> {
         if !self.rules.forbids_deployment {
             return None;
         }
+        self.deployment_judged(figure, feature)
+    }
+
+    /// [`Game::deployment_forbidden`] where the packs have such rules (out
+    /// of line: the options of packs without ask one test).
+    #[inline(never)]
+    fn deployment_judged(&self, figure: FigureTypeId, feature: u32) -> Option<usize> {
         let applies = |what| matches!(what, ForbidWhat::Deployment(f) if f.is_none_or(|f| f == figure));
         self.forbidding(&self.evaluator(), applies, Value::Feature(feature))
     }
