@@ -576,7 +576,10 @@ impl Game {
                 self.apply_action(player, action, target)?
             }
             (Phase::Choose(p), Choice::Pick(target)) => {
-                if !p.options().iter().any(|t| self.same_target(*t, target)) {
+                // The pick is most often an option as listed: found as it
+                // is before any feature is looked up by its root.
+                let options = p.options();
+                if !options.contains(&target) && !options.iter().any(|t| self.same_target(*t, target)) {
                     return Err(ErrorKind::NotAnOption.error("that is not one of the choices"));
                 }
                 let p = self.take_pending();
