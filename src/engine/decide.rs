@@ -186,12 +186,14 @@ impl Game {
         // own, one left in the supply), found once: `figure_check`'s
         // tests that do not depend on the segment.
         let player = self.state.current();
-        let figures: smallvec::SmallVec<[(FigureTypeId, &crate::ir::FigureType); 8]> = pack
+        // (By id alone: a short list, moved with no copy of its room.)
+        let figures: smallvec::SmallVec<[FigureTypeId; 8]> = pack
             .figures
             .iter()
             .enumerate()
             .map(|(f, fig)| (f as FigureTypeId, fig))
             .filter(|&(f, fig)| fig.ownership == Ownership::PerPlayer && self.state.supply_of(player, f) > 0)
+            .map(|(f, _)| f)
             .collect();
         if figures.is_empty() {
             return;
@@ -204,7 +206,8 @@ impl Game {
             if complete {
                 continue;
             }
-            for &(f, fig) in &figures {
+            for &f in &figures {
+                let fig = &pack.figures[f as usize];
                 // A figure of weight 0 may still join an occupied feature.
                 if !(occupied && fig.weight > 0)
                     && fig.posture_on(segment.kind).is_some()
