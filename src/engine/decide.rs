@@ -145,8 +145,8 @@ impl Game {
         }
     }
 
-    /// The options of `action` offered now, a card's play being offered
-    /// only to a hand that holds the card.
+    /// The options of `action` offered now (the caller has found that a
+    /// card's play has its card in hand).
     #[inline]
     fn action_offers(&self, action: ActionId, out: &mut Vec<Choice>) {
         // An action with no targets whose `when` needs no frame and no
