@@ -208,7 +208,16 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
             (pos, names)
         }
     };
-    let pos = skip_blank(text, pos);
+    let mut pos = skip_blank(text, pos);
+    // With nothing expected, the parser failed inside a word: a keyword
+    // matched its start (`tile` of `tile_placed`) and the word ran on. The
+    // error is the word's, from its start.
+    let mut keyword = "";
+    if expected.is_empty() {
+        let start = word_start(text, pos);
+        keyword = &text[start..pos];
+        pos = start;
+    }
     if let Some(d) = if_expression(file, text, pos, &expected) {
         return d;
     }
@@ -224,8 +233,12 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     } else {
         format!("`{found}`")
     };
-    let mut d = Diagnostic::new(Code::Syntax, format!("expected {expected}, found {found_text}"))
-        .at(span, format!("expected {expected}"));
+    let mut d = if hint_expected.is_empty() {
+        Diagnostic::new(Code::Syntax, format!("unexpected {found_text}")).at(span, "not expected here")
+    } else {
+        Diagnostic::new(Code::Syntax, format!("expected {expected}, found {found_text}"))
+            .at(span, format!("expected {expected}"))
+    };
     if found == "\u{FEFF}" {
         d = d.note("a byte-order mark is accepted only as the first character of a file; delete this one (an editor saving \"UTF-8 with BOM\" puts one at the start)");
     } else if invisible.is_some() {
@@ -233,6 +246,8 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     }
     if let Some(note) = syntax_hint(text, pos, &found, &hint_expected) {
         d = d.note(note);
+    } else if !keyword.is_empty() {
+        d = d.note(format!("did you mean `{keyword}`?"));
     }
     if found.is_empty() {
         if let Some(open) = unclosed_bracket(text) {
@@ -404,6 +419,26 @@ fn statement_words() -> impl Iterator<Item = &'static str> {
         })
 }
 
+/// The start of the word `pos` lies in (`pos` itself between words).
+fn word_start(text: &str, pos: usize) -> usize {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if !text.get(pos..).and_then(|r| r.chars().next()).is_some_and(ident) {
+        return pos;
+    }
+    text[..pos]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| ident(c))
+        .last()
+        .map_or(pos, |(i, _)| i)
+}
+
+/// The words that begin an item (a declaration at the top of a file).
+const ITEM_WORDS: &[&str] = &[
+    "feature", "extend", "figure", "marker", "icon", "tile", "replace", "start", "stack", "forbid", "var", "on",
+    "action", "fn", "deck", "hand", "card", "spot", "style",
+];
+
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
     let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -424,6 +459,14 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         .rev()
         .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
         .map_or(0, |(i, c)| i + c.len_utf8())..];
+    // An item's value left out (`fn f(x: int) =` then `on turn_end ...`):
+    // the next item's first word was read as the value.
+    let before_previous = before[..before.len() - previous.len()].trim_end();
+    if expected.is_empty() && ITEM_WORDS.contains(&previous) && before_previous.ends_with('=') {
+        return Some(format!(
+            "the value after `=` is missing: `{previous}`, which begins the next item, was read as it; write the value after `=`"
+        ));
+    }
     if expected == ["`(`"] && is_word(previous) {
         if let Some(word) = crate::diagnostic::suggest(previous, statement_words()) {
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
