@@ -792,7 +792,7 @@ pub fn with_article(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::{Decision, Game, Rng, Rules, Setup};
-    use super::Choice;
+    use super::{Choice, Target, Window};
     use crate::bundled::{load_bundled, test_sets};
     use std::sync::Arc;
 
@@ -839,10 +839,11 @@ mod tests {
     /// judged where the options are listed, not in a look of their own:
     /// at every decision of random games, the actions listed are those a
     /// look at each action of the window offers (`Game::offers`), a card's
-    /// while it is held, and one not of a card once a turn.
+    /// while it is held, and one not of a card once a turn. The same with
+    /// a window of more than 64 actions, whose cards are looked for in the
+    /// hand one by one (`WindowActions::offered` says none).
     #[test]
     fn actions_judged_where_the_options_are_listed_are_those_a_look_offers() {
-        use super::{Target, Window};
         let text = "pack quick\nlanguage 1\nrequires base\ndeck d\n\
                     var game f: bool = false\nvar game n: int = 0\n\
                     on turn_start {\n  set f = false\n}\n\
@@ -852,13 +853,36 @@ mod tests {
                     card c2 x6 in d {\n  play in deploy {\n    set n = n + 2\n  }\n}\n\
                     action tap in before_place when n % 5 != 4 {\n  set n = n + 1\n}\n\
                     action rest in deploy when n % 2 == 1 {\n  set n = n + 1\n}\n";
-        let rules = Arc::new(Rules::new(crate::bundled::over_base("quick", text.to_string())));
-        let compiled = Game::new(rules.clone(), Setup::new(3)).unwrap().compiled;
+        listed_actions_are_those_a_look_offers(text.to_string());
+        // 62 more actions before placing: 65 in all.
+        let mut long = text.to_string();
+        for i in 0..62 {
+            long += &format!(
+                "action pad{i} in before_place when n % 7 == {} {{\n  set n = n + 3\n}}\n",
+                i % 7
+            );
+        }
+        let rules = Rules::new(crate::bundled::over_base("quick", long.clone()));
         assert!(
-            (0..rules.pack.program.actions.len()).all(|a| compiled.action_frame_free[a] && !compiled.action_memo[a]),
+            rules.actions_in(Window::BeforePlace).offered(&[]).is_none(),
+            "a window of 65 actions"
+        );
+        listed_actions_are_those_a_look_offers(long);
+    }
+
+    /// Plays random games of pack `text` (over base, 3 players), each of
+    /// its actions (the first five: `c0` to `c2`'s plays, `tap` and
+    /// `rest`, each both offered and not) judged where the options are
+    /// listed, and asserts that those listed are those a look offers.
+    fn listed_actions_are_those_a_look_offers(text: String) {
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("quick", text)));
+        let compiled = Game::new(rules.clone(), Setup::new(3)).unwrap().compiled;
+        let actions = rules.pack.program.actions.len();
+        assert!(
+            (0..actions).all(|a| compiled.action_frame_free[a] && !compiled.action_memo[a]),
             "every action is judged where the options are listed"
         );
-        let (mut offered, mut refused) = (vec![0; 5], vec![0; 5]);
+        let (mut offered, mut refused) = (vec![0; actions], vec![0; actions]);
         for seed in 0..3 {
             let mut game = Game::new(rules.clone(), Setup::new(3).seed(seed)).unwrap();
             let mut rng = Rng::new(seed);
@@ -896,7 +920,7 @@ mod tests {
         // Each action was both offered and not, for its `when`, its card
         // or the once a turn of an action not of a card.
         assert!(
-            offered.iter().zip(&refused).all(|(&o, &r)| o > 10 && r > 10),
+            offered.iter().zip(&refused).take(5).all(|(&o, &r)| o > 10 && r > 10),
             "offered {offered:?}, refused {refused:?}"
         );
     }

@@ -493,6 +493,45 @@ mod tests {
         );
     }
 
+    /// An event's table of gates on a tile's type is made for the tile the
+    /// first such gate reads; each handler's bit is open for the types none
+    /// of its gates on that tile shuts, and a handler with any other gate
+    /// (on another tile, on a feature's kind) is marked to be judged apart.
+    #[test]
+    fn a_type_table_is_made_for_the_tile_the_first_gate_reads() {
+        let on = |tile, open: [bool; 3]| Gate::Tile {
+            tile,
+            open: open.into(),
+        };
+        let kind = || Gate::Kind {
+            slot: 0,
+            open: [true].into(),
+        };
+        let (placed, local) = (GateTile::Placed, GateTile::Local(0));
+        let mut gates: Vec<Box<[Gate]>> = (0..8).map(|_| Box::from([])).collect();
+        // By place among the event's handlers (handler ids 7, 2, 4, 0, 6, 1):
+        // none; a kind; placed open for 0 and 2; the event's tile; placed
+        // open for 0 and 1 with the event's tile; placed twice (0 only).
+        gates[2] = [kind()].into();
+        gates[4] = [on(placed, [true, false, true])].into();
+        gates[0] = [on(local, [false, true, false])].into();
+        gates[6] = [on(placed, [true, true, false]), on(local, [false, false, true])].into();
+        gates[1] = [on(placed, [true, false, true]), on(placed, [true, true, false])].into();
+        let hs = [7, 2, 4, 0, 6, 1];
+        let table = TypeGates::of(&hs, &gates, 3).unwrap();
+        assert_eq!(table.tile, placed);
+        assert_eq!(&*table.open, &[0b111111, 0b011011, 0b001111]);
+        assert_eq!(table.other, 0b011010);
+        // The event's tile read first: the table is its.
+        let table = TypeGates::of(&[0, 6, 4], &gates, 3).unwrap();
+        assert_eq!(table.tile, local);
+        assert_eq!(&*table.open, &[0b100, 0b101, 0b110]);
+        assert_eq!(table.other, 0b110);
+        // No gate on a tile's type, or more than 64 handlers: no table.
+        assert!(TypeGates::of(&[7, 2], &gates, 3).is_none());
+        assert!(TypeGates::of(&[4; 65], &gates, 3).is_none());
+    }
+
     #[test]
     fn symmetric_tiles_offer_fewer_rotations() {
         let rules = Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap());
