@@ -141,6 +141,11 @@ pub(super) struct Spare {
     /// `choose` over a whole domain judges its members as its scan finds
     /// them, with no list.)
     pub members: Vec<Value>,
+    /// The locals of the guards of an event's handlers, kept whole from one
+    /// event to the next: a guard writes the slots above the event's
+    /// arguments before it reads them, so what an earlier event left there
+    /// is never read, and a list kept whole is not emptied value by value.
+    pub guards: Vec<Value>,
     pub ids: Pool<u16>,
     pub targets: Pool<Target>,
     pub pending: Option<Box<Pending>>,

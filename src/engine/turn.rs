@@ -702,9 +702,12 @@ impl Game {
                 // The event's arguments are set once: a guard writes only the
                 // slots above them (its counts' and calls'), each before reading it.
                 let locals = guard_locals.get_or_insert_with(|| {
-                    let mut locals = self.spare.values.take();
-                    locals.reserve(code.compiled.frame_slots.max(args.len()));
-                    locals.extend_from_slice(args);
+                    let mut locals = std::mem::take(&mut self.spare.guards);
+                    if locals.len() < args.len() {
+                        locals.reserve(code.compiled.frame_slots.max(args.len()));
+                        locals.resize_with(args.len(), || Value::None);
+                    }
+                    locals[..args.len()].clone_from_slice(args);
                     locals
                 });
                 if locals.len() < handler.slots as usize {
@@ -744,7 +747,7 @@ impl Game {
         }
         // The guards' counts end with them: the handlers change the state.
         if let Some(locals) = guard_locals {
-            self.spare.values.keep(locals);
+            self.spare.guards = locals;
         }
         Ok(())
     }
