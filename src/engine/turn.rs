@@ -681,7 +681,6 @@ impl Game {
         let judged = open != UNJUDGED;
         for (i, &h) in rules.handlers_of(event).iter().enumerate().rev() {
             let handler = &rules.pack.program.handlers[h as usize];
-            *last = Some(handler.span);
             let gated = judged && i < 64;
             if gated && open & (1 << i) == 0 {
                 continue;
@@ -695,6 +694,9 @@ impl Game {
             if !gated && self.ruled_out(h, args, true) {
                 continue;
             }
+            // The last rule run: a guard judged (a handler chosen without
+            // one names itself when it runs).
+            *last = Some(handler.span);
             // A guard that uses no local slot is judged with no frame.
             let locals = if code.compiled.guard_frame_free.get(h as usize) == Some(&true) {
                 &mut no_locals
