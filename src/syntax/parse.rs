@@ -439,6 +439,19 @@ const ITEM_WORDS: &[&str] = &[
     "action", "fn", "deck", "hand", "card", "spot", "style",
 ];
 
+/// The operator `text` ends with, when it ends with one that wants an
+/// operand after it (`=`, `+`, `==`, `and` ...); else empty.
+fn unfinished_by(text: &str) -> &str {
+    let symbols = text.trim_end_matches(|c: char| "=+-*/%<>!".contains(c));
+    if symbols.len() < text.len() {
+        return &text[symbols.len()..];
+    }
+    ["and", "or", "not"]
+        .into_iter()
+        .find(|w| text.ends_with(w) && is_word_at(text, text.len() - w.len(), w.len()))
+        .unwrap_or("")
+}
+
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
     let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -459,12 +472,14 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         .rev()
         .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
         .map_or(0, |(i, c)| i + c.len_utf8())..];
-    // An item's value left out (`fn f(x: int) =` then `on turn_end ...`):
-    // the next item's first word was read as the value.
+    // An expression left unfinished before the next item (`fn f(x: int) =`
+    // or `= x +`, then `on turn_end ...`): the item's first word was read
+    // as the last operand, and the parser failed after it.
     let before_previous = before[..before.len() - previous.len()].trim_end();
-    if expected.is_empty() && ITEM_WORDS.contains(&previous) && before_previous.ends_with('=') {
+    let operator = unfinished_by(before_previous);
+    if ITEM_WORDS.contains(&previous) && !operator.is_empty() {
         return Some(format!(
-            "the value after `=` is missing: `{previous}`, which begins the next item, was read as it; write the value after `=`"
+            "the expression before `{previous}` ends with `{operator}` and no operand, so `{previous}`, which begins the next item, was read as one: finish the expression"
         ));
     }
     if expected == ["`(`"] && is_word(previous) {
@@ -478,7 +493,8 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
         return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
     }
-    if before.ends_with('}') || before.ends_with(';') || found.is_empty() {
+    // A word run on past a keyword (`standsx`) is named by the caller.
+    if before.ends_with('}') || before.ends_with(';') || found.is_empty() || expected.is_empty() {
         return None;
     }
     let in_tile_body = before
