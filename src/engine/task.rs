@@ -129,7 +129,8 @@ const MAX_SPARE: usize = 16;
 /// locals of handler, action, call and card frames and event arguments;
 /// `ids`, the handlers an event chose; `targets`, the options of a rule's
 /// choice or of a hand to trim; and `pending`, the box of the last choice
-/// answered, for the next. A copy of a game starts with none (search clones
+/// answered, for the next. (`members` and `guards` are single lists, kept
+/// as their fields say.) A copy of a game starts with none (search clones
 /// stay small); a game made a copy of another (`search_clone_from`) keeps
 /// its own.
 #[derive(Default)]

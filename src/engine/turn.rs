@@ -1186,6 +1186,50 @@ mod tests {
         }
     }
 
+    /// The guards' locals are kept whole from one event to the next
+    /// (`Spare::guards`): a guard writes every slot above the event's
+    /// arguments before it reads it, so the bundled packs' games play the
+    /// same whatever an earlier event left there (here, other values put
+    /// there before every decision).
+    #[test]
+    fn guards_read_no_local_an_earlier_event_left() {
+        use super::super::Rng;
+        use crate::bundled::{load_bundled, test_sets};
+        let play = |rules: &Arc<Rules>, seed: u64, junk: bool| {
+            let mut game = Game::new(rules.clone(), Setup::new(2 + seed as usize % 3).seed(seed)).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut seen = Vec::new();
+            while game.decision().is_some() {
+                if junk {
+                    game.spare.guards = (0..64)
+                        .map(|i| match i % 6 {
+                            0 => Value::Tile(0),
+                            1 => Value::Feature(0),
+                            2 => Value::Player(1),
+                            3 => Value::Int(7),
+                            4 => Value::Bool(true),
+                            _ => Value::Players(thin_vec::thin_vec![0, 1]),
+                        })
+                        .collect();
+                }
+                let options = game.options();
+                seen.push(options.len());
+                game.apply(options[rng.below(options.len())]).unwrap();
+            }
+            (seen, game.scores().to_vec())
+        };
+        for set in test_sets(|names| load_bundled(names).is_ok()) {
+            let rules = Arc::new(Rules::new(load_bundled(&set).unwrap()));
+            for seed in 0..3 {
+                assert_eq!(
+                    play(&rules, seed, false),
+                    play(&rules, seed, true),
+                    "packs {set:?}, seed {seed}"
+                );
+            }
+        }
+    }
+
     /// A game made a copy of a game of other rules runs those rules: the
     /// handles it kept for the task loop are on the rules it ran before, so
     /// they are made anew, and it plays on as a fresh copy of the game does.
