@@ -37,7 +37,7 @@ codes! {
     Syntax = 1, "syntax error",
         "The file does not follow the grammar of the .rules language. The label shows where the parser stopped and what it expected there; see docs/language.md for the shape of each declaration.";
     TooDeep = 2, "nested too deeply or too long",
-        "Parentheses and braces may be nested at most 64 deep, and one expression may hold at most 256 operators. Split the expression with `let` or a function, or remove stray brackets.";
+        "Parentheses and braces may be nested at most 64 deep, `if ... then ... else` expressions at most 64 deep, and `if` statements at most 256 deep (each `else if` of a chain nests inside the one before it); one expression may hold at most 256 operators. Split the expression with `let` or a function, write a long chain of cases as `if` statements, split a long `else if` chain into functions, or remove stray brackets.";
     UnknownName = 3, "unknown name",
         "A name does not refer to anything visible from this file: a feature kind, figure, marker, icon, tile or pack. Check the spelling (a suggestion is given when one is close) or declare it. A name that a pack this file does not require declares is E0005 instead.";
     Duplicate = 4, "defined twice",

@@ -106,3 +106,107 @@ fn one_mistake_repeated_is_reported_a_bounded_number_of_times() {
         unknown.last().unwrap().notes
     );
 }
+
+/// A chain of `n` `else if` in one handler, each scoring 1.
+fn else_if_chain(n: usize) -> String {
+    let mut pack = String::from(
+        "pack chain\nrequires base\n\non turn_end {\n  if tiles_left == 0 { score 1 to current_player reason \"c\" }\n",
+    );
+    for i in 1..n {
+        pack.push_str(&format!(
+            "  else if tiles_left == {i} {{ score 1 to current_player reason \"c\" }}\n"
+        ));
+    }
+    pack.push_str("}\n");
+    pack
+}
+
+/// `n` `if ... then ... else` nested with no operator between them.
+fn nested_if_expression(n: usize) -> String {
+    format!(
+        "pack nested\nrequires base\n\nfn f(): int = {}1{}\n\non turn_end {{\n  score f() to current_player reason \"n\"\n}}\n",
+        "if true then ".repeat(n),
+        " else 2".repeat(n)
+    )
+}
+
+#[test]
+fn a_long_else_if_chain_is_refused_not_a_stack_overflow() {
+    // 3000 used to overflow the stack while the file was read.
+    for n in [257, 3000, 20_000] {
+        let err = load(&text("chain.rules", &else_if_chain(n))).expect_err("too deep");
+        let d = &err.diagnostics[0];
+        assert_eq!(d.code, Code::TooDeep, "{}", err.render());
+        assert!(
+            d.message.contains("`if` statements nested too deeply"),
+            "{}",
+            err.render()
+        );
+        // The 257th `if`: line 5 is the first.
+        assert!(err.render().contains("chain.rules:261:8"), "{}", err.render());
+    }
+}
+
+#[test]
+fn if_expressions_nested_too_deeply_are_refused_not_a_stack_overflow() {
+    // 700 used to overflow the stack while the file was read; 5000 failed
+    // in the grammar with "expected `not`".
+    for n in [65, 700, 5000] {
+        let err = load(&text("nested.rules", &nested_if_expression(n))).expect_err("too deep");
+        let d = &err.diagnostics[0];
+        assert_eq!(d.code, Code::TooDeep, "{}", err.render());
+        assert!(
+            d.message.contains("`if` expressions nested too deeply"),
+            "{}",
+            err.render()
+        );
+    }
+    // Nested in the `else` branch: no `then` is left open, but the tree is as deep.
+    for n in [65, 700] {
+        let chain = format!(
+            "pack nested\nrequires base\n\nfn f(x: int): int = {}0\n",
+            (0..n)
+                .map(|i| format!("if x == {i} then {i} else "))
+                .collect::<String>()
+        );
+        let err = load(&text("chain.rules", &chain)).expect_err("too deep");
+        assert_eq!(err.diagnostics[0].code, Code::TooDeep, "{}", err.render());
+    }
+}
+
+#[test]
+fn an_else_if_chain_at_the_limit_plays() {
+    let game = run(&else_if_chain(256)).expect("a chain of 256 plays");
+    assert!(game.scores().iter().sum::<i64>() > 0, "{:?}", game.scores());
+}
+
+#[test]
+fn if_expressions_at_the_limit_play() {
+    run(&nested_if_expression(64)).expect("64 nested `if` expressions play");
+    // As deep as brackets and `if` expressions may nest together.
+    let both = format!(
+        "pack nested\nrequires base\n\nfn f(): int = {}1{}\n\non turn_end {{\n  score f() to current_player reason \"n\"\n}}\n",
+        "(if true then ".repeat(63),
+        " else 2)".repeat(63)
+    );
+    run(&both).expect("63 `if` expressions in 63 brackets play");
+}
+
+#[test]
+fn ifs_nested_by_braces_count_with_the_else_if_chain_inside_them() {
+    // 60 `if` blocks, and in the innermost a chain of 200 `else if`: 261 `if`s
+    // nest, more than the 256 allowed, though no chain alone is too long.
+    let mut pack = String::from("pack both\nrequires base\n\non turn_end {\n");
+    pack.push_str(&"if true {\n".repeat(60));
+    pack.push_str("if tiles_left == 0 { score 1 to current_player reason \"b\" }\n");
+    for i in 1..=200 {
+        pack.push_str(&format!(
+            "else if tiles_left == {i} {{ score 1 to current_player reason \"b\" }}\n"
+        ));
+    }
+    pack.push_str(&"}\n".repeat(61));
+    let err = load(&text("both.rules", &pack)).expect_err("too deep");
+    assert_eq!(err.diagnostics[0].code, Code::TooDeep, "{}", err.render());
+    // The 257th `if`: the 196th `else if`, on line 65 + 196.
+    assert!(err.render().contains("both.rules:261:6"), "{}", err.render());
+}

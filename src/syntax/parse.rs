@@ -17,9 +17,15 @@ struct RulesParser;
 pub const MAX_NESTING: usize = 64;
 
 /// Most operators (and `.member` steps) one expression may hold. The tree of
-/// an expression is at most this deep plus its bracket depth, so checking,
+/// an expression is at most this deep plus its bracket depth and its
+/// nesting of `if` expressions (each at most [`MAX_NESTING`]), so checking,
 /// evaluating and dropping it cannot exhaust the stack.
 pub const MAX_OPERATORS: usize = 256;
+
+/// Most `if` statements nested in one another, each `else if` of a chain
+/// inside the one before it: braces bound every other nesting of statements
+/// ([`MAX_NESTING`]), but a chain of `else if` closes each brace it opens.
+pub const MAX_IF_NESTING: usize = 256;
 
 /// The largest number a rules file may write.
 const MAX_NUMBER: u32 = 1_000_000;
@@ -27,6 +33,7 @@ const MAX_NUMBER: u32 = 1_000_000;
 /// Parses one file. On failure returns the syntax diagnostic.
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
     check_nesting(file, text)?;
+    check_else_if_chains(file, text)?;
     // pest's error detail (every token it tried at the furthest position)
     // halves parsing speed, so it is only switched on to explain a failure,
     // and then left on: switching it off could race with another thread.
@@ -39,6 +46,19 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
                 pest::set_error_detail(true);
                 RulesParser::parse(Rule::file, text).err().unwrap_or(first)
             };
+            // A quoted text left open on its line derails the grammar from
+            // there: named at its quote unless the grammar failed before it.
+            let failed_at = match detailed.location {
+                InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+            };
+            if let Some(quote) = unclosed_text(text).filter(|&q| q <= failed_at) {
+                return Err(Diagnostic::new(Code::Syntax, "quoted text not closed")
+                    .at(
+                        Span::new(file, quote..quote + 1),
+                        "this text has no closing `\"` on its line",
+                    )
+                    .note("close it with `\"`; a quoted text cannot go on past the end of its line"));
+            }
             return Err(syntax_error(file, text, detailed));
         }
     };
@@ -65,22 +85,128 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
             depth = depth.saturating_sub(1);
         }
     }
+    // `if A then B else C` nests like a bracket: `then` opens, `else` closes
+    // (an `if` statement's `else`, with nothing open, closes nothing). Deep
+    // enough, the grammar would fail on it with a misleading message.
+    let mut open = 0usize;
+    for (at, word) in words(text) {
+        match word {
+            "then" => {
+                open += 1;
+                if open > MAX_NESTING {
+                    return Err(too_many_if_expressions(file, at..at + word.len(), open));
+                }
+            }
+            "else" => open = open.saturating_sub(1),
+            _ => {}
+        }
+    }
     Ok(())
 }
 
-/// Refuses an expression with more than [`MAX_OPERATORS`] operators, and a
-/// name longer than [`MAX_NAME_CHARS`] (E0040), which would make every
-/// comparison of names (and "did you mean") slow. pest's token stream is
-/// flat, so this walk does not recurse.
+/// Refuses a chain of `else if` statements that nests more than
+/// [`MAX_IF_NESTING`] `if`s, counted with the chains around it, before the
+/// grammar meets it: deep enough, it fails there with a misleading message.
+/// Each `else if` nests its `if` inside the one before; a chain goes on while
+/// the word after a branch's closing `}` is `else`. (What nests by braces is
+/// bounded by [`MAX_NESTING`]; the walk after parsing counts every `if`.)
+fn check_else_if_chains(file: FileId, text: &str) -> Result<(), Diagnostic> {
+    // The `else if` of the chain at each brace depth, outermost first.
+    let mut chains = vec![0usize];
+    // A block just closed; and an `else` just after one.
+    let (mut closed, mut after_else) = (false, false);
+    for (at, word) in words_and_braces(text) {
+        match word {
+            "{" => chains.push(0),
+            "}" if chains.len() > 1 => {
+                chains.pop();
+            }
+            // A stray `}` (the grammar refuses it) closes nothing.
+            "}" => {}
+            "else" if closed => after_else = true,
+            "if" if after_else => {
+                *chains.last_mut().expect("depth 0 is never popped") += 1;
+                // With the `if` that starts this chain.
+                let depth = chains.iter().sum::<usize>() + 1;
+                if depth > MAX_IF_NESTING {
+                    return Err(too_many_ifs(file, at, depth));
+                }
+            }
+            // Another word after a branch's block: the chain there is over.
+            _ if closed => *chains.last_mut().expect("depth 0 is never popped") = 0,
+            _ => {}
+        }
+        closed = word == "}";
+        after_else = after_else && word == "else";
+    }
+    Ok(())
+}
+
+/// E0002 for an `if` statement nested `depth` deep, the one at `at`.
+fn too_many_ifs(file: FileId, at: usize, depth: usize) -> Diagnostic {
+    Diagnostic::new(Code::TooDeep, "`if` statements nested too deeply")
+        .at(
+            Span::new(file, at..at + 2),
+            format!("`if` number {depth} inside one another"),
+        )
+        .note(format!(
+            "at most {MAX_IF_NESTING} `if` statements may nest, each `else if` of a chain inside the one before it"
+        ))
+        .note("split a long `else if` chain into functions, each with a part of it")
+}
+
+/// E0002 for an `if` expression nested `depth` deep, marked by its keyword
+/// at `keyword` (its `if`, or its `then`).
+fn too_many_if_expressions(file: FileId, keyword: std::ops::Range<usize>, depth: usize) -> Diagnostic {
+    Diagnostic::new(Code::TooDeep, "`if` expressions nested too deeply")
+        .at(
+            Span::new(file, keyword),
+            format!("`if` expression number {depth} inside one another"),
+        )
+        .note(format!(
+            "at most {MAX_NESTING} `if ... then ... else` may nest, each in a branch of the one before it"
+        ))
+        .note("write a long chain of cases as `if` statements (`if A { ... } else if B { ... }`) or split it into functions")
+}
+
+/// Refuses an expression with more than [`MAX_OPERATORS`] operators, `if`
+/// statements nested more than [`MAX_IF_NESTING`] deep, and a name longer
+/// than [`MAX_NAME_CHARS`] (E0040), which would make every comparison of
+/// names (and "did you mean") slow. pest's token stream is flat, so this
+/// walk does not recurse.
 fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnostic> {
     let mut outermost: Option<(usize, usize)> = None;
     let mut operators = 0usize;
+    // Where each `if` statement around the current token ends, outermost
+    // first.
+    let mut ifs: Vec<usize> = Vec::new();
+    // The same for `if` expressions.
+    let mut if_exprs: Vec<usize> = Vec::new();
     for pair in root.into_inner().flatten() {
         let span = pair.as_span();
         match pair.as_rule() {
             Rule::expr if outermost.is_none_or(|(_, end)| span.start() >= end) => {
                 outermost = Some((span.start(), span.end()));
                 operators = 0;
+            }
+            Rule::if_expr => {
+                while if_exprs.last().is_some_and(|&end| end <= span.start()) {
+                    if_exprs.pop();
+                }
+                if_exprs.push(span.end());
+                if if_exprs.len() > MAX_NESTING {
+                    let keyword = span.start()..span.start() + 2;
+                    return Err(too_many_if_expressions(file, keyword, if_exprs.len()));
+                }
+            }
+            Rule::if_stmt => {
+                while ifs.last().is_some_and(|&end| end <= span.start()) {
+                    ifs.pop();
+                }
+                ifs.push(span.end());
+                if ifs.len() > MAX_IF_NESTING {
+                    return Err(too_many_ifs(file, span.start(), ifs.len()));
+                }
             }
             Rule::ident if span.as_str().len() > MAX_NAME_CHARS => {
                 return Err(Diagnostic::new(Code::NameTooLong, "name too long")
@@ -115,8 +241,62 @@ fn check_expression_sizes(file: FileId, root: Pair<Rule>) -> Result<(), Diagnost
     Ok(())
 }
 
+/// The offset of the first `"` (outside comments) whose text reaches the
+/// end of its line unclosed.
+fn unclosed_text(text: &str) -> Option<usize> {
+    let mut open: Option<usize> = None;
+    let mut in_comment = false;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'\n' if open.is_some() => return open,
+            b'\n' => in_comment = false,
+            _ if in_comment => {}
+            b'"' => open = if open.is_some() { None } else { Some(i) },
+            b'#' if open.is_none() => in_comment = true,
+            _ => {}
+        }
+    }
+    open
+}
+
 /// Every `(`, `{`, `)` and `}` outside comments and strings, with its offset.
 fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    code_bytes(text).filter(|&(_, b)| matches!(b, b'(' | b'{' | b')' | b'}'))
+}
+
+/// Every word (a run of letters, digits and `_`) outside comments and
+/// strings, with its offset.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    words_and_braces(text).filter(|(_, w)| !matches!(*w, "{" | "}"))
+}
+
+/// Every word, `{` and `}` outside comments and strings, with its offset.
+fn words_and_braces(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut code = code_bytes(text).peekable();
+    std::iter::from_fn(move || loop {
+        let (start, b) = code.next()?;
+        if matches!(b, b'{' | b'}') {
+            return Some((start, &text[start..start + 1]));
+        }
+        if !word_byte(b) {
+            continue;
+        }
+        let mut end = start + 1;
+        while let Some(&(i, b)) = code.peek() {
+            if i != end || !word_byte(b) {
+                break;
+            }
+            end += 1;
+            code.next();
+        }
+        return Some((start, &text[start..end]));
+    })
+}
+
+/// Every byte outside comments and strings (a comment's `#` and a string's
+/// quotes left out too), with its offset.
+fn code_bytes(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     let (mut in_comment, mut in_string) = (false, false);
     text.bytes().enumerate().filter(move |&(_, b)| match b {
         b'\n' => {
@@ -133,8 +313,7 @@ fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
             in_comment = true;
             false
         }
-        b'(' | b'{' | b')' | b'}' => true,
-        _ => false,
+        _ => true,
     })
 }
 
