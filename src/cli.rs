@@ -732,6 +732,17 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
     reported(compare::run(&variants[0], &variants[1], &opts, plot))
 }
 
+/// Whether a file can be written at `path`: opened to append (which changes
+/// nothing), and when it was not there, made and removed again.
+fn writable(path: &Path) -> std::io::Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new().append(true).create(true).open(path)?;
+    if !existed {
+        std::fs::remove_file(path)?;
+    }
+    Ok(())
+}
+
 fn play(packs: Vec<String>, players: usize, seats: Option<&str>, seed: u64, record: Option<PathBuf>) -> ExitCode {
     if players == 0 || players > MAX_PLAYERS {
         eprintln!("error: --players {players}: a game needs 1 to {MAX_PLAYERS} players");
@@ -764,7 +775,20 @@ fn play(packs: Vec<String>, players: usize, seats: Option<&str>, seed: u64, reco
     let Some(pack) = load_or_report(&packs) else {
         return ExitCode::FAILURE;
     };
+    let given = record.is_some();
     let record = record.unwrap_or_else(|| play::default_record_path(seed));
+    // The record is written when the game ends: a place it cannot go is
+    // found now, before any move is played.
+    if let Err(e) = writable(&record) {
+        match given {
+            true => eprintln!("error: --record {}: cannot write there ({e}); name a file in a folder you can write to", record.display()),
+            false => eprintln!(
+                "error: cannot write the game's record to {} in this folder ({e}); name another file with --record FILE",
+                record.display()
+            ),
+        }
+        return ExitCode::FAILURE;
+    }
     play::play(
         Arc::new(Rules::new(pack)),
         play::PlayOptions {

@@ -22,7 +22,7 @@ fn text(path: &Path) -> &str {
 }
 
 /// `meeple play ARGS` with `input` piped to its stdin, run in `dir`.
-fn play(dir: &Path, args: &[&str], input: &str) -> Output {
+fn play(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .arg("play")
         .args(args)
@@ -33,7 +33,7 @@ fn play(dir: &Path, args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("meeple runs");
     // The game may end before it reads everything: a closed pipe is fine.
-    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
+    let _ = child.stdin.take().expect("piped").write_all(input.as_ref());
     child.wait_with_output().expect("meeple ends")
 }
 
@@ -54,7 +54,7 @@ fn replay_json(record: &Path) -> serde_json::Value {
 #[test]
 fn a_scripted_human_answering_1_finishes_a_whole_game_against_a_bot() {
     let dir = scratch("whole");
-    let out = play(&dir, &["--seed", "4", "--seats", "human,greedy"], &"1\n".repeat(500));
+    let out = play(&dir, &["--seed", "4", "--seats", "human,greedy"], "1\n".repeat(500));
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("the game is over. final scores:"), "{err}");
@@ -366,7 +366,7 @@ fn hot_seat_shows_each_player_their_own_hand_and_the_others_only_as_counts() {
             "--record",
             "g.ron",
         ],
-        &"1\n".repeat(3000),
+        "1\n".repeat(3000),
     );
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
@@ -425,4 +425,106 @@ fn a_rule_that_fails_stops_the_game_with_its_error_and_the_record_replays_up_to_
         1,
         "only the start tile"
     );
+}
+
+#[test]
+fn a_record_that_cannot_be_written_is_refused_before_the_game() {
+    let dir = scratch("unwritable");
+    let out = play(
+        &dir,
+        &["--seed", "3", "--record", "no/such/folder/g.ron"],
+        "1\n".repeat(200),
+    );
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("error: --record no/such/folder/g.ron: cannot write there"),
+        "{err}"
+    );
+    assert!(!err.contains("meeple play:"), "no game starts: {err}");
+    // The look at a writable place leaves nothing behind: a game that
+    // cannot start writes no record.
+    std::fs::write(
+        dir.join("fails.rules"),
+        "pack fails\nrequires base\n\nvar game zero: int = 0\n\non setup {\n  set zero = 1 / zero\n}\n",
+    )
+    .unwrap();
+    let out = play(&dir, &["--rules", "base,fails.rules", "--record", "g.ron"], "q\n");
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("division by zero"), "{err}");
+    assert!(!dir.join("g.ron").exists(), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_that_cannot_be_written_at_the_end_is_kept_in_the_temporary_folder() {
+    let dir = scratch("kept");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["play", "--seed", "3", "--record", "sub/g.ron"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("meeple runs");
+    let mut screen = Screen::new(&mut child);
+    let mut input = child.stdin.take().expect("piped");
+    screen.until_prompt();
+    writeln!(input, "1").unwrap();
+    screen.until_prompt();
+    writeln!(input, "1").unwrap();
+    screen.until_prompt();
+    // The folder goes away during the game.
+    std::fs::remove_dir(dir.join("sub")).unwrap();
+    writeln!(input, "q").unwrap();
+    let status = child.wait().unwrap();
+    let rest = screen.rest();
+    assert!(!status.success(), "{rest}");
+    assert!(rest.contains("cannot write the record sub/g.ron"), "{rest}");
+    let kept = rest
+        .split("the game is kept in ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or_else(|| panic!("where the game is kept: {rest}"));
+    assert!(
+        rest.contains(&format!("replay it with meeple replay {kept} --packs-dir sub")),
+        "{rest}"
+    );
+    let kept = Path::new(kept.trim_end_matches(';'));
+    assert_eq!(
+        replay_json(kept)["tiles_placed"],
+        3,
+        "the start tile and the two whole turns"
+    );
+    std::fs::remove_file(kept).unwrap();
+}
+
+#[test]
+fn a_line_that_is_not_text_is_refused_and_the_game_goes_on() {
+    let dir = scratch("bytes");
+    let mut input = b"1\n\xff\xfe\n".to_vec();
+    input.extend("1\n".repeat(500).as_bytes());
+    let out = play(&dir, &["--seed", "4", "--seats", "human,greedy"], input);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("that line is not text (UTF-8)"), "{err}");
+    assert!(err.contains("the game is over. final scores:"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_input_that_cannot_be_read_is_an_error() {
+    let dir = scratch("unreadable");
+    // A folder as stdin: reading it fails.
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["play", "--seed", "3", "--record", "g.ron"])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(&dir).unwrap())
+        .output()
+        .expect("meeple runs");
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("error: cannot read the input:"), "{err}");
 }

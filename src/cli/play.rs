@@ -220,8 +220,32 @@ impl Table {
 
     fn write_record(&self) -> Result<(), String> {
         let text = self.record_text()?;
-        std::fs::write(&self.record, text)
-            .map_err(|e| format!("cannot write the record {}: {e}", self.record.display()))?;
+        if let Err(e) = std::fs::write(&self.record, &text) {
+            // The game is not lost: it goes to the temporary folder, and the
+            // message says how to replay it from there (its packs are named
+            // from the folder it was meant for).
+            let kept = std::env::temp_dir().join(format!(
+                "meeple-play-{}-{}.ron",
+                self.session.seed(),
+                std::process::id()
+            ));
+            let lost = format!("cannot write the record {}: {e}", self.record.display());
+            return Err(match std::fs::write(&kept, &text) {
+                Ok(()) => {
+                    let dir = self.record.parent().filter(|d| !d.as_os_str().is_empty());
+                    let dir = dir.unwrap_or(Path::new("."));
+                    let mut replay = format!("meeple replay {}", kept.display());
+                    for folder in std::iter::once(dir).chain(self.folders.iter().map(PathBuf::as_path)) {
+                        let _ = write!(replay, " --packs-dir {}", folder.display());
+                    }
+                    format!(
+                        "{lost}\nthe game is kept in {} instead; replay it with {replay}",
+                        kept.display()
+                    )
+                }
+                Err(_) => lost,
+            });
+        }
         let game = self.session.game();
         let how_far = if game.is_over() {
             "the whole game".to_string()
@@ -357,14 +381,23 @@ impl Table {
     fn ask(&mut self, player: Player, input: &mut dyn BufRead) -> bool {
         loop {
             say(&format!("{}> ", self.names[player.index()]));
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
+            let mut bytes = Vec::new();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) => {
                     say("\n(end of input)\n");
                     return false;
                 }
                 Ok(_) => {}
+                Err(e) => {
+                    self.failure = Some(format!("cannot read the input: {e}"));
+                    return false;
+                }
             }
+            // A line that is not text is refused, and the next one read.
+            let Ok(line) = String::from_utf8(bytes) else {
+                say("\nthat line is not text (UTF-8); type the number of a move, or ? for help\n");
+                continue;
+            };
             if !std::io::stdin().is_terminal() {
                 // A pipe's answers are not echoed: show them beside the prompt.
                 say(&line);
