@@ -93,11 +93,11 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         players: usize,
         /// How many games to play (1 or more).
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = games_arg)]
         games: usize,
         /// The run's seed. Game G of a run is the first game of the run
         /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = seed_arg)]
         seed: u64,
         /// Agents by seat, comma-separated, repeated as needed: random,
         /// greedy, ismcts (search; ismcts:N for N iterations per decision,
@@ -145,10 +145,10 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         players: usize,
         /// How many paired games to play (1 or more).
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = games_arg)]
         games: usize,
         /// The run's seed, as for sim.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = seed_arg)]
         seed: u64,
         /// Agents by lineup slot, comma-separated, repeated as needed.
         #[arg(long, default_value = "greedy")]
@@ -213,7 +213,7 @@ enum Command {
         #[arg(long)]
         seats: Option<String>,
         /// The game's seed: the same seed and moves give the same game.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = seed_arg)]
         seed: u64,
         /// Where the game's record is written (default:
         /// meeple-game-SEED.ron in the current folder, numbered if taken).
@@ -247,7 +247,17 @@ struct Workbench {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let code = run(Cli::parse());
+    // Output that could not be written (a full disk) is a failure, whatever
+    // the command made of it.
+    if let Some(e) = OUTPUT_FAILED.get() {
+        eprintln!("error: cannot write the output: {e}");
+        return ExitCode::FAILURE;
+    }
+    code
+}
+
+fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs, svg, html, only } => tiles(
@@ -358,6 +368,26 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// `n` things: "1 pack", "2 packs".
+fn counted(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Reads `--games`: a whole number (0 is refused with the run's other
+/// settings, `checked`).
+fn games_arg(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{text}` is not a number of games; give a whole number, 1 or more"))
+}
+
+/// Reads `--seed`: a whole number from 0 to 2^64 - 1.
+fn seed_arg(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("`{text}` is not a seed; give a whole number from 0 to {}", u64::MAX))
+}
+
 /// Reads `--threads`: a whole number, 1 or more.
 fn threads_arg(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
@@ -377,10 +407,19 @@ fn count_arg(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Writes to stdout; a closed pipe (`meeple tiles base | head`) is not an error.
+/// The first failure to write to stdout, told when the command ends.
+static OUTPUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Writes to stdout; a closed pipe (`meeple tiles base | head`) is not an
+/// error, any other failure is ([`OUTPUT_FAILED`]).
 fn emit(text: &str) {
     use std::io::Write as _;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = OUTPUT_FAILED.set(e.to_string());
+        }
+    }
 }
 
 fn pack_refs(args: &[String]) -> Vec<PackRef> {
@@ -426,13 +465,13 @@ fn check(args: &[String], together: bool) -> ExitCode {
     for group in &groups {
         match load(&pack_refs(group)) {
             Ok(pack) => emit(&format!(
-                "{}: ok ({} packs, {} tiles in {} types, {} feature kinds, {} figures)\n",
+                "{}: ok ({}, {} in {}, {}, {})\n",
                 group.join(" + "),
-                pack.packs.len(),
-                pack.tile_count(),
-                pack.tiles.len(),
-                pack.kinds.len(),
-                pack.figures.len()
+                counted(pack.packs.len(), "pack"),
+                counted(pack.tile_count() as usize, "tile"),
+                counted(pack.tiles.len(), "type"),
+                counted(pack.kinds.len(), "feature kind"),
+                counted(pack.figures.len(), "figure")
             )),
             Err(e) => {
                 report(&e);
@@ -450,6 +489,14 @@ fn check(args: &[String], together: bool) -> ExitCode {
 fn tiles(args: &[String], out: &picture::TilesOutput) -> ExitCode {
     if out.only && out.svg.is_none() && out.html.is_none() {
         eprintln!("error: --only chooses the tiles of --svg DIR or --html FILE; give one of them");
+        return ExitCode::FAILURE;
+    }
+    if let Some((svg, html)) = out.svg.zip(out.html).filter(|(svg, html)| svg == html) {
+        eprintln!(
+            "error: --svg {} and --html {} name the same path; --svg names a folder for the pictures and --html a file, so give two",
+            svg.display(),
+            html.display()
+        );
         return ExitCode::FAILURE;
     }
     let Some(pack) = load_or_report(args) else {
@@ -509,6 +556,14 @@ fn explain(code: Option<&str>) -> ExitCode {
 type Pictures<'a> = (Option<&'a Path>, Option<&'a Path>);
 
 fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf], pictures: Pictures) -> ExitCode {
+    if let Some((html, svg)) = pictures.0.zip(pictures.1).filter(|(html, svg)| html == svg) {
+        eprintln!(
+            "error: --html {} and --svg {} name the same file; the second would overwrite the first, so give two",
+            html.display(),
+            svg.display()
+        );
+        return ExitCode::FAILURE;
+    }
     if let Some(dir) = packs_dirs.iter().find(|d| !d.is_dir()) {
         eprintln!(
             "error: --packs-dir {}: it is not a folder; name the folder that holds the record's .rules files",
@@ -607,7 +662,7 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf], pictures
     } else {
         "scores so far (the game is not over)"
     };
-    out += &format!("{} steps replayed; {state}:\n", record.turns.len());
+    out += &format!("{} replayed; {state}:\n", counted(record.turns.len(), "step"));
     for (p, name) in record.players.iter().enumerate() {
         out += &format!("  {name:<12} {:>4}\n", game.scores()[p]);
     }
@@ -666,6 +721,9 @@ fn reported(run: Result<sim::Report, String>) -> ExitCode {
     match run {
         Ok(report) => {
             emit(&report.text);
+            if let Some(note) = &report.note {
+                eprintln!("{note}");
+            }
             if report.interrupted {
                 ExitCode::from(130)
             } else if report.failed > 0 {

@@ -82,7 +82,12 @@ fn a_path_that_leads_out_of_the_folder_is_refused() {
         replay_expecting_in(&record, &dir, std::slice::from_ref(&packs)),
         Ok(Outcome::Played(_))
     ));
-    assert!(load_error(&record, &dir, &[]).contains("No such file"));
+    let missing = load_error(&record, &dir, &[]);
+    assert!(
+        missing.contains("`theirs.rules` is not found in the record's folder"),
+        "{missing}"
+    );
+    assert!(missing.contains("--packs-dir FOLDER"), "{missing}");
 }
 
 #[cfg(unix)]

@@ -60,6 +60,29 @@ fn zero_games_are_refused() {
 }
 
 #[test]
+fn negative_games_and_seeds_are_refused_with_the_fix() {
+    for (args, said) in [
+        (
+            vec!["sim", "--games", "-1"],
+            "`-1` is not a number of games; give a whole number, 1 or more",
+        ),
+        (
+            vec!["compare", "base", "base", "--games", "-5"],
+            "`-5` is not a number of games",
+        ),
+        (
+            vec!["sim", "--seed", "-1"],
+            "`-1` is not a seed; give a whole number from 0 to 18446744073709551615",
+        ),
+        (vec!["play", "--seed", "x"], "`x` is not a seed"),
+    ] {
+        let out = meeple(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn pack_lists_are_trimmed() {
     let out = meeple(&["sim", "--rules", "base, abbot", "--games", "1", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -158,7 +181,12 @@ fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again(
 
     // The record replays to the rule's failure, by the printed command.
     let out = meeple(&["replay", &text(&record)]);
-    assert!(stderr(&out).contains("No such file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not found in the record's folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--packs-dir FOLDER"), "{}", stderr(&out));
     let out = meeple(&["replay", "--packs-dir", &text(&dir), &text(&record)]);
     assert!(!out.status.success());
     assert!(
@@ -985,5 +1013,134 @@ fn more_agents_than_players_are_refused() {
         stderr(&out).contains("--agents names 3 agents for 2 players; name at most one per player"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// Fails the first game at once: a run that plays a game says so.
+const FAILS_AT_ONCE: &str =
+    "pack fails\nrequires base\n\nvar game zero: int = 0\n\non setup {\n  set zero = 1 / zero\n}\n";
+
+#[test]
+fn a_plot_folder_that_cannot_be_made_is_refused_before_any_game() {
+    let dir = scratch("plot-first");
+    let pack = dir.join("fails.rules");
+    std::fs::write(&pack, FAILS_AT_ONCE).unwrap();
+    // Below a file, no folder can be made (not even by root).
+    std::fs::write(dir.join("a-file"), "").unwrap();
+    let plots = text(&dir.join("a-file").join("plots"));
+    let rules = format!("base,{}", text(&pack));
+    for args in [
+        vec!["sim", "--rules", &rules, "--plot", &plots],
+        vec!["compare", "base", &rules, "--plot", &plots],
+    ] {
+        let out = meeple(&args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{err}");
+        // Had a game been played first, its failure would be the error.
+        assert!(
+            err.contains(&format!("--plot: cannot make the folder {plots}")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("stopped"), "{args:?}: {err}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    for args in [
+        vec!["check", "base"],
+        vec!["sim", "--games", "2", "--json"],
+        vec!["explain", "E0002"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = command(&args).stdout(full).output().expect("meeple runs");
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains("error: cannot write the output:"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn sim_says_how_to_replay_its_records_with_packs_from_elsewhere() {
+    let dir = scratch("record-note");
+    let pack = dir.join("mine.rules");
+    std::fs::write(&pack, "pack mine\nrequires base\n").unwrap();
+    let records = dir.join("records");
+    let rules = format!("base,{}", text(&pack));
+    let out = meeple(&[
+        "sim",
+        "--games",
+        "2",
+        "--rules",
+        &rules,
+        "--record-dir",
+        &text(&records),
+    ]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let first = records.join("game-00000.ron");
+    let folder = dir.canonicalize().unwrap();
+    let said = format!(
+        "replay one with meeple replay --packs-dir {} {}",
+        text(&folder),
+        text(&first)
+    );
+    assert!(err.contains(&said), "{err}");
+    // The command it gives replays the record; without the folder, the
+    // pack is not found, and the message names the option.
+    let out = meeple(&["replay", "--packs-dir", &text(&folder), &text(&first)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = meeple(&["replay", &text(&first)]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("`mine.rules` is not found"), "{}", stderr(&out));
+}
+
+#[test]
+fn one_path_for_two_outputs_is_refused() {
+    let dir = scratch("same-path");
+    let page = text(&dir.join("t.html"));
+    let out = meeple(&["tiles", "base", "--html", &page, "--svg", &page]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("name the same path"), "{}", stderr(&out));
+    assert!(!dir.join("t.html").exists(), "nothing is written");
+    let records = dir.join("records");
+    let out = meeple(&["sim", "--games", "1", "--record-dir", &text(&records)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record = text(&records.join("game-00000.ron"));
+    let out = meeple(&["replay", &record, "--html", &page, "--svg", &page]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("name the same file"), "{}", stderr(&out));
+    assert!(!dir.join("t.html").exists(), "nothing is written");
+}
+
+#[test]
+fn a_run_whose_every_game_failed_says_there_are_no_statistics() {
+    let dir = scratch("all-failed");
+    let pack = dir.join("fails.rules");
+    std::fs::write(&pack, FAILS_AT_ONCE).unwrap();
+    let rules = format!("base,{}", text(&pack));
+    for args in [
+        vec!["sim", "--rules", &rules, "--games", "3", "--keep-going", "--json"],
+        vec!["compare", "base", &rules, "--games", "3", "--keep-going"],
+    ] {
+        let out = meeple_in_tmp(&args, &dir);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("(3, reported above)"), "{args:?}: {err}");
+        assert!(stdout(&out).is_empty(), "{args:?}: no figures of no games");
+    }
+}
+
+#[test]
+fn check_counts_in_words() {
+    let out = meeple(&["check", "base"]);
+    assert!(
+        stdout(&out).contains("base: ok (1 pack, 72 tiles in 24 types, 4 feature kinds, 1 figure)"),
+        "{}",
+        stdout(&out)
     );
 }

@@ -59,6 +59,9 @@ fn mean_score(result: &GameResult) -> f64 {
 
 /// Plays the comparison; `opts` names A's packs (B's come with `b`).
 pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -> Result<Report, String> {
+    if let Some(dir) = &plot {
+        super::plot::make_folder(dir)?;
+    }
     let run = opts.run();
     let players = opts.players;
     let reasons = reason_names(&a.rules, &b.rules);
@@ -162,6 +165,12 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             Ok(())
         },
     )?;
+    if totals_a.games == 0 && driven.failed > 0 {
+        return Err(format!(
+            "every game pair that was played failed ({}, reported above): there is nothing to compare",
+            driven.failed
+        ));
+    }
     if let Some(dir) = &plot {
         let path = super::plot::file_in(dir, "compare-scores.svg")?;
         super::plot::distributions(
@@ -215,6 +224,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
         text,
         failed: driven.failed,
         interrupted: driven.interrupted,
+        note: None,
     })
 }
 

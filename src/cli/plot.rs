@@ -27,14 +27,20 @@ fn colour(i: usize) -> RGBColor {
 
 /// Makes the folder and names a file in it.
 pub(super) fn file_in(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    make_folder(dir)?;
+    Ok(dir.join(name))
+}
+
+/// Makes the `--plot` folder (and those above it), as a run does before its
+/// first game, so that a folder that cannot be made costs no games.
+pub(super) fn make_folder(dir: &Path) -> Result<(), String> {
     if dir.exists() && !dir.is_dir() {
         return Err(format!(
             "--plot {} is a file, not a folder; name a folder (it is made if missing)",
             dir.display()
         ));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
-    Ok(dir.join(name))
+    std::fs::create_dir_all(dir).map_err(|e| format!("--plot: cannot make the folder {}: {e}", dir.display()))
 }
 
 fn drawing_error(path: &Path, e: impl std::fmt::Display) -> String {

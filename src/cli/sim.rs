@@ -299,6 +299,8 @@ pub struct Report {
     pub failed: usize,
     /// Whether Ctrl-C stopped the run early.
     pub interrupted: bool,
+    /// Said on stderr after the report: how to replay the records written.
+    pub note: Option<String>,
 }
 
 /// Runs the simulation; returns the report, or a message naming the failed game.
@@ -317,6 +319,9 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         Some(path) => Some(GamesOut::create(path, &pack.reasons)?),
         None => None,
     };
+    if let Some(dir) = &opts.plot {
+        super::plot::make_folder(dir)?;
+    }
     let run = opts.run();
     let mut totals = Totals::new(opts.players);
     let keep = |g: usize, played: Result<Game, Stopped>| match played {
@@ -346,6 +351,12 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     if let Some(out) = games_out {
         out.finish()?;
     }
+    if totals.games == 0 && driven.failed > 0 {
+        return Err(format!(
+            "every game that was played failed ({}, reported above): there are no statistics to give",
+            driven.failed
+        ));
+    }
     if let Some(dir) = &opts.plot {
         super::plot::sim_plots(
             dir,
@@ -360,10 +371,26 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     } else {
         sim_table(opts, pack, &totals, &driven)
     };
+    // How to replay the records, with the folders of packs that lie
+    // outside theirs (a record reads only its folder and those named).
+    let note = opts.record_dir.as_deref().map(|dir| {
+        let packs_dirs: String = record_packs(&opts.packs, Some(dir))
+            .1
+            .iter()
+            .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
+            .collect();
+        let first = dir.join(format!("game-{:05}.ron", 0));
+        format!(
+            "records: one per game in {}; replay one with meeple replay {packs_dirs}{}",
+            dir.display(),
+            shell_word(&first.display().to_string())
+        )
+    });
     Ok(Report {
         text,
         failed: driven.failed,
         interrupted: driven.interrupted,
+        note,
     })
 }
 

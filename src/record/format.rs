@@ -310,8 +310,13 @@ impl Record {
             match found {
                 Some(p) if !inside(&p) => refused.push(refuse("leads outside the folders a record may read")),
                 Some(p) => refs.push(PackRef::Path(p)),
-                // Not found: the loader says so, naming where it looked.
-                None => refs.push(PackRef::Path(roots[0].join(&path))),
+                None => refused.push(
+                    Diagnostic::new(
+                        Code::Unreadable,
+                        format!("the record's rules entry `{entry}` is not found in {allowed}"),
+                    )
+                    .note("a pack that lies in another folder is found with `meeple replay --packs-dir FOLDER`"),
+                ),
             }
         }
         if !refused.is_empty() {
