@@ -284,6 +284,20 @@ fn statistics_of_scores_near_the_limit_do_not_wrap() {
     let json = stdout(&out);
     assert!(json.contains("\"mean\": 4.611686018427388e+18"), "{json}");
     assert!(json.contains("\"huge\": 4.611686018427388e+18"), "{json}");
+    // The table's least and greatest scores are exact, as its quantiles are:
+    // none lies outside them.
+    let out = meeple(&["sim", "--rules", &text(&pack), "--games", "4", "--seed", "1"]);
+    let table = stdout(&out);
+    let row = table.lines().find(|l| l.starts_with("0 random")).expect("seat 0's row");
+    // seat, agent, mean, ±, half-width, sd, then min p25 p50 p75 max.
+    let figures: Vec<i64> = row
+        .split_whitespace()
+        .skip(6)
+        .take(5)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(figures.windows(2).all(|w| w[0] <= w[1]), "{row}");
+    assert!(figures[0] > 1 << 62, "{row}");
 }
 
 /// A record's packs may come from `--packs-dir` (and only from there or

@@ -533,11 +533,13 @@ fn score_table(heading: &str, tallies: &[Tally], label: &dyn Fn(usize) -> String
             label(i),
             pm(t.score.mean(), t.score.interval().half_width(), 1),
             t.score.sd(),
-            t.score.min(),
+            // The least and the greatest score exactly, as the quantiles
+            // between them are (the summary's are floating-point).
+            q(0.0),
             q(0.25),
             q(0.5),
             q(0.75),
-            t.score.max(),
+            q(1.0),
             percent(&t.wins)
         );
     }
