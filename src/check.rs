@@ -1166,19 +1166,13 @@ impl Checker {
         self.check_last(&builds);
         let kinds = &self.kinds;
         let mut total = 0u32;
+        // Where the total first passes the limit: told once, with the total.
+        let mut passed_at = None;
         let mut out = Vec::with_capacity(builds.len());
         for build in builds.into_iter().flatten() {
             total = total.saturating_add(build.count);
-            if total > MAX_TILES {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::NumberOutOfRange,
-                        format!("the tile set holds more than {MAX_TILES} tiles"),
-                    )
-                    .at(build.count_span, format!("the total passes {MAX_TILES} here"))
-                    .note(format!("a tile set may hold at most {MAX_TILES} tiles")),
-                );
-                total = 0;
+            if total > MAX_TILES && passed_at.is_none() {
+                passed_at = Some(build.count_span);
             }
             if build.segments.len() > MAX_SEGMENTS {
                 self.diags.push(
@@ -1192,6 +1186,18 @@ impl Checker {
                 continue;
             }
             out.push(tiles::finish(build, kinds, &mut self.diags));
+        }
+        if let Some(span) = passed_at {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::NumberOutOfRange,
+                    format!("the tile set holds {total} tiles, more than {MAX_TILES}"),
+                )
+                .at(span, format!("the total passes {MAX_TILES} here"))
+                .note(format!(
+                    "a tile set (every pack loaded together) may hold at most {MAX_TILES} tiles"
+                )),
+            );
         }
         out
     }

@@ -210,3 +210,22 @@ fn ifs_nested_by_braces_count_with_the_else_if_chain_inside_them() {
     // The 257th `if`: the 196th `else if`, on line 65 + 196.
     assert!(err.render().contains("both.rules:261:6"), "{}", err.render());
 }
+
+#[test]
+fn a_tile_set_past_its_limit_is_told_once_with_its_total() {
+    // 20 types of 1000 tiles: the limit (10 000) is passed at the 10th type.
+    let mut pack = String::from("pack big\nrequires base\n");
+    for i in 0..20 {
+        pack.push_str(&format!("tile T{i} from V x1000\n"));
+    }
+    let err = load(&text("big.rules", &pack)).expect_err("too many tiles");
+    let told: Vec<_> = err
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::NumberOutOfRange)
+        .collect();
+    assert_eq!(told.len(), 1, "{}", err.render());
+    // Base's 72 tiles and the 20 000 added.
+    assert_eq!(told[0].message, "the tile set holds 20072 tiles, more than 10000");
+    assert!(err.render().contains("big.rules:12:16"), "{}", err.render());
+}
