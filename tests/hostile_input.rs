@@ -162,7 +162,7 @@ fn if_expressions_nested_too_deeply_are_refused_not_a_stack_overflow() {
         );
     }
     // Nested in the `else` branch: no `then` is left open, but the tree is as deep.
-    for n in [65, 700] {
+    for n in [65, 700, 5000] {
         let chain = format!(
             "pack nested\nrequires base\n\nfn f(x: int): int = {}0\n",
             (0..n)
@@ -171,6 +171,25 @@ fn if_expressions_nested_too_deeply_are_refused_not_a_stack_overflow() {
         );
         let err = load(&text("chain.rules", &chain)).expect_err("too deep");
         assert_eq!(err.diagnostics[0].code, Code::TooDeep, "{}", err.render());
+    }
+}
+
+#[test]
+fn a_then_of_no_if_expression_nests_nothing() {
+    // 100 `draw tile then remove` in one handler, and 100 short chains of
+    // `if` expressions, are no nesting at all.
+    let mut pack = String::from("pack many\nrequires base\n\non turn_end {\n");
+    for i in 0..100 {
+        pack.push_str(&format!("  if tiles_left == {i} {{ draw tile then remove }}\n"));
+        pack.push_str(&format!("  score if tiles_left == {i} then 1 else if tiles_left == 0 then 2 else 0 to current_player reason \"m\"\n"));
+    }
+    pack.push_str("}\n");
+    if let Err(err) = load(&text("many.rules", &pack)) {
+        assert!(
+            err.diagnostics.iter().all(|d| d.code != Code::TooDeep),
+            "{}",
+            err.render()
+        );
     }
 }
 

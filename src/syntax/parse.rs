@@ -85,21 +85,53 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diagnostic> {
             depth = depth.saturating_sub(1);
         }
     }
-    // `if A then B else C` nests like a bracket: `then` opens, `else` closes
-    // (an `if` statement's `else`, with nothing open, closes nothing). Deep
-    // enough, the grammar would fail on it with a misleading message.
+    check_if_expressions(file, text)
+}
+
+/// Refuses `if ... then ... else` expressions nested more than
+/// [`MAX_NESTING`] deep before the grammar meets them: deep enough, it fails
+/// on them with a misleading message. An expression's `if` nests the next
+/// one in its `then` branch (a `then` opens, its `else` closes) or in its
+/// `else` branch (`else if`, a chain). Expressions hold no braces, so a
+/// brace ends them all; a `then` with no `if` waiting for it (`draw tile
+/// then remove`) opens nothing. The count never passes the real depth, which
+/// the walk after parsing checks exactly.
+fn check_if_expressions(file: FileId, text: &str) -> Result<(), Diagnostic> {
+    // `if`s read whose `then` has not come (an `if` statement's never
+    // comes: its `{` ends the wait).
+    let mut waiting = 0usize;
+    // `if` expressions whose `then` came and whose `else` has not.
     let mut open = 0usize;
-    for (at, word) in words(text) {
+    // The links of the `else if` chain being read.
+    let mut chain = 0usize;
+    let (mut before, mut previous) = ("", "");
+    for (at, word) in words_and_braces(text) {
         match word {
-            "then" => {
+            "{" | "}" => (waiting, open, chain) = (0, 0, 0),
+            // `} else if` chains statements; an expression's `else if`
+            // nests its `if` in the `else` branch.
+            "if" if previous == "else" && before != "}" => {
+                waiting += 1;
+                chain += 1;
+            }
+            "if" => {
+                waiting += 1;
+                // A new expression, not inside an open one: a new chain.
+                if open == 0 {
+                    chain = 0;
+                }
+            }
+            "then" if waiting > 0 => {
+                waiting -= 1;
                 open += 1;
-                if open > MAX_NESTING {
-                    return Err(too_many_if_expressions(file, at..at + word.len(), open));
+                if open + chain > MAX_NESTING {
+                    return Err(too_many_if_expressions(file, at..at + word.len(), open + chain));
                 }
             }
             "else" => open = open.saturating_sub(1),
             _ => {}
         }
+        (before, previous) = (previous, word);
     }
     Ok(())
 }
@@ -264,13 +296,8 @@ fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     code_bytes(text).filter(|&(_, b)| matches!(b, b'(' | b'{' | b')' | b'}'))
 }
 
-/// Every word (a run of letters, digits and `_`) outside comments and
-/// strings, with its offset.
-fn words(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
-    words_and_braces(text).filter(|(_, w)| !matches!(*w, "{" | "}"))
-}
-
-/// Every word, `{` and `}` outside comments and strings, with its offset.
+/// Every word (a run of letters, digits and `_`), `{` and `}` outside
+/// comments and strings, with its offset.
 fn words_and_braces(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
     let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut code = code_bytes(text).peekable();
