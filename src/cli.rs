@@ -368,6 +368,16 @@ fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// Whether two paths name one place (`t.html` and `./t.html`), whether or
+/// not it exists yet.
+fn same_path(a: &Path, b: &Path) -> bool {
+    let whole = |p: &Path| {
+        let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        p.components().collect::<PathBuf>()
+    };
+    whole(a) == whole(b)
+}
+
 /// `n` things: "1 pack", "2 packs".
 fn counted(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
@@ -491,7 +501,7 @@ fn tiles(args: &[String], out: &picture::TilesOutput) -> ExitCode {
         eprintln!("error: --only chooses the tiles of --svg DIR or --html FILE; give one of them");
         return ExitCode::FAILURE;
     }
-    if let Some((svg, html)) = out.svg.zip(out.html).filter(|(svg, html)| svg == html) {
+    if let Some((svg, html)) = out.svg.zip(out.html).filter(|(svg, html)| same_path(svg, html)) {
         eprintln!(
             "error: --svg {} and --html {} name the same path; --svg names a folder for the pictures and --html a file, so give two",
             svg.display(),
@@ -556,7 +566,7 @@ fn explain(code: Option<&str>) -> ExitCode {
 type Pictures<'a> = (Option<&'a Path>, Option<&'a Path>);
 
 fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf], pictures: Pictures) -> ExitCode {
-    if let Some((html, svg)) = pictures.0.zip(pictures.1).filter(|(html, svg)| html == svg) {
+    if let Some((html, svg)) = pictures.0.zip(pictures.1).filter(|(html, svg)| same_path(html, svg)) {
         eprintln!(
             "error: --html {} and --svg {} name the same file; the second would overwrite the first, so give two",
             html.display(),
@@ -791,9 +801,11 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
 }
 
 /// Whether a file can be written at `path`: opened to append (which changes
-/// nothing), and when it was not there, made and removed again.
+/// nothing), and when nothing was there (not even a link), made and removed
+/// again. (A link to nowhere is left with the empty file it leads to, where
+/// the record will go.)
 fn writable(path: &Path) -> std::io::Result<()> {
-    let existed = path.exists();
+    let existed = path.symlink_metadata().is_ok();
     std::fs::OpenOptions::new().append(true).create(true).open(path)?;
     if !existed {
         std::fs::remove_file(path)?;

@@ -445,13 +445,15 @@ fn bad_search_budgets_are_refused() {
         "{}",
         stderr(&out)
     );
-    let out = meeple(&["bench", "--match", "ismcts"]);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("give two agents, such as --match ismcts:100,greedy"),
-        "{}",
-        stderr(&out)
-    );
+    for one_or_three in ["ismcts", "greedy,random,random"] {
+        let out = meeple(&["bench", "--match", one_or_three]);
+        assert!(!out.status.success());
+        assert!(
+            stderr(&out).contains("give two agents, such as --match ismcts:100,greedy"),
+            "{one_or_three}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]
@@ -1125,7 +1127,8 @@ fn one_path_for_two_outputs_is_refused() {
     let out = meeple(&["sim", "--games", "1", "--record-dir", &text(&records)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let record = text(&records.join("game-00000.ron"));
-    let out = meeple(&["replay", &record, "--html", &page, "--svg", &page]);
+    let dotted = text(&dir.join(".").join("t.html"));
+    let out = meeple(&["replay", &record, "--html", &page, "--svg", &dotted]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("name the same file"), "{}", stderr(&out));
     assert!(!dir.join("t.html").exists(), "nothing is written");

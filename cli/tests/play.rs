@@ -528,3 +528,57 @@ fn an_input_that_cannot_be_read_is_an_error() {
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("error: cannot read the input:"), "{err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_record_in_the_temporary_folder_when_its_place_is_gone() {
+    let dir = scratch("interrupt-kept");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["play", "--seed", "3", "--record", "sub/g.ron"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("meeple runs");
+    let mut screen = Screen::new(&mut child);
+    let mut input = child.stdin.take().expect("piped");
+    screen.until_prompt();
+    writeln!(input, "1").unwrap();
+    screen.until_prompt();
+    writeln!(input, "1").unwrap();
+    screen.until_prompt();
+    std::fs::remove_dir(dir.join("sub")).unwrap();
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let status = child.wait().unwrap();
+    let rest = screen.rest();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(
+        rest.contains("interrupted: cannot write the record sub/g.ron"),
+        "{rest}"
+    );
+    let kept = rest
+        .split("the game is kept in ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or_else(|| panic!("where the game is kept: {rest}"));
+    assert_eq!(replay_json(Path::new(kept))["tiles_placed"], 3);
+    std::fs::remove_file(kept).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_path_that_is_a_link_to_nowhere_stays_a_link() {
+    let dir = scratch("link");
+    std::os::unix::fs::symlink("target.ron", dir.join("link.ron")).unwrap();
+    let out = play(&dir, &["--seed", "3", "--record", "link.ron"], "1\n1\nq\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let link = std::fs::symlink_metadata(dir.join("link.ron")).unwrap();
+    assert!(link.file_type().is_symlink(), "the look left the link in place");
+    assert_eq!(replay_json(&dir.join("target.ron"))["tiles_placed"], 3);
+}

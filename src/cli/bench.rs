@@ -18,6 +18,7 @@ pub fn bench(settings: &Settings, versus: Option<&str>, json: bool) -> ExitCode 
         Some(versus) => {
             let agents = versus
                 .split_once(',')
+                .filter(|(_, opponent)| !opponent.contains(','))
                 .ok_or("give two agents, such as --match ismcts:100,greedy");
             if let Err(e) = agents.map_err(str::to_string).and_then(|(agent, opponent)| {
                 AgentSpec::parse(agent)?;

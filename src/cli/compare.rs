@@ -165,7 +165,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             Ok(())
         },
     )?;
-    if totals_a.games == 0 && driven.failed > 0 {
+    if totals_a.games == 0 && driven.failed > 0 && !driven.interrupted {
         return Err(format!(
             "every game pair that was played failed ({}, reported above): there is nothing to compare",
             driven.failed

@@ -165,12 +165,39 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
     ));
     let outcome = table.run(&mut std::io::stdin().lock());
     let written = table.write_record();
-    match (outcome, written) {
-        (Ok(()), Ok(())) => ExitCode::SUCCESS,
-        (Err(e), _) | (_, Err(e)) => {
-            say(&format!("error: {e}\n"));
-            ExitCode::FAILURE
+    // Both failures are told: the record's says where the game is kept.
+    let failures: Vec<String> = [outcome.err(), written.err()].into_iter().flatten().collect();
+    for e in &failures {
+        say(&format!("error: {e}\n"));
+    }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// A record that could not be written to `record` (the error `e`), written
+/// to the temporary folder instead: the message saying where, and how to
+/// replay it from there (its packs are named from `record`'s folder, which
+/// is given with --packs-dir, as are `folders`); or that it is lost.
+fn keep_elsewhere(text: &str, record: &Path, folders: &[PathBuf], seed: u64, e: &std::io::Error) -> String {
+    let kept = std::env::temp_dir().join(format!("meeple-play-{seed}-{}.ron", std::process::id()));
+    let lost = format!("cannot write the record {}: {e}", record.display());
+    match std::fs::write(&kept, text) {
+        Ok(()) => {
+            let dir = record.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new("."));
+            let mut replay = format!("meeple replay {}", kept.display());
+            for folder in std::iter::once(dir).chain(folders.iter().map(PathBuf::as_path)) {
+                let _ = write!(replay, " --packs-dir {}", folder.display());
+            }
+            format!(
+                "{lost}\nthe game is kept in {} instead; replay it with {replay}",
+                kept.display()
+            )
         }
+        Err(_) => lost,
     }
 }
 
@@ -189,14 +216,18 @@ impl Table {
         let snapshot = self.snapshot.clone();
         let path = self.record.clone();
         let replay = self.replay_command();
+        let (folders, seed) = (self.folders.clone(), self.session.seed());
         let _ = ctrlc::set_handler(move || {
             let text = snapshot.lock().ok().and_then(|s| s.clone());
-            match text.map(|t| std::fs::write(&path, t)) {
+            match text.map(|t| std::fs::write(&path, &t).map_err(|e| (t, e))) {
                 Some(Ok(())) => say(&format!(
                     "\ninterrupted: the game so far is recorded in {}; replay it with {replay}\n",
                     path.display()
                 )),
-                Some(Err(e)) => say(&format!("\ninterrupted: cannot write {}: {e}\n", path.display())),
+                Some(Err((text, e))) => say(&format!(
+                    "\ninterrupted: {}\n",
+                    keep_elsewhere(&text, &path, &folders, seed, &e)
+                )),
                 None => say("\ninterrupted before a whole turn was played: no record written\n"),
             }
             std::process::exit(130);
@@ -221,30 +252,14 @@ impl Table {
     fn write_record(&self) -> Result<(), String> {
         let text = self.record_text()?;
         if let Err(e) = std::fs::write(&self.record, &text) {
-            // The game is not lost: it goes to the temporary folder, and the
-            // message says how to replay it from there (its packs are named
-            // from the folder it was meant for).
-            let kept = std::env::temp_dir().join(format!(
-                "meeple-play-{}-{}.ron",
+            // The game is not lost: it goes to the temporary folder.
+            return Err(keep_elsewhere(
+                &text,
+                &self.record,
+                &self.folders,
                 self.session.seed(),
-                std::process::id()
+                &e,
             ));
-            let lost = format!("cannot write the record {}: {e}", self.record.display());
-            return Err(match std::fs::write(&kept, &text) {
-                Ok(()) => {
-                    let dir = self.record.parent().filter(|d| !d.as_os_str().is_empty());
-                    let dir = dir.unwrap_or(Path::new("."));
-                    let mut replay = format!("meeple replay {}", kept.display());
-                    for folder in std::iter::once(dir).chain(self.folders.iter().map(PathBuf::as_path)) {
-                        let _ = write!(replay, " --packs-dir {}", folder.display());
-                    }
-                    format!(
-                        "{lost}\nthe game is kept in {} instead; replay it with {replay}",
-                        kept.display()
-                    )
-                }
-                Err(_) => lost,
-            });
         }
         let game = self.session.game();
         let how_far = if game.is_over() {

@@ -351,7 +351,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     if let Some(out) = games_out {
         out.finish()?;
     }
-    if totals.games == 0 && driven.failed > 0 {
+    if totals.games == 0 && driven.failed > 0 && !driven.interrupted {
         return Err(format!(
             "every game that was played failed ({}, reported above): there are no statistics to give",
             driven.failed
@@ -373,19 +373,32 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     };
     // How to replay the records, with the folders of packs that lie
     // outside theirs (a record reads only its folder and those named).
-    let note = opts.record_dir.as_deref().map(|dir| {
-        let packs_dirs: String = record_packs(&opts.packs, Some(dir))
-            .1
-            .iter()
-            .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
+    // (Named by the first record written: after Ctrl-C, game 0 may not be.)
+    let first = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("game-") && n.ends_with(".ron"))
             .collect();
-        let first = dir.join(format!("game-{:05}.ron", 0));
-        format!(
-            "records: one per game in {}; replay one with meeple replay {packs_dirs}{}",
-            dir.display(),
-            shell_word(&first.display().to_string())
-        )
-    });
+        names.sort();
+        names.first().map(|n| dir.join(n))
+    };
+    let note = opts
+        .record_dir
+        .as_deref()
+        .and_then(|dir| Some((dir, first(dir)?)))
+        .map(|(dir, first)| {
+            let packs_dirs: String = record_packs(&opts.packs, Some(dir))
+                .1
+                .iter()
+                .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
+                .collect();
+            format!(
+                "records: one per game in {}; replay one with meeple replay {packs_dirs}{}",
+                dir.display(),
+                shell_word(&first.display().to_string())
+            )
+        });
     Ok(Report {
         text,
         failed: driven.failed,
