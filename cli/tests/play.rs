@@ -255,13 +255,14 @@ fn the_end_of_the_input_stops_the_game_and_writes_a_record_that_replays_as_far_a
     assert_eq!(replayed["tiles_placed"], 3, "the start tile and the two whole turns");
 }
 
+/// `meeple play --seed 3 --record RECORD` in `dir` through a pipe, the
+/// human having placed and passed, and the bot played its turn: the human
+/// is asked to place again.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_writes_the_record_of_the_game_so_far() {
-    let dir = scratch("interrupt");
+fn two_turns_played(dir: &Path, record: &str) -> (Child, Screen, std::process::ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(["play", "--seed", "3", "--record", "g.ron"])
-        .current_dir(&dir)
+        .args(["play", "--seed", "3", "--record", record])
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -273,14 +274,27 @@ fn ctrl_c_writes_the_record_of_the_game_so_far() {
     writeln!(input, "1").unwrap();
     screen.until_prompt();
     writeln!(input, "1").unwrap();
-    // The bot has played its turn: the human is asked to place again.
     screen.until_prompt();
+    (child, screen, input)
+}
+
+/// Ctrl-C to `child`; its exit status.
+#[cfg(unix)]
+fn interrupt(child: &mut Child) -> std::process::ExitStatus {
     let interrupted = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(interrupted.success());
-    let status = child.wait().unwrap();
+    child.wait().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_record_of_the_game_so_far() {
+    let dir = scratch("interrupt");
+    let (mut child, mut screen, _input) = two_turns_played(&dir, "g.ron");
+    let status = interrupt(&mut child);
     let rest = screen.rest();
     assert_eq!(status.code(), Some(130), "{rest}");
     assert!(
@@ -461,21 +475,7 @@ fn a_record_that_cannot_be_written_is_refused_before_the_game() {
 fn a_record_that_cannot_be_written_at_the_end_is_kept_in_the_temporary_folder() {
     let dir = scratch("kept");
     std::fs::create_dir(dir.join("sub")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(["play", "--seed", "3", "--record", "sub/g.ron"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("meeple runs");
-    let mut screen = Screen::new(&mut child);
-    let mut input = child.stdin.take().expect("piped");
-    screen.until_prompt();
-    writeln!(input, "1").unwrap();
-    screen.until_prompt();
-    writeln!(input, "1").unwrap();
-    screen.until_prompt();
+    let (mut child, mut screen, mut input) = two_turns_played(&dir, "sub/g.ron");
     // The folder goes away during the game.
     std::fs::remove_dir(dir.join("sub")).unwrap();
     writeln!(input, "q").unwrap();
@@ -534,28 +534,9 @@ fn an_input_that_cannot_be_read_is_an_error() {
 fn ctrl_c_keeps_the_record_in_the_temporary_folder_when_its_place_is_gone() {
     let dir = scratch("interrupt-kept");
     std::fs::create_dir(dir.join("sub")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(["play", "--seed", "3", "--record", "sub/g.ron"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("meeple runs");
-    let mut screen = Screen::new(&mut child);
-    let mut input = child.stdin.take().expect("piped");
-    screen.until_prompt();
-    writeln!(input, "1").unwrap();
-    screen.until_prompt();
-    writeln!(input, "1").unwrap();
-    screen.until_prompt();
+    let (mut child, mut screen, _input) = two_turns_played(&dir, "sub/g.ron");
     std::fs::remove_dir(dir.join("sub")).unwrap();
-    let interrupted = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(interrupted.success());
-    let status = child.wait().unwrap();
+    let status = interrupt(&mut child);
     let rest = screen.rest();
     assert_eq!(status.code(), Some(130), "{rest}");
     assert!(
