@@ -144,6 +144,8 @@ codes! {
         "A `style` declaration's shape is one of `building`, `circle`, `square`, `diamond`, `shield`, `star`, `triangle` or `meeple`, e.g. `style monastery shape building`.";
     WhenReadsTarget = 61, "an action's `when` reads its target",
         "An action's (or a card's `play`) `when` is judged once each time its targets are looked for, not for each target, so it cannot read the target the `for` clause binds. A test on the target goes in `where`, which is judged for each one; `when` keeps what does not depend on it, e.g. `action retreat in before_place for follower x where x.owner == current_player and x.feature.kind == road when opponent_on(road) { take back x }`.";
+    SegmentsCross = 62, "a field crosses another segment",
+        "A tile is flat: a field is a stretch of land between its roads and cities, so it cannot reach both sides of a road or city that runs between them. Going round the tile's border clockwise (NL N NR EL E ER SL S SR WL W WR), a field and another segment may not alternate: `road W E` with `field N S` puts N and S on two sides of the road. Split the field in two, one on each side (`field N WR ER` and `field S WL EL`...), or move the road. Roads may cross each other (a bridge); fields never cross anything.";
 }
 
 impl std::fmt::Display for Code {

@@ -255,6 +255,8 @@ fn location_name(l: Location) -> &'static str {
 
 /// Checks a finished tile's geometry, resolves `touches`, and returns the IR tile.
 pub(crate) fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic>) -> TileType {
+    // Crossings are looked for only on a tile whose edges are well given.
+    let told = diags.len();
     let name = &tile.name;
     let has_fields = kinds.iter().any(|k| k.topology == Topology::HalfEdges) && !tile.broken;
     let mut edge_owner: [Option<(usize, Span)>; 4] = [None; 4];
@@ -346,6 +348,9 @@ pub(crate) fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Dia
         }
     }
 
+    if !tile.broken && diags.len() == told {
+        crossing_fields(&tile, kinds, diags);
+    }
     let mut segments: Vec<Segment> = Vec::with_capacity(tile.segments.len());
     for seg in &tile.segments {
         let mut s = seg.segment.clone();
@@ -377,4 +382,98 @@ pub(crate) fn finish(tile: TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Dia
         stack: tile.stack,
         last: tile.last.is_some(),
     }
+}
+
+/// Where `loc`, of a segment of a wide kind (a city, filling its edge) or
+/// not, lies on the tile's border: of the 12 places going round it
+/// clockwise (`NL N NR EL E ER SL S SR WL W WR`), those it takes.
+fn border_places(loc: Location, wide: bool) -> std::ops::Range<usize> {
+    match loc {
+        Location::Edge(e) if wide => 3 * e as usize..3 * e as usize + 3,
+        Location::Edge(e) => 3 * e as usize + 1..3 * e as usize + 2,
+        Location::HalfEdge(h) => {
+            let at = 3 * (h as usize / 2) + 2 * (h as usize % 2);
+            at..at + 1
+        }
+    }
+}
+
+/// E0062 for each field of `tile` that crosses another segment: going
+/// round the border, the two alternate (field, other, field, other). A
+/// flat tile's field lies between roads and cities, never across them.
+fn crossing_fields(tile: &TileBuild, kinds: &[FeatureKind], diags: &mut Vec<Diagnostic>) {
+    let places = |seg: &SegBuild| {
+        let kind = &kinds[seg.segment.kind as usize];
+        let wide = kind.topology == Topology::Edges && !kind.narrow;
+        let mut taken = [false; 12];
+        for &(loc, _) in &seg.locations {
+            for p in border_places(loc, wide) {
+                taken[p] = true;
+            }
+        }
+        taken
+    };
+    let all: Vec<[bool; 12]> = tile.segments.iter().map(places).collect();
+    let is_field = |s: &SegBuild| kinds[s.segment.kind as usize].topology == Topology::HalfEdges;
+    // One error a field: against a road or city it crosses, else a field.
+    let mut told = vec![false; tile.segments.len()];
+    for (i, field) in tile.segments.iter().enumerate() {
+        if !is_field(field) || told[i] {
+            continue;
+        }
+        let crossed = |fields: bool| {
+            (0..tile.segments.len())
+                .find(|&j| j != i && is_field(&tile.segments[j]) == fields && !told[j] && alternate(&all[i], &all[j]))
+        };
+        let Some(j) = crossed(false).or_else(|| crossed(true)) else {
+            continue;
+        };
+        let other = &tile.segments[j];
+        let kind = |s: &SegBuild| kinds[s.segment.kind as usize].name.clone();
+        let span = |s: &SegBuild| s.locations.first().map(|&(_, span)| span);
+        let (Some(at), Some(other_at)) = (span(field), span(other)) else {
+            continue;
+        };
+        told[i] = true;
+        told[j] = is_field(other);
+        diags.push(
+            Diagnostic::new(
+                Code::SegmentsCross,
+                format!(
+                    "a {} of tile `{}` crosses a {}",
+                    kind(field),
+                    tile.name.name,
+                    kind(other)
+                ),
+            )
+            .at(
+                at,
+                format!("this {} reaches both sides of the {}", kind(field), kind(other)),
+            )
+            .also(other_at, format!("the {} runs between them", kind(other)))
+            .note("going round the tile, the two alternate; split the field in two, one on each side"),
+        );
+    }
+}
+
+/// Whether the places `a` and `b` take alternate going round the border:
+/// a, b, a, b (each a run of places), which on a flat tile means crossing.
+fn alternate(a: &[bool; 12], b: &[bool; 12]) -> bool {
+    // The owners met going round, each run counted once.
+    let mut runs: Vec<bool> = Vec::new();
+    for p in 0..12 {
+        let owner = match (a[p], b[p]) {
+            (true, _) => true,
+            (false, true) => false,
+            (false, false) => continue,
+        };
+        if runs.last() != Some(&owner) {
+            runs.push(owner);
+        }
+    }
+    // Going round, the last run meets the first.
+    if runs.len() > 1 && runs.first() == runs.last() {
+        runs.pop();
+    }
+    runs.len() >= 4
 }
