@@ -105,7 +105,7 @@ codes! {
     UnknownWindow = 35, "unknown action window",
         "`action NAME in WINDOW` offers the action with a decision: `before_place` (after drawing, before placing) or `deploy` (instead of deploying a figure).";
     BadVar = 36, "bad variable declaration",
-        "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be int, bool, feature, player, figure, tile or direction; player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
+        "`var SCOPE NAME: TYPE [= VALUE] [merge POLICY]`: the scope is `game`, `player` or `feature`; game variables may be of any type (int, bool, feature, player, figure, tile, direction, kind, figure_type, card, square, reason); player and feature variables are int or bool; feature variables merge with `any`, `all`, `sum`, `max` or `min` when features join.";
     NotAssignable = 37, "cannot set this",
         "`set` changes a variable: a game variable by name (`set moved = true`), or a player's or feature's variable through it (`set c.locked = true`). Locals (`let`, parameters) cannot be changed.";
     CardDoesNothing = 38, "card does nothing",

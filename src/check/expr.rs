@@ -143,6 +143,11 @@ impl Locals {
         usize::from(self.next) > MAX_LOCALS
     }
 
+    /// Whether `name` is a local variable here.
+    pub(crate) fn holds(&self, name: &str) -> bool {
+        self.find(name).is_some()
+    }
+
     fn find(&self, name: &str) -> Option<&(String, Type, Option<KindId>, u16)> {
         self.vars.iter().rev().find(|(n, ..)| n == name)
     }

@@ -782,6 +782,25 @@ fn set(
             (f, Some(owner))
         }
     };
+    // `set n` where a local `n` hides the variable would read the local and
+    // write the variable: refused, as locals cannot be changed.
+    if field.is_none() && locals.holds(&name.name) && n.vars.get(&name.name).is_some() {
+        out.diags.push(
+            Diagnostic::new(
+                Code::NotAssignable,
+                format!("`{}` here is a local variable, which cannot be changed", name.name),
+            )
+            .at(
+                name.span,
+                "a local (from `let`, a parameter or a binder), which hides the variable",
+            )
+            .note(format!(
+                "to set the variable `{}`, give the local another name",
+                name.name
+            )),
+        );
+        return None;
+    }
     let Some(entry) = n.vars.get(&name.name) else {
         out.diags.push(
             Diagnostic::new(Code::NotAssignable, format!("`{}` is not a variable", name.name))

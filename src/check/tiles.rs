@@ -153,6 +153,11 @@ fn build_segment(decl: &ast::SegmentDecl, cx: &TileCx, diags: &mut Vec<Diagnosti
                     continue;
                 };
                 let m = &cx.markers[marker as usize];
+                // A marker whose `on` list names no kind that exists was
+                // already refused there (E0003): no second error here.
+                if m.on.is_empty() {
+                    continue;
+                }
                 if !m.on.contains(&kind_id) {
                     let allowed: Vec<&str> = m.on.iter().map(|k| cx.kinds[*k as usize].name.as_str()).collect();
                     diags.push(

@@ -693,6 +693,19 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
         }
     }
+    // The statement before the failure, from its line's start or its block's.
+    let statement = before
+        .trim_end()
+        .rsplit(['\n', '{', '}'])
+        .next()
+        .unwrap_or("")
+        .trim_start();
+    if expected.iter().any(|e| e == "`reason`") && statement.starts_with("score ") {
+        return Some(
+            "a `score` names why the points are paid: end it with `reason \"NAME\"`, e.g. `score 2 to current_player reason \"bonus\"`"
+                .to_string(),
+        );
+    }
     if found == "then" && expected.iter().any(|e| e == "`{`") {
         return Some("an `if` statement takes no `then`: write `if CONDITION { ... } else { ... }`".to_string());
     }
@@ -703,9 +716,15 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     if before.ends_with('}') || before.ends_with(';') || found.is_empty() || expected.is_empty() {
         return None;
     }
-    let in_tile_body = before
-        .rfind('{')
-        .is_some_and(|open| before.rfind('}').is_none_or(|close| close < open) && before[..open].contains("tile"));
+    // Inside a tile's braces: the line that opens them declares a tile
+    // (not a handler of `tile_placed`).
+    let in_tile_body = before.rfind('{').is_some_and(|open| {
+        let line = before[..open].rsplit('\n').next().unwrap_or("").trim_start();
+        before.rfind('}').is_none_or(|close| close < open)
+            && ["tile ", "extend tile ", "replace tile "]
+                .iter()
+                .any(|w| line.starts_with(w))
+    });
     in_tile_body.then(|| "separate the segments of a tile body with `;`".to_string())
 }
 
