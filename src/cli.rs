@@ -34,7 +34,9 @@ enum Command {
     ///
     /// Each PACK is a path to a .rules file or the name of a bundled pack
     /// (base, ...). Each is checked on its own, with the packs it requires,
-    /// unless --together is given. Exits 0 when clean, 1 on any error.
+    /// unless --together is given; packs joined by commas (`base,mine.rules`,
+    /// as `sim --rules` takes them) are checked together. Exits 0 when clean,
+    /// 1 on any error.
     Check {
         #[arg(required = true, value_name = "FILE_OR_PACK")]
         packs: Vec<String>,
@@ -44,7 +46,8 @@ enum Command {
     },
     /// Draw every tile of a pack (with the packs it requires) and its count.
     ///
-    /// Without --svg or --html, prints each tile as text.
+    /// Packs are given apart or joined by commas (`base,mine.rules`). Without
+    /// --svg or --html, prints each tile as text.
     Tiles {
         #[arg(value_name = "FILE_OR_PACK", required = true)]
         packs: Vec<String>,
@@ -261,7 +264,8 @@ fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { packs, together } => check(&packs, together),
         Command::Tiles { packs, svg, html, only } => tiles(
-            &packs,
+            // `base,mine.rules` as `sim --rules` writes them, or apart.
+            &pack_list(&packs),
             &picture::TilesOutput {
                 svg: svg.as_deref(),
                 html: html.as_deref(),
@@ -466,10 +470,11 @@ fn load_or_report(args: &[String]) -> Option<RulePack> {
 }
 
 fn check(args: &[String], together: bool) -> ExitCode {
+    // `base,mine.rules` (as `sim --rules` writes packs) is one group.
     let groups: Vec<Vec<String>> = if together {
-        vec![args.to_vec()]
+        vec![pack_list(args)]
     } else {
-        args.iter().map(|a| vec![a.clone()]).collect()
+        args.iter().map(|a| pack_list(std::slice::from_ref(a))).collect()
     };
     let mut failed = false;
     for group in &groups {

@@ -1161,3 +1161,25 @@ fn check_counts_in_words() {
         stdout(&out)
     );
 }
+
+#[test]
+fn check_and_tiles_take_packs_joined_by_commas() {
+    let dir = scratch("commas");
+    let pack = dir.join("mine.rules");
+    std::fs::write(
+        &pack,
+        "pack mine\nrequires base\n\ntile MINE x2 { city N; field E S W touches N }\n",
+    )
+    .unwrap();
+    let joined = format!("base,{}", text(&pack));
+    let out = meeple(&["check", &joined]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("base + {}: ok (2 packs, 74 tiles", text(&pack))),
+        "{}",
+        stdout(&out)
+    );
+    let out = meeple(&["tiles", &joined]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("74 tiles in 25 types"), "{}", stdout(&out));
+}
