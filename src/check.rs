@@ -574,7 +574,8 @@ impl Checker {
                 | Item::Forbid(_)
                 | Item::Style(_)
                 | Item::Handler(_)
-                | Item::ExtendFeature(..) => {}
+                | Item::ExtendFeature(..)
+                | Item::ExtendFigure(..) => {}
             }
         }
     }
@@ -1072,6 +1073,10 @@ impl Checker {
 
     fn resolve_figures(&mut self, u: usize, file: &ast::File) {
         for item in &file.items {
+            if let Item::ExtendFigure(name, places) = item {
+                self.extend_figure(u, name, places);
+                continue;
+            }
             let Item::Figure(f) = item else { continue };
             if f.count.value > MAX_COUNT {
                 self.diags.push(too_big(&f.count, "figure count"));
@@ -1137,6 +1142,44 @@ impl Checker {
                 );
             }
             self.figures[id as usize].places = places;
+        }
+    }
+
+    /// `extend figure NAME { stands on KIND ... }`: more kinds a figure of
+    /// a required pack may go on (packs are resolved in load order, so its
+    /// declaration's are already there).
+    fn extend_figure(&mut self, u: usize, name: &ast::Ident, places: &[ast::FigurePlace]) {
+        let Some(id) = self.figure_names.lookup(name, u, &self.vis, &mut self.diags) else {
+            return;
+        };
+        if self.figure_names.get(&name.name).is_some_and(|e| e.unit == u) {
+            self.diags.push(
+                Diagnostic::new(Code::ExtendOwnKind, format!("figure `{}` is declared in this pack", name.name))
+                    .at(name.span, "extended here")
+                    .note("list the kinds in the figure's own declaration; `extend figure` changes a figure of a required pack"),
+            );
+            return;
+        }
+        for place in places {
+            for k in &place.kinds {
+                let Some(kind) = self.kind_names.lookup(k, u, &self.vis, &mut self.diags) else {
+                    continue;
+                };
+                let figure = &mut self.figures[id as usize];
+                if figure.places.iter().any(|(x, _)| *x == kind) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::RepeatedClause,
+                            format!("figure `{}` already goes on `{}`", name.name, k.name),
+                        )
+                        .at(k.span, "named again here")
+                        .also(figure.span, "declared here")
+                        .note("a figure stands or lies on each feature kind in one way only"),
+                    );
+                    continue;
+                }
+                figure.places.push((kind, place.posture));
+            }
         }
     }
 

@@ -118,8 +118,8 @@ codes! {
         "Counting every call written in a function's body, and in the bodies of the functions it calls, one run of it would make more than 1 000 000 calls: typically functions that each call the one before twice, doubling at every step. Such a function could never finish within a game's evaluation budget. Call a function once and keep its value with `let` (in a block function), or compute the value another way.";
     ValueFunction = 42, "bad function with a result",
         "A function declared with a result type (`fn NAME(params): TYPE { ... }`) computes a value: its block may only use `let`, `if` / `else` and `return VALUE`, every way through it must end in `return`, and nothing may follow a `return`. To change the game, drop the result type and call the function as a statement.";
-    ExtendOwnKind = 43, "`extend feature` of a kind declared in the same pack",
-        "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, for an expansion or a variant. In the pack that declares the kind, write the clauses in its declaration instead.";
+    ExtendOwnKind = 43, "`extend` of a kind or figure declared in the same pack",
+        "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, and `extend figure NAME { stands on KIND }` lets a required pack's figure go on more kinds (a kind of yours), for an expansion or a variant. In the pack that declares the kind or figure, write it in its declaration instead.";
     UnknownStack = 50, "unknown tile stack",
         "A name after `in` (a tile's stack), after `before`/`after` (a stack's place in the draw order) or after `draw tile from` must name a tile stack: `main`, the stack of every tile declared without `in`, or one declared with `stack NAME before|after OTHER` in this pack or a pack it requires.";
     StackCycle = 51, "tile stacks ordered in a circle",

@@ -1183,3 +1183,52 @@ fn check_and_tiles_take_packs_joined_by_commas() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("74 tiles in 25 types"), "{}", stdout(&out));
 }
+
+#[test]
+fn a_required_packs_figure_may_be_extended_onto_a_new_kind() {
+    let dir = scratch("extend-figure");
+    let canal = "pack canal\nrequires base\n\n\
+        feature canal connects edges narrow {\n  complete when open_edges == 0\n  score completed = 2 * tiles\n  score final = tiles\n}\n\n\
+        EXTEND\
+        tile CANAL_STRAIGHT x6 { canal W E; field N WR EL; field S WL ER }\n\
+        tile CANAL_BEND x6 { canal W S; field N E WR SL; field WL SR }\n\
+        tile CANAL_END x4 { canal S; field N E W SL SR }\n";
+    let canal_points = |extend: &str| {
+        let pack = dir.join("canal.rules");
+        std::fs::write(&pack, canal.replace("EXTEND", extend)).unwrap();
+        let rules = format!("base,{}", text(&pack));
+        let report = json_of(&meeple(&["sim", "--rules", &rules, "--games", "30", "--json"]));
+        let seats = report["seats"].as_array().unwrap().clone();
+        seats
+            .iter()
+            .map(|s| s["points_by_reason"]["canal"].as_f64().unwrap())
+            .sum::<f64>()
+    };
+    // Without the extension no follower may stand on a canal: it pays nobody.
+    assert_eq!(canal_points(""), 0.0);
+    assert!(canal_points("extend figure follower {\n  stands on canal\n}\n\n") > 0.0);
+    // Twice the same kind, or a figure of the pack itself, is refused.
+    let pack = dir.join("twice.rules");
+    std::fs::write(
+        &pack,
+        "pack twice\nrequires base\n\nextend figure follower { stands on city }\n",
+    )
+    .unwrap();
+    let out = meeple(&["check", &text(&pack)]);
+    assert!(
+        stderr(&out).contains("error[E0019]: figure `follower` already goes on `city`"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(
+        &pack,
+        "pack twice\nrequires base\n\nfigure guard x1 per_player { stands on road }\nextend figure guard { stands on city }\n",
+    )
+    .unwrap();
+    let out = meeple(&["check", &text(&pack)]);
+    assert!(
+        stderr(&out).contains("error[E0043]: figure `guard` is declared in this pack"),
+        "{}",
+        stderr(&out)
+    );
+}

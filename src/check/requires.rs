@@ -67,7 +67,8 @@ pub(crate) fn declarations(file: &ast::File) -> Vec<(&'static str, &ast::Ident)>
             | Item::Handler(_)
             | Item::HandLimit(..)
             | Item::Style(_)
-            | Item::ExtendFeature(..) => None,
+            | Item::ExtendFeature(..)
+            | Item::ExtendFigure(..) => None,
         })
         .collect()
 }

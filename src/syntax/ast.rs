@@ -40,6 +40,9 @@ pub enum Item {
     /// `extend feature NAME { clauses }`: clauses that replace those of a
     /// kind declared by a required pack.
     ExtendFeature(Ident, Vec<FeatureClause>),
+    /// `extend figure NAME { stands on KIND ... }`: more kinds a figure
+    /// declared by a required pack may go on.
+    ExtendFigure(Ident, Vec<FigurePlace>),
     Figure(FigureDecl),
     Marker(MarkerDecl),
     Icon(IconDecl),

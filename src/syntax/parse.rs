@@ -836,6 +836,11 @@ impl Cx {
                 Item::ExtendFeature(name, clauses)
             }
             Rule::figure_decl => Item::Figure(self.figure(pair)),
+            Rule::figure_extend => {
+                let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let name = self.ident(inner.next().expect("extend figure has a name"));
+                Item::ExtendFigure(name, inner.map(|p| self.figure_place(p)).collect())
+            }
             Rule::marker_decl => {
                 let mut inner = pair.into_inner().filter(|p| p.as_rule() == Rule::ident);
                 let name = self.ident(inner.next().expect("marker has a name"));
@@ -1469,6 +1474,22 @@ impl Cx {
         }
     }
 
+    /// `stands on a, b` or `lies on a`.
+    fn figure_place(&self, pair: Pair<Rule>) -> FigurePlace {
+        let mut parts = pair.into_inner();
+        let posture = match parts.next().and_then(|p| p.into_inner().next()).map(|p| p.as_rule()) {
+            Some(Rule::kw_stands) => Posture::Standing,
+            _ => Posture::Lying,
+        };
+        FigurePlace {
+            posture,
+            kinds: parts
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(|p| self.ident(p))
+                .collect(),
+        }
+    }
+
     fn figure(&self, pair: Pair<Rule>) -> FigureDecl {
         let mut inner = pair.into_inner();
         inner.next(); // `figure`
@@ -1493,20 +1514,7 @@ impl Cx {
                 Rule::figure_weight => {
                     weight = Some(self.number(part.into_inner().nth(1).expect("weight has a number")));
                 }
-                Rule::figure_place => {
-                    let mut parts = part.into_inner();
-                    let posture = match parts.next().and_then(|p| p.into_inner().next()).map(|p| p.as_rule()) {
-                        Some(Rule::kw_stands) => Posture::Standing,
-                        _ => Posture::Lying,
-                    };
-                    places.push(FigurePlace {
-                        posture,
-                        kinds: parts
-                            .filter(|p| p.as_rule() == Rule::ident)
-                            .map(|p| self.ident(p))
-                            .collect(),
-                    });
-                }
+                Rule::figure_place => places.push(self.figure_place(part)),
                 rule => unreachable!("figure part {rule:?}"),
             }
         }
