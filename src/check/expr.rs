@@ -606,14 +606,23 @@ impl Cx<'_, '_, '_> {
             return None;
         }
         let args = self.args(def.name, def.params, given, span)?;
-        Some(Typed::new(
-            Expr::Query {
-                builtin: def.builtin,
-                of: of.map(|(e, _)| Box::new(e)),
-                args,
-            },
-            def.result,
-        ))
+        // `t.feature(city)` is a city, as a binder's feature of a kind is:
+        // a figure that cannot go on one is then refused (E0033).
+        let kind = match (def.builtin, args.as_slice()) {
+            (Builtin::TileFeature, [Expr::Kind(k)]) => Some(*k),
+            _ => None,
+        };
+        Some(Typed {
+            kind,
+            ..Typed::new(
+                Expr::Query {
+                    builtin: def.builtin,
+                    of: of.map(|(e, _)| Box::new(e)),
+                    args,
+                },
+                def.result,
+            )
+        })
     }
 
     fn args(
