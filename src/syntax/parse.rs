@@ -688,6 +688,20 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
             "the expression before `{previous}` ends with `{operator}` and no operand, so `{previous}`, which begins the next item, was read as one: finish the expression"
         ));
     }
+    // Other languages' spellings of `else if`, `and`, `or` and `==`.
+    let expects = |token: &str| expected.iter().any(|e| e == token);
+    if expected == ["`(`"] && ["elif", "elsif", "elseif"].contains(&previous) {
+        return Some(format!("write `else if` instead of `{previous}`"));
+    }
+    if found.starts_with('&') && expects("`and`") {
+        return Some("write `and` (as in `a > 0 and b > 0`): `&&` is not used".to_string());
+    }
+    if found.starts_with('|') && expects("`or`") {
+        return Some("write `or` (as in `a > 0 or b > 0`): `||` is not used".to_string());
+    }
+    if found == "=" && expects("`==`") {
+        return Some("compare with `==`: a single `=` gives a value only in `let`, `set` and declarations".to_string());
+    }
     if expected == ["`(`"] && is_word(previous) {
         if let Some(word) = crate::diagnostic::suggest(previous, statement_words()) {
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
