@@ -50,6 +50,9 @@ impl RandomAgent {
 
 impl Agent for RandomAgent {
     fn choose(&mut self, _game: &Game, options: &[Choice]) -> Result<Choice, GameError> {
+        if options.is_empty() {
+            return Err(no_options());
+        }
         Ok(options[self.rng.below(options.len())])
     }
 
@@ -146,6 +149,9 @@ impl GreedyAgent {
 
 impl Agent for GreedyAgent {
     fn choose(&mut self, game: &Game, options: &[Choice]) -> Result<Choice, GameError> {
+        if options.is_empty() {
+            return Err(no_options());
+        }
         let gains: Vec<i64> = options.iter().map(|c| self.gain(game, *c)).collect();
         let best = gains.iter().copied().max().unwrap_or(0);
         let top: Vec<usize> = (0..options.len()).filter(|&i| gains[i] == best).collect();
@@ -157,7 +163,16 @@ impl Agent for GreedyAgent {
     }
 }
 
-/// Plays `game` to its end, asking `agents[player]` at each decision.
+/// An agent asked to choose among no options.
+fn no_options() -> GameError {
+    ErrorKind::NotAnOption
+        .error("no options to choose from: give the options of the pending decision (`Game::options`)")
+}
+
+/// Plays `game` to its end, asking `agents[player]` at each decision. The
+/// list repeats when it is shorter than the players (one agent plays every
+/// seat, two alternate), as `meeple sim --agents` does; agents past the
+/// number of players are not asked.
 pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameError> {
     if agents.is_empty() {
         return Err(ErrorKind::NoSuchId.error("no agents to play the game: give one per player"));

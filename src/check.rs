@@ -121,6 +121,13 @@ fn limit_repeats(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<RulePack, LoadError> {
+    if refs.is_empty() {
+        return Err(LoadError {
+            sources: Sources::new(),
+            diagnostics: vec![Diagnostic::new(Code::MissingPack, "no packs to load")
+                .note("give at least one pack: a bundled name such as `base`, or a .rules file")],
+        });
+    }
     let mut sources = Sources::new();
     let mut diags = Vec::new();
     let units = load::read_all(refs, roots, &mut sources, &mut diags);

@@ -112,7 +112,132 @@ fn a_card_not_held_cannot_be_played() {
                 target: Target::None,
             })
             .expect_err("no card is held");
-        assert_eq!(err.kind(), ErrorKind::ActionUnavailable, "action {action}");
+        // One past the last is no action at all.
+        let kind = if action < actions {
+            ErrorKind::ActionUnavailable
+        } else {
+            ErrorKind::NoSuchId
+        };
+        assert_eq!(err.kind(), kind, "action {action}");
     }
     assert_eq!(game.options(), options, "a refused action changes nothing");
+}
+
+/// Choices a careless program might build by hand, in any phase.
+fn nonsense(tile: u16) -> Vec<Choice> {
+    let rot = meeple::Rotation::ALL[0];
+    vec![
+        Choice::Place {
+            tile: u16::MAX,
+            pos: (0, 1),
+            rot,
+        },
+        Choice::Place {
+            tile,
+            pos: (i32::MAX, i32::MIN),
+            rot,
+        },
+        Choice::Deploy {
+            figure_type: 999,
+            seg: 0,
+        },
+        Choice::Deploy {
+            figure_type: 0,
+            seg: 255,
+        },
+        Choice::Action {
+            action: u16::MAX,
+            target: Target::Feature(u32::MAX),
+        },
+        Choice::Pick(Target::Feature(u32::MAX)),
+        Choice::Pick(Target::Player(Player(200))),
+    ]
+}
+
+#[test]
+fn hand_built_nonsense_is_refused_by_every_entry_point_without_a_panic() {
+    use meeple::record::{move_text, move_words};
+    use meeple::session::{Seat, Session};
+    let placing = base_game(2);
+    let Some(meeple::Decision::Place { tile, .. }) = placing.decision() else {
+        panic!("a game starts with a placement")
+    };
+    let mut deploying = placing.clone();
+    deploying.apply(placing.options()[0]).expect("options are legal");
+    for game in [&placing, &deploying] {
+        for choice in nonsense(tile) {
+            // Named, or not, but never a panic; and refused.
+            let _ = move_text(game, choice);
+            let _ = move_words(game, choice, &["A".into(), "B".into()]);
+            assert!(game.clone().apply(choice).is_err(), "{choice:?}");
+        }
+    }
+    let action = Choice::Action {
+        action: u16::MAX,
+        target: Target::None,
+    };
+    let err = placing.clone().apply(action).expect_err("no such action");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+    assert!(
+        err.to_string()
+            .contains("action 65535 does not exist; the packs define 0"),
+        "{err}"
+    );
+    // A session names a move before it plays it: a nonsense one is refused.
+    let rules = placing.rules().clone();
+    for choice in nonsense(tile) {
+        let mut session = Session::new(rules.clone(), vec![Seat::Human, Seat::Human], 1).unwrap();
+        assert!(session.decide(choice).is_err(), "{choice:?}");
+        let first = session.game().options()[0];
+        session.decide(first).expect("options are legal");
+        assert!(session.decide(choice).is_err(), "{choice:?}");
+    }
+}
+
+#[test]
+fn a_tile_id_the_packs_lack_fits_nowhere() {
+    let game = base_game(2);
+    let misfit = game
+        .board()
+        .fits(game.rules(), 60_000, (0, 1), meeple::Rotation::ALL[0])
+        .expect_err("no tile 60000");
+    assert_eq!(ErrorKind::from(misfit), ErrorKind::NoSuchId);
+}
+
+#[test]
+fn agents_asked_to_choose_among_nothing_say_so() {
+    use meeple::agents::{GreedyAgent, RandomAgent};
+    let game = base_game(2);
+    for agent in [&mut RandomAgent::new(1) as &mut dyn Agent, &mut GreedyAgent::new(1)] {
+        let err = agent.choose(&game, &[]).expect_err("nothing to choose");
+        assert_eq!(err.kind(), ErrorKind::NotAnOption);
+    }
+}
+
+#[test]
+fn a_record_needs_the_whole_log_and_a_name_per_player() {
+    use meeple::Record;
+    let mut game = base_game(2);
+    for _ in 0..6 {
+        let first = game.options()[0];
+        game.apply(first).unwrap();
+    }
+    let names = || vec!["A".to_string(), "B".to_string()];
+    let rules = || vec!["base".to_string()];
+    assert!(Record::from_game(&game, rules(), names(), Some(1)).is_ok());
+    let err = Record::from_game(&game, rules(), vec!["only one".into()], Some(1)).expect_err("two players");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+    let copy = game.search_clone();
+    let err = Record::from_game(&copy, rules(), names(), Some(1)).expect_err("a search copy keeps no log");
+    assert_eq!(err.kind(), ErrorKind::IncompleteLog);
+    game.set_logging(false);
+    game.set_logging(true);
+    let err = Record::from_game(&game, rules(), names(), Some(1)).expect_err("events were missed");
+    assert_eq!(err.kind(), ErrorKind::IncompleteLog);
+}
+
+#[test]
+fn loading_no_packs_says_so() {
+    let err = load(&[]).expect_err("nothing to load");
+    assert!(err.render().contains("no packs to load"), "{}", err.render());
 }

@@ -43,6 +43,8 @@ pub enum Misfit {
         /// What the neighbour shows on the facing edge, likewise.
         theirs: u16,
     },
+    /// No tile type has the id asked about.
+    NoSuchTile,
 }
 
 const EMPTY: u16 = 0;
@@ -296,7 +298,9 @@ impl Board {
             // Outside the grid: nothing is there, and nothing is next to it.
             return Err(Misfit::Isolated);
         };
-        let mine = &rules.rotated[tile as usize][rot.index()];
+        let Some(mine) = rules.rotated(tile, rot) else {
+            return Err(Misfit::NoSuchTile);
+        };
         match self.cells[i] {
             // The frontier's packed test first; the edges one by one only to name a mismatch.
             v if v & FRONTIER != 0 => {

@@ -682,14 +682,16 @@ impl Game {
             _ => false,
         };
         if !allowed {
-            let name = self
-                .rules
-                .pack
-                .program
-                .actions
-                .get(action as usize)
-                .map_or("?", |a| a.name.as_str());
-            return Err(ErrorKind::ActionUnavailable.error(format!("the action `{name}` is not available on that now")));
+            let actions = &self.rules.pack.program.actions;
+            let Some(a) = actions.get(action as usize) else {
+                return Err(ErrorKind::NoSuchId.error(format!(
+                    "action {action} does not exist; the packs define {} (take an action from `Game::options`)",
+                    actions.len()
+                )));
+            };
+            return Err(
+                ErrorKind::ActionUnavailable.error(format!("the action `{}` is not available on that now", a.name))
+            );
         }
         let spot = self.spot(target);
         self.emit(Event::Acted {
@@ -750,6 +752,10 @@ impl Game {
                 format!("{here}: the square already holds tile {other}")
             }
             Misfit::Isolated => format!("{here}: it touches no placed tile"),
+            Misfit::NoSuchTile => format!(
+                "{here}: no tile type has that id (the packs define {})",
+                pack.tiles.len()
+            ),
             Misfit::Mismatch { edge, mine, theirs } => {
                 let side = ["north", "east", "south", "west"][edge as usize];
                 let article = if what(theirs).starts_with(['a', 'e', 'i', 'o', 'u']) {

@@ -66,6 +66,10 @@ pub enum ErrorKind {
     /// A player's view (whose hidden parts are a sample) where the game
     /// itself is needed, as in writing its record.
     View,
+    /// A game whose log does not hold every event since it began (logging
+    /// turned off, or a search copy), where its whole history is needed, as
+    /// in writing its record.
+    IncompleteLog,
     /// The game asks for an answer that the record does not give.
     MissingChoice,
     /// The record gives answers that the game does not ask for.
@@ -130,6 +134,7 @@ impl ErrorKind {
         ErrorKind::NoSuchTarget,
         ErrorKind::NoSuchId,
         ErrorKind::View,
+        ErrorKind::IncompleteLog,
         ErrorKind::MissingChoice,
         ErrorKind::LeftoverChoices,
         ErrorKind::WrongDecision,
@@ -173,6 +178,7 @@ impl From<Misfit> for ErrorKind {
             Misfit::Occupied => ErrorKind::SquareTaken,
             Misfit::Isolated => ErrorKind::NotAdjacent,
             Misfit::Mismatch { .. } => ErrorKind::EdgeMismatch,
+            Misfit::NoSuchTile => ErrorKind::NoSuchId,
         }
     }
 }

@@ -190,6 +190,7 @@ impl Game {
             log: Log {
                 events: Vec::new(),
                 on: true,
+                whole: true,
             },
             viewer: None,
             budget: Budget::default(),
@@ -205,6 +206,14 @@ impl Game {
     /// Stops recording events (for search and simulation, where the log is not needed).
     pub fn set_logging(&mut self, on: bool) {
         self.log.on = on;
+        // Events missed from here on leave the log a part of the game.
+        self.log.whole &= on;
+    }
+
+    /// Whether the log holds every event since the game began (logging
+    /// never turned off, and no search copy), as a record needs.
+    pub fn log_is_whole(&self) -> bool {
+        self.log.whole
     }
 
     /// A copy for look-ahead: no log is copied or kept.
@@ -229,6 +238,7 @@ impl Game {
             log: Log {
                 events: Vec::new(),
                 on: false,
+                whole: false,
             },
             budget: self.budget.clone(),
             taken: self.taken.clone(),
@@ -294,7 +304,7 @@ impl Game {
         frames.clone_from(&source.frames);
         // No log, as in any search copy.
         log.events.clear();
-        log.on = false;
+        (log.on, log.whole) = (false, false);
         budget.copy_from(&source.budget);
         (*turn_decisions, *turn_steps, *steps, *asking) =
             (source.turn_decisions, source.turn_steps, source.steps, source.asking);

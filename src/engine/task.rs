@@ -334,6 +334,9 @@ pub(super) struct Log {
     pub events: Vec<Event>,
     /// Whether events are recorded (search turns it off).
     pub on: bool,
+    /// Whether every event since the game began is here: never after
+    /// logging was turned off, nor in a search copy. A record needs it.
+    pub whole: bool,
 }
 
 impl Log {

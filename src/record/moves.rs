@@ -34,6 +34,9 @@ struct DeployText {
 /// choice the pending decision cannot take (a deployment outside a deploy
 /// decision, a target the game does not have).
 pub fn move_text(game: &Game, choice: Choice) -> Option<String> {
+    if !names_known(game, choice) {
+        return None;
+    }
     Some(match choice {
         Choice::Place { tile, pos, rot } => {
             let drawn = matches!(game.decision(), Some(Decision::Place { tile: t, .. }) if t == tile);
@@ -57,11 +60,37 @@ pub fn move_text(game: &Game, choice: Choice) -> Option<String> {
     })
 }
 
+/// Whether the action, figure type and segment `choice` names are ones the
+/// game has (a choice built by hand may name any), so that they can be
+/// named; whether the choice is legal now is [`Game::apply`]'s to say.
+fn names_known(game: &Game, choice: Choice) -> bool {
+    let pack = &game.rules().pack;
+    match choice {
+        Choice::Action { action, .. } => usize::from(action) < pack.program.actions.len(),
+        Choice::Deploy { figure_type, seg } => {
+            let segment = match game.decision() {
+                Some(Decision::Deploy { placed, .. }) => game
+                    .board()
+                    .placed
+                    .get(placed.index())
+                    .and_then(|p| pack.tiles.get(p.tile as usize))
+                    .is_some_and(|t| usize::from(seg) < t.segments.len()),
+                _ => true,
+            };
+            usize::from(figure_type) < pack.figures.len() && segment
+        }
+        _ => true,
+    }
+}
+
 /// An option of the pending decision in words: "place U at (1, 0) turned
 /// 90°", "a follower on the city at E", "the road at (1, 0) W"; players by
 /// the names in `players`.
 pub fn move_words(game: &Game, choice: Choice, players: &[String]) -> String {
     let pack = &game.rules().pack;
+    if !names_known(game, choice) {
+        return format!("a move this game does not have ({choice:?})");
+    }
     match choice {
         Choice::Place { tile, pos, rot } => format!(
             "place {} at ({}, {}) turned {}°",

@@ -8,9 +8,11 @@ use crate::engine::{ErrorKind, Event, Game, GameError};
 use crate::ir::program::Window;
 
 impl Record {
-    /// The record of a played game: every draw and decision, in order. A
-    /// player's view (or a copy of one) is refused: its hidden parts are a
-    /// sample, not the game that was played.
+    /// The record of a played game: every draw and decision, in order, with
+    /// one name per player in turn order (none: `Player 1`, `Player 2` ...).
+    /// A player's view (or a copy of one) is refused: its hidden parts are a
+    /// sample, not the game that was played; so is a game whose log misses
+    /// events (`IncompleteLog`: logging turned off, or a search copy).
     pub fn from_game(
         game: &Game,
         rules: Vec<String>,
@@ -20,6 +22,24 @@ impl Record {
         if game.is_view() {
             return Err(ErrorKind::View
                 .error("this is a player's view, whose hidden tiles and cards are a sample: record the game itself"));
+        }
+        if !game.log_is_whole() {
+            return Err(ErrorKind::IncompleteLog.error(
+                "this game's log is not whole (logging was turned off, or it is a search copy, which keeps none): record a game played with its log on from the start",
+            ));
+        }
+        let players_in_game = game.scores().len();
+        // No names: the players are numbered.
+        let players = if players.is_empty() {
+            (1..=players_in_game).map(|p| format!("Player {p}")).collect()
+        } else {
+            players
+        };
+        if players.len() != players_in_game {
+            return Err(ErrorKind::NoSuchId.error(format!(
+                "{} player names for a game of {players_in_game} players: give one name per player, in turn order",
+                players.len()
+            )));
         }
         let pack = &game.rules().pack;
         let mut turns: Vec<Step> = Vec::new();
