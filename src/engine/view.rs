@@ -45,7 +45,10 @@ impl Game {
     /// the deck its back shows) and the draw piles. So every id in a view is
     /// a real tile or card, a search from the view plays by the real rules,
     /// and it learns nothing hidden. The sample depends only on what the
-    /// player has seen and on `seed`.
+    /// player has seen and on `seed`. Like a search copy, a view keeps no
+    /// event log: an agent that wants the game's public history keeps it
+    /// itself from the moves it sees (its board, scores and supplies are the
+    /// view's own).
     pub fn view_for(&self, player: Player) -> Option<View> {
         self.view_with_seed(player, 0)
     }
