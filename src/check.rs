@@ -141,6 +141,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         vis,
         kind_names: Namespace::new("feature kind"),
         figure_names: Namespace::new("figure"),
+        extended: Vec::new(),
         marker_names: Namespace::new("marker"),
         icon_names: Namespace::new("icon"),
         tile_names: Namespace::new("tile"),
@@ -228,7 +229,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         .collect();
     requires::explain(&mut checker.diags, &units, &checker.vis, &mut sources);
     checker.diags = limit_repeats(std::mem::take(&mut checker.diags));
-    if !checker.diags.is_empty() || order.is_empty() && refs.is_empty() {
+    if !checker.diags.is_empty() {
         return Err(LoadError {
             sources,
             diagnostics: checker.diags,
@@ -279,6 +280,8 @@ fn visibility(units: &[load::Unit], deps: &[Vec<usize>]) -> Visibility {
 struct Checker {
     /// The tile stacks and their draw order.
     stacks: stacks::Stacks,
+    /// The kinds `extend figure` added to figures, with their postures.
+    extended: Vec<(u16, u16, ast::Posture)>,
     diags: Vec<Diagnostic>,
     vis: Visibility,
     kind_names: Namespace,
@@ -1173,6 +1176,13 @@ impl Checker {
                     continue;
                 };
                 let figure = &mut self.figures[id as usize];
+                // Packs loaded together may each extend a figure onto the same
+                // kind (both requiring the pack that adds it): the same way
+                // twice is one extension.
+                let extended = self.extended.contains(&(id, kind, place.posture));
+                if extended && figure.places.contains(&(kind, place.posture)) {
+                    continue;
+                }
                 if figure.places.iter().any(|(x, _)| *x == kind) {
                     self.diags.push(
                         Diagnostic::new(
@@ -1186,6 +1196,7 @@ impl Checker {
                     continue;
                 }
                 figure.places.push((kind, place.posture));
+                self.extended.push((id, kind, place.posture));
             }
         }
     }

@@ -119,7 +119,7 @@ codes! {
     ValueFunction = 42, "bad function with a result",
         "A function declared with a result type (`fn NAME(params): TYPE { ... }`) computes a value: its block may only use `let`, `if` / `else` and `return VALUE`, every way through it must end in `return`, and nothing may follow a `return`. To change the game, drop the result type and call the function as a statement.";
     ExtendOwnKind = 43, "`extend` of a kind or figure declared in the same pack",
-        "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, and `extend figure NAME { stands on KIND }` lets a required pack's figure go on more kinds (a kind of yours), for an expansion or a variant. In the pack that declares the kind or figure, write it in its declaration instead.";
+        "`extend feature NAME { ... }` changes the clauses (`complete when`, `score completed`, `score final`) of a feature kind that a required pack declares, and `extend figure NAME { stands on KIND }` lets a required pack's figure go on more kinds (a new kind of yours, or one it did not go on), for an expansion or a variant. In the pack that declares the kind or figure, write it in its declaration instead.";
     UnknownStack = 50, "unknown tile stack",
         "A name after `in` (a tile's stack), after `before`/`after` (a stack's place in the draw order) or after `draw tile from` must name a tile stack: `main`, the stack of every tile declared without `in`, or one declared with `stack NAME before|after OTHER` in this pack or a pack it requires.";
     StackCycle = 51, "tile stacks ordered in a circle",
@@ -145,7 +145,7 @@ codes! {
     WhenReadsTarget = 61, "an action's `when` reads its target",
         "An action's (or a card's `play`) `when` is judged once each time its targets are looked for, not for each target, so it cannot read the target the `for` clause binds. A test on the target goes in `where`, which is judged for each one; `when` keeps what does not depend on it, e.g. `action retreat in before_place for follower x where x.owner == current_player and x.feature.kind == road when opponent_on(road) { take back x }`.";
     SegmentsCross = 62, "a field crosses another segment",
-        "A tile is flat: a field is a stretch of land between its roads and cities, so it cannot reach both sides of a road or city that runs between them. Going round the tile's border clockwise (NL N NR EL E ER SL S SR WL W WR), a field and another segment may not alternate: `road W E` with `field N S` puts N and S on two sides of the road. Split the field in two, one on each side (`field N WR ER` and `field S WL EL`...), or move the road. Roads may cross each other (a bridge); fields never cross anything.";
+        "A tile is flat: a field is a stretch of land between its roads and cities, so it cannot reach both sides of a road or city that runs between them. Going round the tile's border clockwise (NL N NR EL E ER SL S SR WL W WR), a field and another segment may not alternate: `road W E` with `field N S` puts N and S on two sides of the road. Split the field in two, one on each side (`field N WR EL` north of the road and `field S WL ER` south of it), or move the road. Roads may cross each other (a bridge); fields never cross anything.";
 }
 
 impl std::fmt::Display for Code {

@@ -150,6 +150,8 @@ fn nonsense(tile: u16) -> Vec<Choice> {
             target: Target::Feature(u32::MAX),
         },
         Choice::Pick(Target::Feature(u32::MAX)),
+        Choice::Pick(Target::Tile(meeple::PlacedId(u16::MAX))),
+        Choice::Pick(Target::Figure(u32::MAX)),
         Choice::Pick(Target::Player(Player(200))),
     ]
 }

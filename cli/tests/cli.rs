@@ -1231,4 +1231,25 @@ fn a_required_packs_figure_may_be_extended_onto_a_new_kind() {
         "{}",
         stderr(&out)
     );
+    // Two packs that each extend the follower onto the canal load together;
+    // one that lays it down there instead does not.
+    std::fs::write(dir.join("canal.rules"), canal.replace("EXTEND", "")).unwrap();
+    let sibling = |name: &str, posture: &str| {
+        let path = dir.join(format!("{name}.rules"));
+        std::fs::write(
+            &path,
+            format!("pack {name}\nrequires canal\n\nextend figure follower {{ {posture} on canal }}\n"),
+        )
+        .unwrap();
+        text(&path)
+    };
+    let (a, b, c) = (sibling("a", "stands"), sibling("b", "stands"), sibling("c", "lies"));
+    let out = meeple(&["check", "--together", &a, &b]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = meeple(&["check", "--together", &a, &c]);
+    assert!(
+        stderr(&out).contains("figure `follower` already goes on `canal`"),
+        "{}",
+        stderr(&out)
+    );
 }

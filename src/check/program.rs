@@ -784,7 +784,12 @@ fn set(
     };
     // `set n` where a local `n` hides the variable would read the local and
     // write the variable: refused, as locals cannot be changed.
-    if field.is_none() && locals.holds(&name.name) && n.vars.get(&name.name).is_some() {
+    // (Only a game variable is set by its bare name: another is told below.)
+    let game_var = n
+        .vars
+        .get(&name.name)
+        .is_some_and(|e| n.var_decls[e.id as usize].scope == VarScope::Game);
+    if field.is_none() && locals.holds(&name.name) && game_var {
         out.diags.push(
             Diagnostic::new(
                 Code::NotAssignable,

@@ -531,7 +531,8 @@ impl Game {
             Target::Feature(node) if (node as usize) < self.state.features().len() => Some(self.node_spot(node)),
             Target::Feature(_) => None,
             Target::Figure(id) => self.figure(id).map(|m| (m.placed, m.seg)),
-            Target::Tile(t) => Some((t, 0)),
+            Target::Tile(t) if t.index() < self.state.board().placed.len() => Some((t, 0)),
+            Target::Tile(_) => None,
             Target::None | Target::Player(_) | Target::Card(_) | Target::Square(..) | Target::Option(_) => None,
         }
     }

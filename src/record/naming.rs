@@ -13,22 +13,22 @@ use crate::ir::{FigureTypeId, Ownership, TileId};
 
 /// A target in the game's terms.
 pub(crate) fn pick_of(game: &Game, target: Target, spot: Option<(PlacedId, u8)>) -> Option<Pick> {
-    let at = |placed: PlacedId| game.board().placed[placed.index()].pos;
+    let at = |placed: PlacedId| game.board().placed.get(placed.index()).map(|p| p.pos);
     Some(match (target, spot) {
         (Target::Feature(_), Some((placed, seg))) => Pick::Feature {
-            at: at(placed),
+            at: at(placed)?,
             on: segment_name(game, placed, seg),
         },
         (Target::Figure(id), Some((placed, seg))) => {
             let m = game.figure_or_gone(id)?;
             Pick::Figure {
-                at: at(placed),
+                at: at(placed)?,
                 on: segment_name(game, placed, seg),
                 figure: Some(game.rules().pack.figures[m.figure_type as usize].name.clone()),
                 player: m.owner.map(Player::index),
             }
         }
-        (Target::Tile(t), _) => Pick::Tile { at: at(t) },
+        (Target::Tile(t), _) => Pick::Tile { at: at(t)? },
         (Target::Square(x, y), _) => Pick::Square { at: (x, y) },
         (Target::Player(p), _) => Pick::Player(p.index()),
         (Target::Card(c), _) => Pick::Card(game.rules().pack.program.cards.get(c as usize)?.name.clone()),
