@@ -1175,14 +1175,13 @@ impl Checker {
                 let Some(kind) = self.kind_names.lookup(k, u, &self.vis, &mut self.diags) else {
                     continue;
                 };
-                let figure = &mut self.figures[id as usize];
                 // Packs loaded together may each extend a figure onto the same
                 // kind (both requiring the pack that adds it): the same way
                 // twice is one extension.
-                let extended = self.extended.contains(&(id, kind, place.posture));
-                if extended && figure.places.contains(&(kind, place.posture)) {
+                if self.extended.contains(&(id, kind, place.posture)) {
                     continue;
                 }
+                let figure = &mut self.figures[id as usize];
                 if figure.places.iter().any(|(x, _)| *x == kind) {
                     self.diags.push(
                         Diagnostic::new(

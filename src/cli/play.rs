@@ -177,6 +177,15 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
     }
 }
 
+/// `meeple replay RECORD` with the packs' `folders` named by `--packs-dir`.
+fn replay_command<'a>(record: &Path, folders: impl Iterator<Item = &'a Path>) -> String {
+    let mut command = format!("meeple replay {}", record.display());
+    for folder in folders {
+        let _ = write!(command, " --packs-dir {}", folder.display());
+    }
+    command
+}
+
 /// A record that could not be written to `record` (the error `e`), written
 /// to the temporary folder instead: the message saying where, and how to
 /// replay it from there (its packs are named from `record`'s folder, which
@@ -188,10 +197,7 @@ fn keep_elsewhere(text: &str, record: &Path, folders: &[PathBuf], seed: u64, e: 
         Ok(()) => {
             let dir = record.parent().filter(|d| !d.as_os_str().is_empty());
             let dir = dir.unwrap_or(Path::new("."));
-            let mut replay = format!("meeple replay {}", kept.display());
-            for folder in std::iter::once(dir).chain(folders.iter().map(PathBuf::as_path)) {
-                let _ = write!(replay, " --packs-dir {}", folder.display());
-            }
+            let replay = replay_command(&kept, std::iter::once(dir).chain(folders.iter().map(PathBuf::as_path)));
             format!(
                 "{lost}\nthe game is kept in {} instead; replay it with {replay}",
                 kept.display()
@@ -235,11 +241,7 @@ impl Table {
     }
 
     fn replay_command(&self) -> String {
-        let mut command = format!("meeple replay {}", self.record.display());
-        for folder in &self.folders {
-            let _ = write!(command, " --packs-dir {}", folder.display());
-        }
-        command
+        replay_command(&self.record, self.folders.iter().map(PathBuf::as_path))
     }
 
     fn record_text(&self) -> Result<String, String> {

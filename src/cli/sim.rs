@@ -91,6 +91,18 @@ fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Re
     .map_err(|e| e.to_string())
 }
 
+/// `meeple replay` of the record at `path` in `dir`, with the folders of
+/// the run's packs that lie outside `dir` (a record reads only its folder
+/// and those named).
+fn replay_command(opts: &SimOptions, dir: &Path, path: &Path) -> String {
+    let packs_dirs: String = record_packs(&opts.packs, Some(dir))
+        .1
+        .iter()
+        .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
+        .collect();
+    format!("meeple replay {packs_dirs}{}", shell_word(&path.display().to_string()))
+}
+
 /// Writes game `g`'s record (its text) into `dir`; returns its path.
 fn write_record(record: &str, dir: &Path, g: usize) -> Result<PathBuf, String> {
     let path = dir.join(format!("game-{g:05}.ron"));
@@ -143,15 +155,10 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
         };
         match written {
             Ok(path) => {
-                let packs_dirs: String = record_packs(&opts.packs, Some(folder))
-                    .1
-                    .iter()
-                    .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
-                    .collect();
                 out += &format!(
-                    "\n  its record: {}\n  replay it: meeple replay {packs_dirs}{}",
+                    "\n  its record: {}\n  replay it: {}",
                     path.display(),
-                    shell_word(&path.display().to_string())
+                    replay_command(opts, folder, &path)
                 )
             }
             Err(e) => out += &format!("\n  (its record could not be written: {e})"),
@@ -371,9 +378,8 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     } else {
         sim_table(opts, pack, &totals, &driven)
     };
-    // How to replay the records, with the folders of packs that lie
-    // outside theirs (a record reads only its folder and those named).
-    // (Named by the first record written: after Ctrl-C, game 0 may not be.)
+    // How to replay the records, named by the first written (after Ctrl-C,
+    // game 0 may not be).
     let first = |dir: &Path| {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .ok()?
@@ -388,15 +394,10 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         .as_deref()
         .and_then(|dir| Some((dir, first(dir)?)))
         .map(|(dir, first)| {
-            let packs_dirs: String = record_packs(&opts.packs, Some(dir))
-                .1
-                .iter()
-                .map(|d| format!("--packs-dir {} ", shell_word(&d.display().to_string())))
-                .collect();
             format!(
-                "records: one per game in {}; replay one with meeple replay {packs_dirs}{}",
+                "records: one per game in {}; replay one with {}",
                 dir.display(),
-                shell_word(&first.display().to_string())
+                replay_command(opts, dir, &first)
             )
         });
     Ok(Report {
