@@ -57,7 +57,7 @@ enum Command {
         /// Write a gallery of the tiles as one self-contained HTML page.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
-        /// Draw only the tiles the named packs add, not those of the packs they require.
+        /// Draw only the tiles the named packs add, not those of the packs they require (as text, or with --svg or --html).
         #[arg(long)]
         only: bool,
     },
@@ -502,10 +502,6 @@ fn check(args: &[String], together: bool) -> ExitCode {
 }
 
 fn tiles(args: &[String], out: &picture::TilesOutput) -> ExitCode {
-    if out.only && out.svg.is_none() && out.html.is_none() {
-        eprintln!("error: --only chooses the tiles of --svg DIR or --html FILE; give one of them");
-        return ExitCode::FAILURE;
-    }
     if let Some((svg, html)) = out.svg.zip(out.html).filter(|(svg, html)| same_path(svg, html)) {
         eprintln!(
             "error: --svg {} and --html {} name the same path; --svg names a folder for the pictures and --html a file, so give two",
@@ -520,11 +516,29 @@ fn tiles(args: &[String], out: &picture::TilesOutput) -> ExitCode {
     if out.svg.is_some() || out.html.is_some() {
         return picture::tiles(args, &pack, out);
     }
+    let chosen = match picture::chosen_tiles(args, &pack, out.only) {
+        Ok(chosen) => chosen,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let pack = Rules::new(pack);
     emit(&draw::legend(&pack.pack, None, false));
     emit("\n");
-    emit(&draw::tile_sheet(&pack));
+    emit(&draw::tile_sheet(&pack, &chosen));
     let pack = &pack.pack;
+    if out.only {
+        let count: u32 = chosen.iter().map(|&t| pack.tiles[t].count).sum();
+        emit(&format!(
+            "{} in {} added by {} ({} in all with the packs they require)\n",
+            counted(count as usize, "tile"),
+            counted(chosen.len(), "type"),
+            args.join(", "),
+            counted(pack.tile_count() as usize, "tile")
+        ));
+        return ExitCode::SUCCESS;
+    }
     let icons: Vec<String> = pack
         .icons
         .iter()

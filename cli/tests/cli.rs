@@ -913,6 +913,43 @@ fn tiles_without_a_picture_flag_still_prints_text() {
 }
 
 #[test]
+fn tiles_only_as_text_draws_the_tiles_the_named_packs_add() {
+    let out = meeple(&["tiles", "abbot", "--only"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("E_garden x1") && !text.contains("\nD x4"), "{text}");
+    assert!(
+        text.contains("8 tiles in 8 types added by abbot (72 tiles in all with the packs they require)"),
+        "{text}"
+    );
+}
+
+/// A city joining two opposite edges is one band across the tile, and a
+/// straight road runs through the middle; `+` is kept for bends and
+/// junctions, `o` for ends.
+#[test]
+fn tile_drawings_join_what_runs_across_the_tile() {
+    let out = meeple(&["tiles", "base"]);
+    let text = stdout(&out);
+    let drawing = |name: &str| -> Vec<String> {
+        let at = text
+            .find(&format!("\n{name} x"))
+            .unwrap_or_else(|| panic!("{name} is drawn"));
+        text[at..]
+            .lines()
+            .skip(2)
+            .take(5)
+            .map(|l| l.trim()[..7].to_string())
+            .collect()
+    };
+    assert_eq!(drawing("G")[2], "CCCCCCC", "G's city runs from west to east");
+    assert_eq!(drawing("U")[2], "=======", "U's road is straight");
+    assert_eq!(drawing("V")[2], "===+..|", "V's road bends");
+    assert_eq!(drawing("X")[2], "===o===", "X's four roads end in the middle");
+    assert!(text.contains("(o an end, + a bend or a junction)"), "{text}");
+}
+
+#[test]
 fn tiles_html_only_shows_the_tiles_the_named_packs_add() {
     let dir = scratch("tiles-html");
     let all = dir.join("all.html");
@@ -941,8 +978,8 @@ fn tiles_picture_flags_are_refused_with_the_fix() {
             "pack `the_gifts` adds no tiles of its own",
         ),
         (
-            &["tiles", "base", "--only"],
-            "--only chooses the tiles of --svg DIR or --html FILE",
+            &["tiles", "the_gifts", "--only"],
+            "pack `the_gifts` adds no tiles of its own",
         ),
         (&["tiles", "nopack", "--html", &page], "no pack named `nopack`"),
         (

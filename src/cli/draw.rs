@@ -89,6 +89,11 @@ fn picture(pack: &RulePack, tile: &TileType, rotated: &Rotated) -> Picture {
                         }
                     }
                 }
+                // Edges joined across the tile meet in the middle (a city
+                // from west to east is one band, not two caps).
+                if edges.len() > 1 {
+                    grid[CENTRE.0][CENTRE.1] = initial;
+                }
                 if !seg.markers.is_empty() {
                     let (r, c) = match edges.iter().next().unwrap_or(0) {
                         0 => (1, 1),
@@ -106,9 +111,21 @@ fn picture(pack: &RulePack, tile: &TileType, rotated: &Rotated) -> Picture {
                         grid[r][c] = ch;
                     }
                 }
+                // The middle: an end, the straight line itself, or a bend
+                // or junction. (A second road over the first, as on a
+                // bridge, leaves the first one's middle.)
                 let centre = &mut grid[CENTRE.0][CENTRE.1];
                 if *centre == '.' || *centre == ' ' {
-                    *centre = if edges.len() == 1 { 'o' } else { '+' };
+                    let across = |a, b| edges.len() == 2 && edges.has(a) && edges.has(b);
+                    *centre = if edges.len() == 1 {
+                        'o'
+                    } else if across(0, 2) {
+                        '|'
+                    } else if across(1, 3) {
+                        '='
+                    } else {
+                        '+'
+                    };
                 }
             }
             Topology::Area => grid[CENTRE.0][CENTRE.1] = initial,
@@ -185,10 +202,13 @@ fn describe_segment(pack: &RulePack, tile: &TileType, seg: &crate::ir::Segment) 
 }
 
 /// Every tile of the pack, each with its name, count and drawing.
-pub(super) fn tile_sheet(rules: &Rules) -> String {
+/// The pictures of the tiles `chosen` (indices into the pack's tiles), with
+/// their counts and segments.
+pub(super) fn tile_sheet(rules: &Rules, chosen: &[usize]) -> String {
     let pack = &rules.pack;
     let mut out = String::new();
-    for (i, tile) in pack.tiles.iter().enumerate() {
+    for &i in chosen {
+        let tile = &pack.tiles[i];
         let start = if i == pack.start as usize { "  (start tile)" } else { "" };
         let _ = writeln!(out, "{} x{}{start}", tile.name, tile.count);
         for line in draw_tile(rules, i) {
@@ -379,7 +399,7 @@ pub(super) fn legend(pack: &RulePack, players: Option<&[String]>, marks: bool) -
         .iter()
         .map(|(symbol, names)| {
             let extra = if symbol == "| =" {
-                " (o an end, + a crossing)"
+                " (o an end, + a bend or a junction)"
             } else {
                 ""
             };

@@ -32,7 +32,7 @@ fn root_pack(arg: &str) -> Option<String> {
 
 /// The tiles to draw: all of them, or with `only` those defined in the packs
 /// the arguments name (not in the packs they require).
-fn chosen_tiles(args: &[String], pack: &RulePack, only: bool) -> Result<Vec<usize>, String> {
+pub(super) fn chosen_tiles(args: &[String], pack: &RulePack, only: bool) -> Result<Vec<usize>, String> {
     if !only {
         return Ok((0..pack.tiles().len()).collect());
     }
