@@ -66,7 +66,9 @@ impl Agent for RandomAgent {
 }
 
 /// Picks the choice that scores the most points for itself right away (a
-/// placement is worth its best deployment), breaking ties at random.
+/// placement is worth its best deployment), breaking ties at random. A rule
+/// that fails in a move it tries is its error, as it would be the game's
+/// if the move were made.
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     rng: Rng,
@@ -126,24 +128,34 @@ impl GreedyAgent {
     }
 
     /// Points the current player gains by `choice` (and, after a placement,
-    /// by the best deployment that follows).
-    fn gain(&mut self, game: &Game, choice: Choice) -> i64 {
+    /// by the best deployment that follows). A rule that fails on the way
+    /// is the game's error, as it would be if the move were made: a broken
+    /// rule is not steered around.
+    fn gain(&mut self, game: &Game, choice: Choice) -> Result<i64, GameError> {
         let player = game.deciding_player().unwrap_or_else(|| game.current_player());
         let before = game.scores()[player.index()];
         let next = self.next.copy_of(game);
-        if next.apply(choice).is_err() {
-            return i64::MIN;
+        if let Err(e) = next.apply(choice) {
+            return if e.kind().is_rule_failure() {
+                Err(e.context("greedy, trying one of its moves"))
+            } else {
+                Ok(i64::MIN)
+            };
         }
         let mut best = next.scores()[player.index()] - before;
         if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
             for deploy in next.options() {
                 let after = self.after.copy_of(next);
-                if after.apply(deploy).is_ok() {
-                    best = best.max(after.scores()[player.index()] - before);
+                match after.apply(deploy) {
+                    Ok(()) => best = best.max(after.scores()[player.index()] - before),
+                    Err(e) if e.kind().is_rule_failure() => {
+                        return Err(e.context("greedy, trying one of its moves and a deployment after it"))
+                    }
+                    Err(_) => {}
                 }
             }
         }
-        best
+        Ok(best)
     }
 }
 
@@ -152,7 +164,10 @@ impl Agent for GreedyAgent {
         if options.is_empty() {
             return Err(no_options());
         }
-        let gains: Vec<i64> = options.iter().map(|c| self.gain(game, *c)).collect();
+        let gains = options
+            .iter()
+            .map(|c| self.gain(game, *c))
+            .collect::<Result<Vec<i64>, GameError>>()?;
         let best = gains.iter().copied().max().unwrap_or(0);
         let top: Vec<usize> = (0..options.len()).filter(|&i| gains[i] == best).collect();
         Ok(options[top[self.rng.below(top.len())]])

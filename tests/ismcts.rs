@@ -309,3 +309,38 @@ fn a_match_is_the_same_on_1_and_2_threads() {
     assert_eq!(one, play(2));
     assert!(one.2 > 0, "the search agent ran playouts");
 }
+
+/// A rule that fails in a game an agent only looks at is the game's error,
+/// named as met by the agent: an agent that steered around it would hide a
+/// broken rule (a designer's run would count no failure and its figures
+/// would lean away from the failing move). Every completed city here
+/// divides by zero, so a random game fails where it completes one, and
+/// the looking agents fail as soon as one of their looks completes one.
+#[test]
+fn a_rule_failing_in_an_agents_look_stops_the_game() {
+    let pack = load(&[
+        PackRef::Bundled("base".into()),
+        PackRef::Text {
+            name: "boom.rules".into(),
+            text: "pack boom\nlanguage 1\nrequires base\n\
+                   on feature_completed(c) when c.kind == city {\n  \
+                   score 1 / (c.tiles - c.tiles) to current_player reason \"boom\"\n}\n"
+                .into(),
+        },
+    ])
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let rules = Arc::new(Rules::new(pack));
+    for (spec, said) in [
+        (AgentSpec::Greedy, "greedy, trying one of its moves"),
+        (AgentSpec::Ismcts(Budget::Iterations(20)), "ismcts, searching a game"),
+    ] {
+        for seed in 0..3 {
+            let mut game = Game::new(rules.clone(), Setup::new(2).seed(seed)).expect("the game starts");
+            let mut agents: Vec<Box<dyn Agent>> = vec![spec.agent(seed), spec.agent(seed + 1)];
+            let error = play(&mut game, &mut agents).expect_err("a completed city fails");
+            assert_eq!(error.kind(), meeple::ErrorKind::DivisionByZero, "{error}");
+            assert!(error.message().starts_with(said), "{spec:?}, seed {seed}: {error}");
+            assert!(error.message().contains("boom.rules:5"), "the rule is named: {error}");
+        }
+    }
+}

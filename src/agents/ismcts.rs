@@ -145,15 +145,19 @@ impl IsmctsAgent {
         }
     }
 
-    /// One iteration from `game`, as `me` sees it.
-    fn iterate(&mut self, game: &Game, me: Player) {
+    /// One iteration from `game`, as `me` sees it. A rule that fails on
+    /// the way is returned: the sample is a game that could be being
+    /// played, so the rules can fail in play too, and a search that played
+    /// on would steer around a broken rule without a word.
+    fn iterate(&mut self, game: &Game, me: Player) -> Result<(), GameError> {
         // The kept game, taken out of the agent while the iteration plays in
         // it, made the view with this iteration's sample.
         let mut scratch = std::mem::take(&mut self.sample);
         let Some(sample) = scratch.view_of(game, me, self.rng.next_u64()) else {
             self.sample = scratch;
-            return;
+            return Ok(());
         };
+        let mut failed = None;
         self.path.clear();
         let mut node = 0u32;
         let mut expanded = false;
@@ -176,17 +180,24 @@ impl IsmctsAgent {
                 self.path.push((node, chooser));
                 choice
             };
-            if sample.apply(choice).is_err() {
+            if let Err(e) = sample.apply(choice) {
+                failed = Some(e);
                 break;
             }
         }
         // Playout.
-        while sample.decision().is_some() {
+        while failed.is_none() && sample.decision().is_some() {
             sample.options_into(&mut self.options);
             let choice = self.options[self.rng.below(self.options.len())];
-            if sample.apply(choice).is_err() {
-                break;
+            if let Err(e) = sample.apply(choice) {
+                failed = Some(e);
             }
+        }
+        if let Some(e) = failed.filter(|e| e.kind().is_rule_failure()) {
+            self.sample = scratch;
+            return Err(
+                e.context("ismcts, searching a game that could be being played (its hidden tiles and cards sampled)")
+            );
         }
         self.playouts += 1;
         // Back-propagation.
@@ -198,6 +209,7 @@ impl IsmctsAgent {
             n.reward += rewards.get(chooser).copied().unwrap_or(0.0);
         }
         self.sample = scratch;
+        Ok(())
     }
 
     /// The choice to make at `node` among `self.options`: an untried one
@@ -285,7 +297,7 @@ impl super::Agent for IsmctsAgent {
             if enough {
                 break;
             }
-            self.iterate(game, me);
+            self.iterate(game, me)?;
             done += 1;
         }
         // The most visited choice among the real options (a sample's
