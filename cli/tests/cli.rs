@@ -131,6 +131,73 @@ fn a_record_dir_that_is_a_file_is_refused() {
     );
 }
 
+/// A run's records go into a folder of their own: one holding another
+/// run's would end with some overwritten and the rest left, two runs mixed.
+#[test]
+fn a_record_dir_holding_records_of_a_run_is_refused() {
+    let dir = scratch("record-dir-used");
+    let out = meeple(&["sim", "--games", "2", "--record-dir", &text(&dir)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = std::fs::read_to_string(dir.join("game-00001.ron")).unwrap();
+    let out = meeple(&["sim", "--games", "1", "--seed", "9", "--record-dir", &text(&dir)]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("it already holds records of a run (game-00000.ron and others)")
+            && stderr(&out).contains("empty the folder or name another"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("game-00001.ron")).unwrap(), before);
+}
+
+/// The second Ctrl-C stops at once, and says so: no figures come.
+#[cfg(unix)]
+#[test]
+fn a_second_ctrl_c_stops_at_once_and_says_so() {
+    let dir = scratch("ctrl-c-twice");
+    let games = dir.join("games.jsonl");
+    let child = command(&[
+        "sim",
+        "--games",
+        "100000000",
+        "--threads",
+        "1",
+        "--json",
+        "--games-out",
+        &text(&games),
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .expect("meeple runs");
+    while std::fs::metadata(&games).map_or(true, |m| m.len() == 0) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let signal = || {
+        let kill = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success());
+    };
+    signal();
+    signal();
+    let out = child.wait_with_output().expect("meeple ends");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    // Either the second signal came before the run stopped (no figures, and
+    // it says so) or after it had already printed them.
+    if out.stdout.is_empty() {
+        assert!(
+            stderr(&out).contains("second Ctrl-C: stopped at once, with no figures"),
+            "{}",
+            stderr(&out)
+        );
+    } else {
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the report is whole");
+        assert_eq!(report["interrupted"], true);
+    }
+}
+
 /// A pack whose rule fails in some games only: a division by zero once a
 /// player ends a turn with more than 5 points.
 const FLAKY: &str = "pack flaky\nrequires base\n\nvar game zero: int = 0\n\n\

@@ -210,6 +210,9 @@ fn catch_interrupt() {
         // Without a handler Ctrl-C still ends the process, as before.
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                eprintln!(
+                    "\nsecond Ctrl-C: stopped at once, with no figures (a --games-out file may end in the middle of a game); one Ctrl-C stops after the games being played and prints the figures of those finished"
+                );
                 std::process::exit(130);
             }
         });
@@ -320,7 +323,19 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
                 dir.display()
             ));
         }
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
+        // A run writes game-00000.ron and on: into a folder holding another
+        // run's, it would overwrite some and leave the rest, one folder of
+        // records of two runs.
+        if let Some(old) = records_in(dir).first() {
+            return Err(format!(
+                "--record-dir {}: it already holds records of a run ({}{}); a run would overwrite some and leave the others, so empty the folder or name another",
+                dir.display(),
+                old,
+                if records_in(dir).len() > 1 { " and others" } else { "" }
+            ));
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--record-dir {}: cannot make the folder: {e}", dir.display()))?;
     }
     let mut games_out = match &opts.games_out {
         Some(path) => Some(GamesOut::create(path, &pack.reasons)?),
@@ -380,15 +395,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     };
     // How to replay the records, named by the first written (after Ctrl-C,
     // game 0 may not be).
-    let first = |dir: &Path| {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .ok()?
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.starts_with("game-") && n.ends_with(".ron"))
-            .collect();
-        names.sort();
-        names.first().map(|n| dir.join(n))
-    };
+    let first = |dir: &Path| records_in(dir).first().map(|n| dir.join(n));
     let note = opts
         .record_dir
         .as_deref()
@@ -406,6 +413,20 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         interrupted: driven.interrupted,
         note,
     })
+}
+
+/// The names of the records a run writes (`game-00000.ron` and on) found
+/// in `dir`, sorted; none when it cannot be read.
+fn records_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("game-") && n.ends_with(".ron"))
+        .collect();
+    names.sort();
+    names
 }
 
 /// A tally's figures as JSON (the keys of earlier versions kept: `mean`,
