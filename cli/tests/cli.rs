@@ -701,7 +701,40 @@ fn comparing_a_pack_with_itself_finds_no_difference() {
     }
     let summary = report["summary"].as_str().unwrap();
     assert!(
-        summary.contains("mean scores do not differ") && summary.contains("win rates do not differ"),
+        summary.contains("mean scores do not differ")
+            && summary.contains("win rates (the agents' and the first seat's) do not differ"),
+        "{summary}"
+    );
+}
+
+/// A variant that favours the first seat shows in the summary even when
+/// the agents, rotating seats, win as often as before.
+#[test]
+fn a_change_of_the_first_seats_win_rate_is_in_the_summary() {
+    let dir = scratch("compare-first-seat");
+    let variant = dir.join("head_start.rules");
+    std::fs::write(
+        &variant,
+        "pack head_start\nlanguage 1\nrequires base\non setup {\n  score 40 to current_player reason \"head start\"\n}\n",
+    )
+    .unwrap();
+    let b = format!("base,{}", text(&variant));
+    let report = json_of(&meeple(&[
+        "compare",
+        "base",
+        &b,
+        "--games",
+        "60",
+        "--agents",
+        "random",
+        "--rotate-seats",
+        "--json",
+    ]));
+    let seat = statistic(&report, "win rate of seat 0 (first player)");
+    assert_eq!(seat["significant"], true, "{seat}");
+    let summary = report["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("win rate of seat 0 (first player) goes from"),
         "{summary}"
     );
 }
