@@ -244,7 +244,9 @@ impl Proportion {
 
 /// The two-sided p-value of a standard normal statistic `z`.
 fn two_sided_normal(z: f64) -> f64 {
-    (2.0 * (1.0 - Normal::standard().cdf(z.abs()))).clamp(0.0, 1.0)
+    // The upper tail itself (`sf`), not 1 − cdf: a p-value far below
+    // 1e-16 is kept, not rounded to 0.
+    (2.0 * Normal::standard().sf(z.abs())).clamp(0.0, 1.0)
 }
 
 /// Whole-number values counted by value, for exact quantiles and plots.
@@ -358,7 +360,7 @@ impl Paired {
         }
         let t = self.diff.mean() / se;
         match StudentsT::new(0.0, 1.0, (n - 1) as f64) {
-            Ok(dist) => (2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0),
+            Ok(dist) => (2.0 * dist.sf(t.abs())).clamp(0.0, 1.0),
             Err(_) => two_sided_normal(t),
         }
     }
@@ -480,5 +482,23 @@ mod tests {
         (0..1000).for_each(|i| half.add(if i % 2 == 0 { 1.0 } else { 0.5 - 0.5 }));
         assert!(half.p_value_against(0.5) > 0.5);
         assert!(half.p_value_against(0.25) < 1e-6);
+    }
+
+    /// A p-value far below 1e-16 is kept as the tail itself, not rounded
+    /// to 0 by 1 − cdf (a JSON reader comparing p-values sees them apart).
+    #[test]
+    fn tiny_p_values_are_not_rounded_to_zero() {
+        let mut paired = Paired::new();
+        for i in 0..200 {
+            paired.add(0.0, 5.0 + f64::from(i % 3));
+        }
+        let p = paired.p_value();
+        assert!(p > 0.0 && p < 1e-30, "{p}");
+        let mut rate = Proportion::default();
+        for _ in 0..400 {
+            rate.add(1.0);
+        }
+        let p = rate.p_value_against(0.5);
+        assert!(p > 0.0 && p < 1e-30, "{p}");
     }
 }

@@ -707,6 +707,22 @@ fn comparing_a_pack_with_itself_finds_no_difference() {
     );
 }
 
+/// One game pair has no spread to test a difference against: no interval,
+/// no p-value, and the summary says why.
+#[test]
+fn a_comparison_of_one_game_makes_no_test() {
+    let report = json_of(&meeple(&["compare", "base", "base,abbot", "--games", "1", "--json"]));
+    for row in report["statistics"].as_array().unwrap() {
+        assert!(row["p_value"].is_null() && row["difference_ci"][0].is_null(), "{row}");
+        assert_eq!(row["significant"], false, "{row}");
+    }
+    let summary = report["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("one game pair: too few for a paired test"),
+        "{summary}"
+    );
+}
+
 /// A variant that favours the first seat shows in the summary even when
 /// the agents, rotating seats, win as often as before.
 #[test]

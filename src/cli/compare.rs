@@ -204,7 +204,8 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
                 json!({
                     "statistic": r.name, "a": r.paired.first().mean(), "b": r.paired.second().mean(),
                     "difference": r.paired.mean(), "difference_ci": [i.low, i.high],
-                    "p_value": r.paired.p_value(), "significant": r.paired.significant(),
+                    "p_value": tested(&r.paired).then(|| r.paired.p_value()),
+                    "significant": r.paired.significant(),
                 })
             })
             .collect();
@@ -233,6 +234,15 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
 /// rate that differs (each agent's and the first seat's).
 fn summary_line(rows: &[Row], players: usize) -> String {
     let mean = &rows[0].paired;
+    if !tested(mean) {
+        return format!(
+            "{}: too few for a paired test (give --games 2 or more)",
+            match mean.count() {
+                0 => "no game pair",
+                _ => "one game pair",
+            }
+        );
+    }
     let h = mean.interval().half_width();
     let score = if mean.significant() {
         format!(
@@ -282,6 +292,12 @@ fn p_text(p: f64) -> String {
     }
 }
 
+/// Whether a statistic has the two pairs or more a paired t-test needs
+/// (one pair has no spread to test against: no interval, no p-value).
+fn tested(paired: &Paired) -> bool {
+    paired.count() >= 2
+}
+
 fn table(
     a: &Variant,
     b: &Variant,
@@ -329,13 +345,21 @@ fn table(
             "{name:<width$} {:>9} {:>9} {:>22} {:>8}{}\n",
             format!("{:.1}{unit}", scale * r.paired.first().mean()),
             format!("{:.1}{unit}", scale * r.paired.second().mean()),
-            format!(
-                "{:+.2} [{:+.2}, {:+.2}]",
-                scale * r.paired.mean(),
-                scale * i.low,
-                scale * i.high
-            ),
-            format!("{:.3}", r.paired.p_value()),
+            if tested(&r.paired) {
+                format!(
+                    "{:+.2} [{:+.2}, {:+.2}]",
+                    scale * r.paired.mean(),
+                    scale * i.low,
+                    scale * i.high
+                )
+            } else {
+                format!("{:+.2} [no interval]", scale * r.paired.mean())
+            },
+            if tested(&r.paired) {
+                format!("{:.3}", r.paired.p_value())
+            } else {
+                "-".to_string()
+            },
             if r.paired.significant() { " *" } else { "" }
         );
     }
