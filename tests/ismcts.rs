@@ -275,6 +275,8 @@ fn budgets_read_as_the_command_line_writes_them() {
     assert_eq!(Budget::parse("250"), Ok(Budget::Iterations(250)));
     assert_eq!(Budget::parse("50ms"), Ok(Budget::Time(Duration::from_millis(50))));
     assert_eq!(Budget::parse("2s"), Ok(Budget::Time(Duration::from_secs(2))));
+    assert_eq!(Budget::parse("1.5s"), Ok(Budget::Time(Duration::from_millis(1500))));
+    assert_eq!(Budget::parse("0.25ms"), Ok(Budget::Time(Duration::from_micros(250))));
     assert_eq!(
         AgentSpec::parse("ismcts"),
         Ok(AgentSpec::Ismcts(Budget::Iterations(
@@ -289,6 +291,10 @@ fn budgets_read_as_the_command_line_writes_them() {
         ("ismcts:-3", "`-3` is not a budget"),
         ("ismcts:5min", "`5min` is not a budget"),
         ("ismcts:99999999999", "too many iterations"),
+        ("ismcts:1.5", "`1.5` is not a budget"),
+        ("ismcts:1.2.3s", "`1.2.3s` is not a budget"),
+        ("ismcts:0.0s", "searches nothing"),
+        ("ismcts:100000s", "more than a day a decision"),
         ("mcts", "unknown agent `mcts`; agents are random, greedy, ismcts"),
     ] {
         let error = AgentSpec::parse(bad).expect_err(bad);

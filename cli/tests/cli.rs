@@ -499,6 +499,7 @@ fn bad_search_budgets_are_refused() {
             "`abc` is not a budget for ismcts; give iterations per decision",
         ),
         ("ismcts:10h", "`10h` is not a budget for ismcts"),
+        (",random", "a name is missing between commas"),
     ] {
         let out = meeple(&["sim", "--games", "1", "--agents", &format!("greedy,{value}")]);
         assert!(!out.status.success(), "--agents {value}");

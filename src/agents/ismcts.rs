@@ -37,25 +37,33 @@ pub enum Budget {
 
 impl Budget {
     /// Reads a budget as `meeple sim --agents ismcts:BUDGET` takes it: a
-    /// number of iterations (`300`) or a time (`50ms`, `2s`).
+    /// number of iterations (`300`) or a time (`50ms`, `2s`, `1.5s`).
     pub fn parse(text: &str) -> Result<Budget, String> {
-        let fix = "give iterations per decision (such as ismcts:100) or a time per decision (such as ismcts:50ms or ismcts:1s)";
-        let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        let fix = "give iterations per decision (such as ismcts:100) or a time per decision (such as ismcts:50ms, ismcts:1s or ismcts:1.5s)";
+        let not_one = || format!("`{text}` is not a budget for ismcts; {fix}");
+        let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
             Some(at) => text.split_at(at),
             None => (text, ""),
         };
-        let value: u64 = number
-            .parse()
-            .map_err(|_| format!("`{text}` is not a budget for ismcts; {fix}"))?;
         let budget = match unit {
-            "" => Budget::Iterations(
-                u32::try_from(value).map_err(|_| format!("ismcts:{text} is too many iterations; {fix}"))?,
-            ),
-            "ms" => Budget::Time(Duration::from_millis(value)),
-            "s" => Budget::Time(Duration::from_secs(value)),
-            _ => return Err(format!("`{text}` is not a budget for ismcts; {fix}")),
+            "" => {
+                let value: u64 = number.parse().map_err(|_| not_one())?;
+                Budget::Iterations(
+                    u32::try_from(value).map_err(|_| format!("ismcts:{text} is too many iterations; {fix}"))?,
+                )
+            }
+            "ms" | "s" => {
+                let value: f64 = number.parse().map_err(|_| not_one())?;
+                let seconds = if unit == "ms" { value / 1000.0 } else { value };
+                // At most a day a decision (a longer one is a typing slip).
+                if !(0.0..=86_400.0).contains(&seconds) {
+                    return Err(format!("ismcts:{text} is more than a day a decision; {fix}"));
+                }
+                Budget::Time(Duration::from_secs_f64(seconds))
+            }
+            _ => return Err(not_one()),
         };
-        if value == 0 {
+        if budget == Budget::Iterations(0) || budget == Budget::Time(Duration::ZERO) {
             return Err(format!("ismcts:{text} searches nothing; {fix}"));
         }
         Ok(budget)
@@ -131,7 +139,9 @@ impl IsmctsAgent {
     pub fn new(seed: u64, budget: Budget) -> IsmctsAgent {
         let name = match budget {
             Budget::Iterations(n) => format!("ismcts:{n}"),
-            Budget::Time(t) => format!("ismcts:{}ms", t.as_millis()),
+            // Whole milliseconds as they are (`ismcts:1500ms`), a part of
+            // one kept (`ismcts:0.25ms`).
+            Budget::Time(t) => format!("ismcts:{}ms", t.as_nanos() as f64 / 1e6),
         };
         IsmctsAgent {
             rng: Rng::new(seed),

@@ -774,13 +774,14 @@ fn csv_field(text: &str) -> String {
 
 /// Checks agent names, returning the list to use.
 pub fn parse_agents(spec: &str) -> Result<Vec<String>, String> {
-    let names: Vec<String> = spec
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    if names.is_empty() {
+    let names: Vec<String> = spec.split(',').map(|s| s.trim().to_string()).collect();
+    if names.iter().all(String::is_empty) {
         return Err("--agents needs at least one agent".into());
+    }
+    if names.iter().any(String::is_empty) {
+        return Err(format!(
+            "--agents {spec}: a name is missing between commas; name one agent per seat (random, greedy, ismcts or ismcts:N), such as `greedy,random`"
+        ));
     }
     for n in &names {
         AgentSpec::parse(n)?;
