@@ -99,7 +99,10 @@ enum Command {
         #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = games_arg)]
         games: usize,
         /// The run's seed. Game G of a run is the first game of the run
-        /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again.
+        /// with seed SEED+G, so `--seed SEED+G --games 1` plays it again
+        /// (with --rotate-seats, give --agents in game G's seat order, not
+        /// the run's, and leave out --rotate-seats: a failed game's message
+        /// gives the whole command).
         #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = seed_arg)]
         seed: u64,
         /// Agents by seat, comma-separated, repeated as needed: random,
