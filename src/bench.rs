@@ -616,7 +616,7 @@ pub fn play_match(
 
 /// A match's rows: the win rate (its interval in the note), games per
 /// second per thread, and the measured agent's playouts per second per
-/// thread.
+/// thread (when it searches).
 pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
     let per_thread = played.seconds * played.threads as f64;
     let row = |what: String, median: f64, unit: &'static str, note: String| Row {
@@ -633,7 +633,7 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
         ratio_rounds: Vec::new(),
     };
     let versus = format!("{} vs {}", played.agent, played.opponent);
-    vec![
+    let mut rows = vec![
         row(
             format!("{versus}: won"),
             100.0 * played.win_rate(),
@@ -652,11 +652,15 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
             "games/s",
             format!("per thread, {} thread(s)", played.threads),
         ),
-        row(
+    ];
+    // An agent that does not search plays no playouts: no row of zeros.
+    if played.playouts > 0 {
+        rows.push(row(
             format!("{}: playouts", played.agent),
             played.playouts as f64 / per_thread,
             "/s",
             format!("per thread, {} thread(s)", played.threads),
-        ),
-    ]
+        ));
+    }
+    rows
 }

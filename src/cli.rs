@@ -180,7 +180,7 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = count_arg)]
         rounds: Option<usize>,
         /// Seconds per round (default 1, or 0.03 with --quick).
-        #[arg(long, value_name = "S")]
+        #[arg(long, value_name = "S", allow_negative_numbers = true)]
         seconds: Option<f64>,
         /// Threads sim is measured on against one thread, and matches are
         /// played on (default: one per core).

@@ -579,9 +579,40 @@ fn bench_quick_runs_every_row() {
         each.sort_by(f64::total_cmp);
         assert_eq!(ratio, each[each.len() / 2], "{row}");
     }
-    let out = meeple(&["bench", "--seconds", "0"]);
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("--seconds must be"), "{}", stderr(&out));
+    for seconds in ["0", "-1"] {
+        let out = meeple(&["bench", "--seconds", seconds]);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains("--seconds must be"), "{}", stderr(&out));
+    }
+}
+
+/// A match's JSON has what its table shows (the interval, games and lead
+/// are in the note), no rounds (it is timed once), and a row of playouts
+/// only for an agent that searches.
+#[test]
+fn a_match_in_json_says_what_its_table_says() {
+    let out = meeple(&[
+        "bench",
+        "--match",
+        "greedy,random",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games"], 4);
+    assert!(
+        report.get("round_seconds").is_none() && report.get("rounds").is_none(),
+        "{report}"
+    );
+    let rows = report["rows"].as_array().unwrap();
+    let measures: Vec<&str> = rows.iter().map(|r| r["measure"].as_str().unwrap()).collect();
+    assert_eq!(measures, ["greedy vs random: won", "greedy vs random: games"]);
+    let note = rows[0]["note"].as_str().unwrap();
+    assert!(note.contains("(95%), 4 games, seats rotated, lead "), "{note}");
 }
 
 /// `sim --json` figures of games played by the engine as it was before the

@@ -65,14 +65,18 @@ pub fn bench(settings: &Settings, versus: Option<&str>, json: bool) -> ExitCode 
                 json!({
                     "measure": r.what, "packs": r.packs, "rules": r.rules, "players": r.players, "median": r.median,
                     "unit": r.unit, "ratio": r.ratio, "ratio_to": r.ratio_to, "rounds": r.rounds,
-                    "ratio_rounds": r.ratio_rounds,
+                    "ratio_rounds": r.ratio_rounds, "note": r.note,
                 })
             })
             .collect();
-        let report = json!({
-            "rounds": settings.rounds, "round_seconds": settings.round_seconds,
-            "threads": settings.threads, "rows": rows,
-        });
+        // A match is timed once, over its games: it has no rounds.
+        let report = match versus {
+            Some(_) => json!({ "games": settings.match_games, "threads": settings.threads, "rows": rows }),
+            None => json!({
+                "rounds": settings.rounds, "round_seconds": settings.round_seconds,
+                "threads": settings.threads, "rows": rows,
+            }),
+        };
         super::emit(&format!("{report:#}\n"));
     }
     ExitCode::SUCCESS
