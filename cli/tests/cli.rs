@@ -586,6 +586,48 @@ fn bench_quick_runs_every_row() {
     }
 }
 
+/// Reasons that do not fit the terminal go on in a second block of columns;
+/// only the names longer than a column are shortened, with a key.
+#[test]
+fn many_reasons_wrap_into_blocks_and_keep_their_names() {
+    let out = command(&["sim", "--rules", "christmas_present", "--games", "3"])
+        .env("COLUMNS", "100")
+        .output()
+        .expect("meeple runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("points by reason").count(), 3, "{table}");
+    let first = table.lines().find(|l| l.starts_with("points by reason")).unwrap();
+    assert!(
+        first.contains("city") && first.contains("score 3") && first.len() <= 100,
+        "{first}"
+    );
+    assert!(table.contains("key: r6 = score unfinished road;"), "{table}");
+    assert!(!table.contains("r1 = city"), "{table}");
+}
+
+/// With seats rotating, each lineup slot is named by its number: an agent
+/// may hold several.
+#[test]
+fn rotated_runs_number_the_slots() {
+    let out = meeple(&[
+        "sim",
+        "--players",
+        "4",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "4",
+        "--rotate-seats",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert!(table.contains("\nslot agent "), "{table}");
+    for row in ["\n0 greedy ", "\n1 random ", "\n2 greedy ", "\n3 random "] {
+        assert!(table.contains(row), "no `{row}` row: {table}");
+    }
+}
+
 /// A match's JSON has what its table shows (the interval, games and lead
 /// are in the note), no rounds (it is timed once), and a row of playouts
 /// only for an agent that searches.

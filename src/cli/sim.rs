@@ -519,17 +519,16 @@ fn percent(p: &crate::stats::Proportion) -> String {
 }
 
 /// Column headings for the reasons: each name that fits in a cell of
-/// `cell` characters as it is, and every longer one (or every one, when
-/// the table would be wider than `width`) as `r1`, `r2`, ..., explained
-/// by the key returned.
-pub(super) fn reason_columns(reasons: &[String], cell: usize, width: usize) -> (Vec<String>, Option<String>) {
-    let all = 16 + (cell + 1) * reasons.len() > width;
+/// `cell` characters as it is, and every longer one as `r1`, `r2`, ...
+/// (numbered by its place among all the reasons), explained by the key
+/// returned.
+pub(super) fn reason_columns(reasons: &[String], cell: usize) -> (Vec<String>, Option<String>) {
     let mut key = Vec::new();
     let names = reasons
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            if all || r.chars().count() > cell {
+            if r.chars().count() > cell {
                 key.push(format!("r{} = {r}", i + 1));
                 format!("r{}", i + 1)
             } else {
@@ -582,21 +581,31 @@ fn score_table(heading: &str, tallies: &[Tally], label: &dyn Fn(usize) -> String
 }
 
 /// Points by reason, mean per game with the interval's half-width.
+/// Columns that do not fit the terminal's width go on in another block
+/// below, with the same rows.
 fn reason_table(reasons: &[String], tallies: &[Tally], label: &dyn Fn(usize) -> String) -> String {
     let cell = 12;
     let w = label_width(tallies.len(), label);
-    let (names, key) = reason_columns(reasons, cell, terminal_width().saturating_sub(w - 16));
-    let mut out = format!("{:<w$}", "points by reason");
-    for n in &names {
-        out += &format!(" {n:>cell$}");
-    }
-    out.push('\n');
-    for (i, t) in tallies.iter().enumerate() {
-        out += &format!("{:<w$}", label(i));
-        for s in &t.reasons {
-            out += &format!(" {:>cell$}", pm(s.mean(), s.interval().half_width(), 1));
+    let (names, key) = reason_columns(reasons, cell);
+    let per_block = (terminal_width().saturating_sub(w) / (cell + 1)).max(1);
+    let mut out = String::new();
+    for (b, start) in (0..names.len()).step_by(per_block).enumerate() {
+        let end = (start + per_block).min(names.len());
+        if b > 0 {
+            out.push('\n');
+        }
+        out += &format!("{:<w$}", "points by reason");
+        for n in &names[start..end] {
+            out += &format!(" {n:>cell$}");
         }
         out.push('\n');
+        for (i, t) in tallies.iter().enumerate() {
+            out += &format!("{:<w$}", label(i));
+            for s in &t.reasons[start..end] {
+                out += &format!(" {:>cell$}", pm(s.mean(), s.interval().half_width(), 1));
+            }
+            out.push('\n');
+        }
     }
     if let Some(key) = key {
         out += &format!("  key: {key}\n");
@@ -633,9 +642,11 @@ fn sim_table(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, dri
             format!("{p} {}", opts.agent_name(p))
         }
     };
-    let by_slot = |i: usize| opts.agent_name(i).to_string();
+    // Each lineup slot by its number, as a seat is: one agent may hold
+    // several slots (`--agents greedy,random` with 4 players).
+    let by_slot = |i: usize| format!("{i} {}", opts.agent_name(i));
     if opts.rotate_seats {
-        out += &score_table("agent", &totals.slots, &by_slot);
+        out += &score_table("slot agent", &totals.slots, &by_slot);
         out.push('\n');
         out += &reason_table(&pack.reasons, &totals.slots, &by_slot);
         out.push('\n');
