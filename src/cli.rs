@@ -806,8 +806,13 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
             eprintln!("error: variant {name} names no pack; give bundled names or paths, comma-separated");
             return ExitCode::FAILURE;
         }
-        let Some(pack) = load_or_report(&packs) else {
-            return ExitCode::FAILURE;
+        let pack = match load(&pack_refs(&packs)) {
+            Ok(pack) => pack,
+            Err(e) => {
+                report(&e);
+                eprintln!("error: variant {name} ({}) does not load", packs.join(","));
+                return ExitCode::FAILURE;
+            }
         };
         variants.push(compare::Variant {
             packs,

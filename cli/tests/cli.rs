@@ -628,6 +628,31 @@ fn rotated_runs_number_the_slots() {
     }
 }
 
+/// A pack file named without its `.rules` is pointed to; a variant of
+/// compare that does not load is named.
+#[test]
+fn packs_that_do_not_load_are_named_with_the_fix() {
+    let dir = scratch("pack-hints");
+    std::fs::write(dir.join("city3.rules"), "pack city3\nrequires base\n").unwrap();
+    let out = command(&["sim", "--rules", "base,city3", "--games", "1"])
+        .current_dir(&dir)
+        .output()
+        .expect("meeple runs");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("did you mean the file `city3.rules`? a file is named with its `.rules`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = meeple(&["compare", "base", "base,nope.rules", "--games", "2"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("variant B (base,nope.rules) does not load"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A match's JSON has what its table shows (the interval, games and lead
 /// are in the note), no rounds (it is timed once), and a row of playouts
 /// only for an agent that searches.

@@ -320,9 +320,18 @@ fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>
         .then(|| Path::new(name))
         .filter(|p| p.is_dir())
         .map(|p| format!("`{name}` is a folder here, not a pack: {}", name_a_file_in(p)));
+    // A pack named on the command line without its `.rules`, whose file is here.
+    let file = format!("{name}.rules");
+    let here = (required_by.is_none() && Path::new(&file).is_file())
+        .then(|| format!("did you mean the file `{file}`? a file is named with its `.rules`"));
+    let near = here
+        .is_none()
+        .then(|| did_you_mean(name, bundled.iter().copied()))
+        .flatten();
     d.note(format!("{looked}: {}", bundled.join(", ")))
         .maybe_note(folder)
-        .maybe_note(did_you_mean(name, bundled.iter().copied()))
+        .maybe_note(here)
+        .maybe_note(near)
 }
 
 /// "name a .rules file in it, such as `rules/base.rules`".
