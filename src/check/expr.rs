@@ -189,6 +189,27 @@ fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Di
         .note(format!("{place} needs {}", want.a()))
 }
 
+/// [`mismatch`] for `expr`, with the built-in of a near name that gives the
+/// type wanted when `expr` names one (`tile` where `tiles`, an int, is meant).
+fn mismatch_of(expr: &ast::Expr, want: Type, got: Type, place: &str) -> Diagnostic {
+    let name = match expr {
+        ast::Expr::Name(id) => Some(id.name.as_str()),
+        ast::Expr::Member { name, .. } => Some(name.name.as_str()),
+        _ => None,
+    };
+    let near = name.and_then(|name| {
+        crate::diagnostic::suggest(
+            name,
+            crate::ir::expr::BUILTINS
+                .iter()
+                .filter(|b| b.result == want && b.name != name)
+                .map(|b| b.name),
+        )
+    });
+    mismatch(expr.span(), want, got, place)
+        .maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
+}
+
 /// Checks `expr` and requires a value of type `want`.
 pub(crate) fn check_expr(
     scope: &ExprScope,
@@ -200,7 +221,7 @@ pub(crate) fn check_expr(
 ) -> Option<Typed> {
     let typed = infer(scope, locals, expr, diags)?;
     if !want.accepts(typed.ty) {
-        diags.push(mismatch(expr.span(), want, typed.ty, place));
+        diags.push(mismatch_of(expr, want, typed.ty, place));
         return None;
     }
     Some(typed)
@@ -713,7 +734,7 @@ impl Cx<'_, '_, '_> {
                 for (side, ty) in [(lhs, l.ty), (rhs, r.ty)] {
                     if ty != want {
                         self.diags
-                            .push(mismatch(side.span(), want, ty, &format!("`{}`", op.symbol())));
+                            .push(mismatch_of(side, want, ty, &format!("`{}`", op.symbol())));
                         return None;
                     }
                 }
