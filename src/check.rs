@@ -1039,6 +1039,27 @@ impl Checker {
             if !extend {
                 (kind.complete, kind.score_completed, kind.score_final) = (None, None, None);
             }
+            // `score completed` given here to a kind that, declared and
+            // extended so far, has no `complete when` (one that did not
+            // check counts as given).
+            let pays_never = checked
+                .iter()
+                .find(|(key, _, expr)| *key == "score completed" && expr.is_some())
+                .map(|(_, span, _)| *span)
+                .filter(|_| !seen.iter().any(|(k, _)| *k == "complete when") && (!extend || kind.complete.is_none()));
+            if let Some(span) = pays_never {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NeverCompletes,
+                        format!("`{}` never completes, so its `score completed` never pays", name.name),
+                    )
+                    .at(span, "never paid")
+                    .note(format!(
+                        "add `complete when ...` to `{}` (such as `complete when open_edges == 0`), or score it with `score final`",
+                        name.name
+                    )),
+                );
+            }
             for (key, span, expr) in checked {
                 if extend {
                     let earlier = self.kind_claims.iter().find(|(k, c, _, _)| *k == id && *c == key);

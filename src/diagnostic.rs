@@ -146,6 +146,8 @@ codes! {
         "An action's (or a card's `play`) `when` is judged once each time its targets are looked for, not for each target, so it cannot read the target the `for` clause binds. A test on the target goes in `where`, which is judged for each one; `when` keeps what does not depend on it, e.g. `action retreat in before_place for follower x where x.owner == current_player and x.feature.kind == road when opponent_on(road) { take back x }`.";
     SegmentsCross = 62, "a field crosses another segment",
         "A tile is flat: a field is a stretch of land between its roads and cities, so it cannot reach both sides of a road or city that runs between them. Going round the tile's border clockwise (NL N NR EL E ER SL S SR WL W WR), a field and another segment may not alternate: `road W E` with `field N S` puts N and S on two sides of the road. Split the field in two, one on each side (`field N WR EL` north of the road and `field S WL ER` south of it), or move the road. Roads may cross each other (a bridge); fields never cross anything.";
+    NeverCompletes = 63, "`score completed` of a kind that never completes",
+        "A feature kind completes only by its `complete when`; a kind without one never completes, so its `score completed` would never pay. Add the condition (`complete when open_edges == 0` for a kind that closes like a city or road, `complete when neighbours == 8` for one surrounded like a monastery), or leave out `score completed` and score the kind with `score final` or a rule.";
 }
 
 impl std::fmt::Display for Code {

@@ -206,8 +206,7 @@ fn mismatch_of(expr: &ast::Expr, want: Type, got: Type, place: &str) -> Diagnost
                 .map(|b| b.name),
         )
     });
-    mismatch(expr.span(), want, got, place)
-        .maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
+    mismatch(expr.span(), want, got, place).maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
 }
 
 /// Checks `expr` and requires a value of type `want`.
