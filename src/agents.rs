@@ -144,8 +144,15 @@ impl GreedyAgent {
         }
         let mut best = next.scores()[player.index()] - before;
         if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
-            for deploy in next.options() {
-                let after = self.after.copy_of(next);
+            let deploys = next.options();
+            for (i, &deploy) in deploys.iter().enumerate() {
+                // The last deployment is tried in the copy after the
+                // placement itself, which is not needed again: a copy fewer.
+                let after = if i + 1 == deploys.len() {
+                    &mut *next
+                } else {
+                    self.after.copy_of(next)
+                };
                 match after.apply(deploy) {
                     Ok(()) => best = best.max(after.scores()[player.index()] - before),
                     Err(e) if e.kind().is_rule_failure() => {
