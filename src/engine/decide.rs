@@ -704,12 +704,16 @@ impl Game {
             Some(card) => self.discard_card(player, card),
             None => self.taken.push((action, target)),
         }
-        let after = match self.phase {
-            Phase::Place(tile) => Task::AwaitPlace(tile),
-            Phase::Deploy(placed) => Task::Scoring(placed),
+        match self.phase {
+            Phase::Place(tile) => self.tasks.push(Task::AwaitPlace(tile)),
+            // An action instead of deploying ends the deploy decision: its
+            // body runs, then `deploy_done`, then the scoring.
+            Phase::Deploy(placed) => {
+                self.tasks.push(Task::Scoring(placed));
+                self.deploy_done(placed);
+            }
             _ => unreachable!("actions are checked against the phase above"),
-        };
-        self.tasks.push(after);
+        }
         self.start_action(action, target);
         Ok(())
     }

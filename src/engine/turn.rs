@@ -305,11 +305,23 @@ impl Game {
     /// After a deployment (or a pass): scoring, after the deployment's event.
     pub(super) fn after_deploy(&mut self, placed: PlacedId, figure: Option<u32>) {
         self.tasks.push(Task::Scoring(placed));
+        // Queued before the figure's events, so it runs after them.
+        self.deploy_done(placed);
         if let Some(id) = figure {
             let depth = self.depth();
             self.fire_one(EventKind::FigureDeployed, depth, || Value::Figure(id));
             // Fired last, so it runs first.
             self.fire_one(EventKind::FigurePlaced, depth, || Value::Figure(id));
+        }
+    }
+
+    /// Fires `deploy_done` for the placed tile, when a pack listens (the
+    /// test in line: the base game has no handler of it).
+    #[inline]
+    pub(super) fn deploy_done(&mut self, placed: PlacedId) {
+        if !self.rules.handlers_of(EventKind::DeployDone).is_empty() {
+            let depth = self.depth();
+            self.fire_one(EventKind::DeployDone, depth, || Value::Tile(placed.0));
         }
     }
 

@@ -29,6 +29,9 @@ pub enum EventKind {
     /// `figure_moved(figure)`: a figure on the board went to another place
     /// (`move`, or each figure of a `swap`).
     FigureMoved,
+    /// `deploy_done(tile)`: the deploy decision was made (a figure
+    /// deployed, a pass, or an action taken instead), before the turn's scoring.
+    DeployDone,
     /// `feature_completed(feature)`: a placement completed the feature (its
     /// kind's `complete when` became true); before it is scored.
     FeatureCompleted,
@@ -117,6 +120,12 @@ pub const EVENTS: &[EventDef] = &[
         doc: "A figure on the board moved to another place (`move`, or each figure of a `swap`).",
     },
     EventDef {
+        kind: EventKind::DeployDone,
+        name: "deploy_done",
+        params: &[("tile", Type::Tile)],
+        doc: "The deploy decision was made: a figure deployed (after `figure_deployed`), a pass, or a `deploy` action taken instead (after its body); before the turn's scoring.",
+    },
+    EventDef {
         kind: EventKind::FeatureCompleted,
         name: "feature_completed",
         params: &[("feature", Type::Feature)],
@@ -175,12 +184,11 @@ impl EventKind {
             .expect("every event has a row in EVENTS")
     }
 
-    /// Index in [`EVENTS`], for per-event tables.
+    /// Index in [`EVENTS`], for per-event tables: the table lists the
+    /// events in their declaration order (a test sees to it).
+    #[inline]
     pub fn index(self) -> usize {
-        EVENTS
-            .iter()
-            .position(|e| e.kind == self)
-            .expect("every event has a row in EVENTS")
+        self as usize
     }
 }
 
@@ -606,5 +614,25 @@ impl Program {
     /// Handlers of an event, in order.
     pub(crate) fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
         self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`EventKind::index`] is the declaration order: [`EVENTS`] lists every
+    /// event once, in that order.
+    #[test]
+    fn the_event_table_is_in_declaration_order() {
+        for (i, e) in EVENTS.iter().enumerate() {
+            assert_eq!(e.kind.index(), i, "{} is row {i} of EVENTS", e.name);
+            assert_eq!(e.kind.def().name, e.name);
+        }
+        assert_eq!(
+            EVENTS.len(),
+            EventKind::GameOver.index() + 1,
+            "the last event is the last row"
+        );
     }
 }
