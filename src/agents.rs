@@ -137,7 +137,7 @@ impl GreedyAgent {
         let next = self.next.copy_of(game);
         if let Err(e) = next.apply(choice) {
             return if e.kind().is_rule_failure() {
-                Err(e.context("greedy, trying one of its moves"))
+                Err(e.context("greedy, trying one of its moves").in_look())
             } else {
                 Ok(i64::MIN)
             };
@@ -156,7 +156,9 @@ impl GreedyAgent {
                 match after.apply(deploy) {
                     Ok(()) => best = best.max(after.scores()[player.index()] - before),
                     Err(e) if e.kind().is_rule_failure() => {
-                        return Err(e.context("greedy, trying one of its moves and a deployment after it"))
+                        return Err(e
+                            .context("greedy, trying one of its moves and a deployment after it")
+                            .in_look())
                     }
                     Err(_) => {}
                 }

@@ -160,6 +160,8 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         program: Program::default(),
         reasons: std::cell::RefCell::new(Vec::new()),
         kind_claims: Vec::new(),
+        scored_on_completion: Vec::new(),
+        completion_given: Vec::new(),
     };
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -198,6 +200,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             checker.resolve_handlers(u, file);
         }
     }
+    checker.never_completing();
     let mut styles = Vec::new();
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -308,6 +311,10 @@ struct Checker {
     reasons: std::cell::RefCell<Vec<String>>,
     /// Clauses changed by `extend feature`: kind, clause, unit, where.
     kind_claims: Vec<(u16, &'static str, usize, Span)>,
+    /// Each `score completed` given (declared or by `extend`): kind, where.
+    scored_on_completion: Vec<(u16, Span)>,
+    /// Kinds given a `complete when`, declared or by `extend`.
+    completion_given: Vec<u16>,
 }
 
 /// The names an expression may use, borrowed field by field from the checker
@@ -947,6 +954,35 @@ impl Checker {
         (card.on_draw, card.play, card.at_end) = (on_draw, play, at_end);
     }
 
+    /// E0063: a kind given `score completed` that, with every pack loaded
+    /// (so in any order), has no `complete when`.
+    fn never_completing(&mut self) {
+        for (i, kind) in self.kinds.iter().enumerate() {
+            let id = i as u16;
+            if self.completion_given.contains(&id) {
+                continue;
+            }
+            let Some(&(_, span)) = self.scored_on_completion.iter().rev().find(|(k, _)| *k == id) else {
+                continue;
+            };
+            let example = match kind.topology {
+                Topology::Area => "complete when neighbours == 8",
+                _ => "complete when open_edges == 0",
+            };
+            self.diags.push(
+                Diagnostic::new(
+                    Code::NeverCompletes,
+                    format!("`{}` never completes, so its `score completed` never pays", kind.name),
+                )
+                .at(span, "never paid")
+                .note(format!(
+                    "add `{example}` (or another condition) to `{}`, or score it with `score final`",
+                    kind.name
+                )),
+            );
+        }
+    }
+
     fn resolve_kinds(&mut self, u: usize, file: &ast::File) {
         let mut diags = std::mem::take(&mut self.diags);
         let topology = self.topologies();
@@ -1039,26 +1075,16 @@ impl Checker {
             if !extend {
                 (kind.complete, kind.score_completed, kind.score_final) = (None, None, None);
             }
-            // `score completed` given here to a kind that, declared and
-            // extended so far, has no `complete when` (one that did not
+            // For E0063, judged once every pack's clauses are in: where each
+            // kind's `score completed` was given (the last one wins), and
+            // which kinds were given a `complete when` (one that did not
             // check counts as given).
-            let pays_never = checked
-                .iter()
-                .find(|(key, _, expr)| *key == "score completed" && expr.is_some())
-                .map(|(_, span, _)| *span)
-                .filter(|_| !seen.iter().any(|(k, _)| *k == "complete when") && (!extend || kind.complete.is_none()));
-            if let Some(span) = pays_never {
-                diags.push(
-                    Diagnostic::new(
-                        Code::NeverCompletes,
-                        format!("`{}` never completes, so its `score completed` never pays", name.name),
-                    )
-                    .at(span, "never paid")
-                    .note(format!(
-                        "add `complete when ...` to `{}` (such as `complete when open_edges == 0`), or score it with `score final`",
-                        name.name
-                    )),
-                );
+            for (key, span, expr) in &checked {
+                match *key {
+                    "score completed" if expr.is_some() => self.scored_on_completion.push((id, *span)),
+                    "complete when" => self.completion_given.push(id),
+                    _ => {}
+                }
             }
             for (key, span, expr) in checked {
                 if extend {

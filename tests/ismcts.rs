@@ -347,6 +347,13 @@ fn a_rule_failing_in_an_agents_look_stops_the_game() {
             assert_eq!(error.kind(), meeple::ErrorKind::DivisionByZero, "{error}");
             assert!(error.message().starts_with(said), "{spec:?}, seed {seed}: {error}");
             assert!(error.message().contains("boom.rules:5"), "the rule is named: {error}");
+            assert!(error.met_in_look(), "{error}");
         }
     }
+    // A random agent looks at nothing: the failure is in a move the game made.
+    let mut game = Game::new(rules.clone(), Setup::new(2).seed(1)).expect("the game starts");
+    let mut agents: Vec<Box<dyn Agent>> = vec![AgentSpec::Random.agent(1)];
+    let error = play(&mut game, &mut agents).expect_err("a completed city fails");
+    assert_eq!(error.kind(), meeple::ErrorKind::DivisionByZero, "{error}");
+    assert!(!error.met_in_look(), "{error}");
 }

@@ -170,7 +170,12 @@ fn a_second_ctrl_c_stops_at_once_and_says_so() {
     .stderr(std::process::Stdio::piped())
     .spawn()
     .expect("meeple runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while std::fs::metadata(&games).map_or(true, |m| m.len() == 0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run wrote no game in 2 minutes"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let signal = || {
@@ -800,8 +805,7 @@ fn comparing_a_pack_with_itself_finds_no_difference() {
     }
     let summary = report["summary"].as_str().unwrap();
     assert!(
-        summary.contains("mean scores do not differ")
-            && summary.contains("win rates (the agents' and the first seat's) do not differ"),
+        summary.contains("mean scores do not differ") && summary.ends_with("; win rates do not differ"),
         "{summary}"
     );
 }
@@ -1069,7 +1073,11 @@ fn keep_going_reports_failed_games_and_finishes_the_run() {
         failed,
         "{messages}"
     );
-    assert!(messages.contains("its record:"), "{messages}");
+    // Met by greedy's look ahead, the record holds the moves before it.
+    assert!(
+        messages.contains("its record:") || messages.contains("its record (the moves before it"),
+        "{messages}"
+    );
 }
 
 #[cfg(unix)]
@@ -1083,7 +1091,12 @@ fn ctrl_c_stops_a_run_and_reports_the_games_finished() {
         .spawn()
         .expect("meeple runs");
     // Games are being written, so the run (and its Ctrl-C handler) has started.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while std::fs::metadata(&games).map_or(true, |m| m.len() == 0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run wrote no game in 2 minutes"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let kill = Command::new("kill")
@@ -1166,6 +1179,8 @@ fn tile_drawings_join_what_runs_across_the_tile() {
     assert_eq!(drawing("U")[2], "=======", "U's road is straight");
     assert_eq!(drawing("V")[2], "===+..|", "V's road bends");
     assert_eq!(drawing("X")[2], "===o===", "X's four roads end in the middle");
+    // A corner city leaves the middle to the road bending there.
+    assert_eq!(drawing("P")[2], "CCC+===", "P's road bends beside its corner city");
     assert!(text.contains("(o an end, + a bend or a junction)"), "{text}");
 }
 

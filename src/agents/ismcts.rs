@@ -195,19 +195,22 @@ impl IsmctsAgent {
                 break;
             }
         }
-        // Playout.
-        while failed.is_none() && sample.decision().is_some() {
+        // Playout (after a choice refused in selection, as ever, from where
+        // the sample stands; not after a rule's failure).
+        let rule_failed = |f: &Option<GameError>| f.as_ref().is_some_and(|e| e.kind().is_rule_failure());
+        while !rule_failed(&failed) && sample.decision().is_some() {
             sample.options_into(&mut self.options);
             let choice = self.options[self.rng.below(self.options.len())];
             if let Err(e) = sample.apply(choice) {
                 failed = Some(e);
+                break;
             }
         }
         if let Some(e) = failed.filter(|e| e.kind().is_rule_failure()) {
             self.sample = scratch;
-            return Err(
-                e.context("ismcts, searching a game that could be being played (its hidden tiles and cards sampled)")
-            );
+            return Err(e
+                .context("ismcts, searching a game that could be being played (its hidden tiles and cards sampled)")
+                .in_look());
         }
         self.playouts += 1;
         // Back-propagation.

@@ -190,22 +190,25 @@ fn mismatch(span: crate::source::Span, want: Type, got: Type, place: &str) -> Di
 }
 
 /// [`mismatch`] for `expr`, with the built-in of a near name that gives the
-/// type wanted when `expr` names one (`tile` where `tiles`, an int, is meant).
-fn mismatch_of(expr: &ast::Expr, want: Type, got: Type, place: &str) -> Diagnostic {
-    let name = match expr {
-        ast::Expr::Name(id) => Some(id.name.as_str()),
-        ast::Expr::Member { name, .. } => Some(name.name.as_str()),
-        _ => None,
-    };
-    let near = name.and_then(|name| {
-        crate::diagnostic::suggest(
-            name,
+/// type wanted when `expr` is a bare name (`tile` where `tiles`, an int, is
+/// meant): a global one, or in a feature kind's clauses one of the feature's.
+fn mismatch_of(scope: &ExprScope, expr: &ast::Expr, want: Type, got: Type, place: &str) -> Diagnostic {
+    let near = match expr {
+        ast::Expr::Name(id) => crate::diagnostic::suggest(
+            &id.name,
             crate::ir::expr::BUILTINS
                 .iter()
-                .filter(|b| b.result == want && b.name != name)
+                .filter(|b| {
+                    b.result == want
+                        && b.name != id.name
+                        && b.params.is_empty()
+                        && (b.receiver == Receiver::Global
+                            || (b.receiver == Receiver::Feature && scope.subject.is_some()))
+                })
                 .map(|b| b.name),
-        )
-    });
+        ),
+        _ => None,
+    };
     mismatch(expr.span(), want, got, place).maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
 }
 
@@ -220,7 +223,7 @@ pub(crate) fn check_expr(
 ) -> Option<Typed> {
     let typed = infer(scope, locals, expr, diags)?;
     if !want.accepts(typed.ty) {
-        diags.push(mismatch_of(expr, want, typed.ty, place));
+        diags.push(mismatch_of(scope, expr, want, typed.ty, place));
         return None;
     }
     Some(typed)
@@ -733,7 +736,7 @@ impl Cx<'_, '_, '_> {
                 for (side, ty) in [(lhs, l.ty), (rhs, r.ty)] {
                     if ty != want {
                         self.diags
-                            .push(mismatch_of(side, want, ty, &format!("`{}`", op.symbol())));
+                            .push(mismatch_of(self.scope, side, want, ty, &format!("`{}`", op.symbol())));
                         return None;
                     }
                 }

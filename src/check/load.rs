@@ -173,7 +173,7 @@ pub(crate) fn read_all(
                     diags,
                 ),
                 None => {
-                    diags.push(missing_pack(&req.name, Some(&req), dir.as_deref()));
+                    diags.push(missing_pack(&req.name, Some(&req), dir.as_deref(), false));
                     None
                 }
             };
@@ -224,7 +224,9 @@ fn read_ref(
                 return None;
             }
             let Some(text) = bundled(pack) else {
-                diags.push(missing_pack(pack, required_by, None));
+                // (A record's packs are looked for in its folders only: no
+                // hint at a file where the command runs.)
+                diags.push(missing_pack(pack, required_by, None, roots.is_none()));
                 return None;
             };
             (key, format!("rules/{pack}.rules"), text.to_string(), None)
@@ -301,7 +303,10 @@ fn read_text(path: &Path, strict: bool) -> Result<String, String> {
     })
 }
 
-fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>) -> Diagnostic {
+/// "no pack named `NAME`", where it was required (or named, `here` telling
+/// whether a file in the working folder could be meant: a name given on
+/// the command line or by a program, not by a record).
+fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>, here: bool) -> Diagnostic {
     let mut d = Diagnostic::new(Code::MissingPack, format!("no pack named `{name}`"));
     if let Some(req) = required_by {
         d = d.at(req.span, "required here");
@@ -322,7 +327,7 @@ fn missing_pack(name: &str, required_by: Option<&ast::Ident>, dir: Option<&Path>
         .map(|p| format!("`{name}` is a folder here, not a pack: {}", name_a_file_in(p)));
     // A pack named on the command line without its `.rules`, whose file is here.
     let file = format!("{name}.rules");
-    let here = (required_by.is_none() && Path::new(&file).is_file())
+    let here = (here && required_by.is_none() && Path::new(&file).is_file())
         .then(|| format!("did you mean the file `{file}`? a file is named with its `.rules`"));
     let near = here
         .is_none()

@@ -195,7 +195,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             ],
         )?;
     }
-    let summary = summary_line(&rows, players);
+    let summary = summary_line(&rows, players, opts.rotate_seats);
     let text = if opts.json {
         let rows_json: Vec<_> = rows
             .iter()
@@ -232,11 +232,11 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
 /// "B raises mean score by 3.1 ± 0.4 points (p < 0.001); win rate of seat 0
 /// (first player) goes from 50.1% to 54.0%": the mean score, then every win
 /// rate that differs (each agent's and the first seat's).
-fn summary_line(rows: &[Row], players: usize) -> String {
+fn summary_line(rows: &[Row], players: usize, rotated: bool) -> String {
     let mean = &rows[0].paired;
     if !tested(mean) {
         return format!(
-            "{}: too few for a paired test (give --games 2 or more)",
+            "{}: too few for a paired test, which needs 2 or more (give --games 2 or more)",
             match mean.count() {
                 0 => "no game pair",
                 _ => "one game pair",
@@ -262,7 +262,10 @@ fn summary_line(rows: &[Row], players: usize) -> String {
     };
     // The agents' win rates, and the first seat's: a change of balance
     // between the seats shows there even when every agent wins as often.
-    let first_seat = rows.iter().filter(|r| r.name.starts_with("win rate of seat 0"));
+    // (Without rotation slot 0's agent always sits in seat 0: the same figure.)
+    let first_seat = rows
+        .iter()
+        .filter(|r| rotated && r.name.starts_with("win rate of seat 0"));
     let wins: Vec<String> = rows[1 + players..1 + 2 * players]
         .iter()
         .chain(first_seat)
@@ -277,7 +280,11 @@ fn summary_line(rows: &[Row], players: usize) -> String {
         })
         .collect();
     let wins = if wins.is_empty() {
-        "win rates (the agents' and the first seat's) do not differ".to_string()
+        if rotated {
+            "win rates (the agents' and the first seat's) do not differ".to_string()
+        } else {
+            "win rates do not differ".to_string()
+        }
     } else {
         wins.join(", ")
     };

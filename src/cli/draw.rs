@@ -89,9 +89,10 @@ fn picture(pack: &RulePack, tile: &TileType, rotated: &Rotated) -> Picture {
                         }
                     }
                 }
-                // Edges joined across the tile meet in the middle (a city
-                // from west to east is one band, not two caps).
-                if edges.len() > 1 {
+                // Opposite edges joined across the tile meet in the middle
+                // (a city from west to east is one band, not two caps); a
+                // corner city leaves the middle to a road bending there.
+                if (edges.has(0) && edges.has(2)) || (edges.has(1) && edges.has(3)) {
                     grid[CENTRE.0][CENTRE.1] = initial;
                 }
                 if !seg.markers.is_empty() {
@@ -201,9 +202,8 @@ fn describe_segment(pack: &RulePack, tile: &TileType, seg: &crate::ir::Segment) 
     words.join(" ")
 }
 
-/// Every tile of the pack, each with its name, count and drawing.
-/// The pictures of the tiles `chosen` (indices into the pack's tiles), with
-/// their counts and segments.
+/// The tiles `chosen` (indices into the pack's tiles), each with its name,
+/// count, drawing and segments.
 pub(super) fn tile_sheet(rules: &Rules, chosen: &[usize]) -> String {
     let pack = &rules.pack;
     let mut out = String::new();

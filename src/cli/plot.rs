@@ -199,7 +199,13 @@ pub(super) fn sim_plots(
     rotate: bool,
 ) -> Result<Vec<PathBuf>, String> {
     let groups: Vec<(String, &Tally)> = if rotate {
-        totals.slots.iter().enumerate().map(|(i, t)| (agent(i), t)).collect()
+        // Numbered, as the table's slots are: one agent may hold several.
+        totals
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("slot {i} ({})", agent(i)), t))
+            .collect()
     } else {
         totals
             .seats

@@ -154,6 +154,16 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
             }
         };
         match written {
+            // A failure met in an agent's look ahead is in no move the game
+            // made: the record replays the moves before it, and the game
+            // played again meets it.
+            Ok(path) if error.met_in_look() => {
+                out += &format!(
+                    "\n  its record (the moves before it: the failure came in an agent's look ahead, which a replay does not make): {}\n  replay those moves: {}",
+                    path.display(),
+                    replay_command(opts, folder, &path)
+                )
+            }
             Ok(path) => {
                 out += &format!(
                     "\n  its record: {}\n  replay it: {}",
@@ -539,12 +549,12 @@ pub(super) fn reason_columns(reasons: &[String], cell: usize) -> (Vec<String>, O
     (names, (!key.is_empty()).then(|| key.join("; ")))
 }
 
-/// The terminal's width from `COLUMNS`, else 100.
+/// The terminal's width from `COLUMNS` (at least 40), else 100.
 pub(super) fn terminal_width() -> usize {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse().ok())
-        .filter(|w: &usize| *w >= 40)
+        .map(|w: usize| w.max(40))
         .unwrap_or(100)
 }
 
@@ -601,7 +611,8 @@ fn reason_table(reasons: &[String], tallies: &[Tally], label: &dyn Fn(usize) -> 
         out.push('\n');
         for (i, t) in tallies.iter().enumerate() {
             out += &format!("{:<w$}", label(i));
-            for s in &t.reasons[start..end] {
+            // (A tally that has seen no game has no reasons yet.)
+            for s in t.reasons.get(start..end).unwrap_or(&[]) {
                 out += &format!(" {:>cell$}", pm(s.mean(), s.interval().half_width(), 1));
             }
             out.push('\n');

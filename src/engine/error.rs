@@ -189,6 +189,8 @@ impl From<Misfit> for ErrorKind {
 pub struct GameError {
     kind: ErrorKind,
     message: String,
+    /// Met in an agent's look ahead ([`GameError::in_look`]).
+    looked: bool,
 }
 
 impl GameError {
@@ -197,6 +199,7 @@ impl GameError {
         GameError {
             kind,
             message: message.into(),
+            looked: false,
         }
     }
 
@@ -213,6 +216,18 @@ impl GameError {
     /// What happened, in words.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The same error, marked as met in an agent's look ahead (a move it
+    /// tried in a copy of the game), not in a move the game made: the
+    /// game's record stops before the decision, and replays without it.
+    pub fn in_look(self) -> GameError {
+        GameError { looked: true, ..self }
+    }
+
+    /// Whether the error was met in an agent's look ahead ([`GameError::in_look`]).
+    pub fn met_in_look(&self) -> bool {
+        self.looked
     }
 
     /// The same error, its words preceded by `context` ("tile E at (0, 1): ...").
