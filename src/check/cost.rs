@@ -110,7 +110,7 @@ fn block_calls(program: &Program, block: BlockId, counts: &[u64], depth: u32) ->
         let opt_block = |b: &Option<BlockId>| b.as_ref().map_or(0, inner);
         match &at.stmt {
             Stmt::Score { amount, to, reason } => add(e(amount).saturating_add(e(to)).saturating_add(e(reason))),
-            Stmt::Place { owner, on, .. } => add(opt(owner).saturating_add(e(on))),
+            Stmt::Place { owner, on, at, .. } => add(opt(owner).saturating_add(e(on)).saturating_add(opt(at))),
             Stmt::Move { figure, to, at } => add(e(figure).saturating_add(e(to)).saturating_add(opt(at))),
             Stmt::DrawCard { player, .. } => add(e(player)),
             Stmt::ExtraTile { .. } => {}

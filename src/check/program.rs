@@ -413,7 +413,9 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 reason: reason?,
             })
         }
-        ast::Stmt::Place { figure, owner, on, .. } => {
+        ast::Stmt::Place {
+            figure, owner, on, at, ..
+        } => {
             let fig = es.names.figures.lookup(figure, es.unit, es.vis, out.diags);
             let owner_ir = match owner {
                 Some(o) => Some(check_expr(es, locals, o, Type::Player, "`place ... of`", out.diags)?.expr),
@@ -424,6 +426,10 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 return None;
             }
             let target = check_expr(es, locals, on, Type::Feature, "`place ... on`", out.diags)?;
+            let at = match at {
+                Some(a) => Some(check_expr(es, locals, a, Type::Tile, "`place ... at`", out.diags)?.expr),
+                None => None,
+            };
             let fig = fig?;
             if let Some(kind) = target.kind.filter(|k| !figure_may_go(&scope.figures[fig as usize], *k)) {
                 out.diags.push(wrong_kind(scope, fig, kind, on.span()));
@@ -434,6 +440,7 @@ fn statement(scope: &StmtScope, locals: &mut Locals, s: &ast::Stmt, out: &mut Ou
                 figure: fig,
                 owner,
                 on: target.expr,
+                at,
             })
         }
         ast::Stmt::Move { figure, to, at, .. } => {

@@ -390,7 +390,7 @@ fn statement_values(stmt: &Stmt) -> Vec<&Expr> {
     let mut out: Vec<&Expr> = Vec::new();
     match stmt {
         Stmt::Score { amount, to, reason } => out.extend([amount, to, reason]),
-        Stmt::Place { owner, on, .. } => out.extend(owner.iter().chain([on])),
+        Stmt::Place { owner, on, at, .. } => out.extend(owner.iter().chain([on]).chain(at)),
         Stmt::Move { figure, to, at } => out.extend([figure, to].into_iter().chain(at)),
         Stmt::DrawCard { player, .. } => out.push(player),
         Stmt::Discard { card, player } => out.extend(player.iter().chain([card])),

@@ -230,7 +230,12 @@ impl Game {
                     self.award(p as usize, n, r)?;
                 }
             }
-            Stmt::Place { figure, owner, on } => self.exec_place(frame, at, *figure, owner.as_ref(), on)?,
+            Stmt::Place {
+                figure,
+                owner,
+                on,
+                at: tile,
+            } => self.exec_place(frame, at, *figure, owner.as_ref(), on, tile.as_ref())?,
             Stmt::Move { figure, to, at: tile } => self.exec_move(frame, at, figure, to, tile.as_ref())?,
             Stmt::Return { figure } => self.exec_return(frame, at, figure)?,
             Stmt::Swap { a, b } => self.exec_swap(frame, at, a, b)?,
@@ -379,6 +384,7 @@ impl Game {
         figure: FigureTypeId,
         owner: Option<&Expr>,
         on: &Expr,
+        tile: Option<&Expr>,
     ) -> Result<(), EvalError> {
         let owner = match owner {
             Some(o) => match self.eval_at(frame, at, o)? {
@@ -387,8 +393,15 @@ impl Game {
             },
             None => None,
         };
+        let tile = match tile {
+            Some(t) => match self.eval_at(frame, at, t)? {
+                Value::Tile(t) => Some(t),
+                _ => return Ok(()),
+            },
+            None => None,
+        };
         if let Value::Feature(f) = self.eval_at(frame, at, on)? {
-            self.put_figure(figure, owner, f);
+            self.put_figure(figure, owner, f, tile);
         }
         Ok(())
     }
@@ -671,10 +684,17 @@ impl Game {
         Ok(true)
     }
 
-    /// A figure from supply onto a feature, at the segment the value names
-    /// (the one a player picked), if the figure may go there and one is left.
-    fn put_figure(&mut self, figure: FigureTypeId, owner: Option<u8>, f: FeatureId) {
-        let Some((placed, seg)) = self.state.features().members(f).next() else {
+    /// A figure from supply onto feature `f`, if the figure may go there and
+    /// one is left: on its segment on tile `at` when given (nothing when it
+    /// has none there), else at the segment the value names (the one a
+    /// player picked).
+    fn put_figure(&mut self, figure: FigureTypeId, owner: Option<u8>, f: FeatureId, at: Option<u16>) {
+        let Some((placed, seg)) = self
+            .state
+            .features()
+            .members(f)
+            .find(|(p, _)| at.is_none_or(|t| p.0 == t))
+        else {
             return;
         };
         if !self.state.may_stand(&self.rules, figure, placed, seg) {
@@ -712,7 +732,7 @@ impl Game {
                 None => {
                     // A neutral figure off the board comes back.
                     if self.rules.pack.figures[*t as usize].ownership == Ownership::Neutral {
-                        self.put_figure(*t, None, f);
+                        self.put_figure(*t, None, f, at);
                     }
                     None
                 }

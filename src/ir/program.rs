@@ -320,6 +320,9 @@ pub(crate) enum Stmt {
         figure: FigureTypeId,
         owner: Option<Expr>,
         on: Expr,
+        /// The tile of the feature to stand on (else the segment the
+        /// feature's value names).
+        at: Option<Expr>,
     },
     Move {
         figure: Expr,

@@ -174,10 +174,12 @@ pub enum Stmt {
         span: Span,
     },
     /// `place FIGURE [of PLAYER] on FEATURE`
+    /// `place FIGURE [of PLAYER] on FEATURE [at TILE]`
     Place {
         figure: Ident,
         owner: Option<Expr>,
         on: Expr,
+        at: Option<Expr>,
         span: Span,
     },
     /// `move FIGURE to FEATURE [at TILE]`

@@ -1201,12 +1201,17 @@ impl Cx {
             Rule::place_stmt => {
                 let figure = self.ident(next());
                 let mut rest: Vec<Pair<Rule>> = inner.collect();
+                let at = match rest.last().map(Pair::as_rule) {
+                    Some(Rule::place_at) => rest.pop().and_then(|p| p.into_inner().last()).map(|e| self.expr(e)),
+                    _ => None,
+                };
                 let on = self.expr(rest.pop().expect("place has a target"));
                 let owner = rest.pop().map(|o| self.expr(o));
                 Stmt::Place {
                     figure,
                     owner,
                     on,
+                    at,
                     span,
                 }
             }
