@@ -684,17 +684,22 @@ impl Game {
         Ok(true)
     }
 
+    /// The segment of feature `f` a figure goes on: its segment on tile `at`
+    /// when given, else the segment the value names first (so a location a
+    /// player picked wins).
+    fn segment_at(&self, f: FeatureId, at: Option<u16>) -> Option<(super::ids::PlacedId, u8)> {
+        self.state
+            .features()
+            .members(f)
+            .find(|(p, _)| at.is_none_or(|t| p.0 == t))
+    }
+
     /// A figure from supply onto feature `f`, if the figure may go there and
     /// one is left: on its segment on tile `at` when given (nothing when it
     /// has none there), else at the segment the value names (the one a
     /// player picked).
     fn put_figure(&mut self, figure: FigureTypeId, owner: Option<u8>, f: FeatureId, at: Option<u16>) {
-        let Some((placed, seg)) = self
-            .state
-            .features()
-            .members(f)
-            .find(|(p, _)| at.is_none_or(|t| p.0 == t))
-        else {
+        let Some((placed, seg)) = self.segment_at(f, at) else {
             return;
         };
         if !self.state.may_stand(&self.rules, figure, placed, seg) {
@@ -740,13 +745,7 @@ impl Game {
             _ => None,
         };
         let Some(id) = id else { return };
-        // The segment the value names first, so a picked location wins.
-        let Some((placed, seg)) = self
-            .state
-            .features()
-            .members(f)
-            .find(|(p, _)| at.is_none_or(|t| p.0 == t))
-        else {
+        let Some((placed, seg)) = self.segment_at(f, at) else {
             return;
         };
         let Some(m) = self.state.figure(id) else {
