@@ -173,7 +173,6 @@ pub enum Stmt {
         reason_named: bool,
         span: Span,
     },
-    /// `place FIGURE [of PLAYER] on FEATURE`
     /// `place FIGURE [of PLAYER] on FEATURE [at TILE]`
     Place {
         figure: Ident,
