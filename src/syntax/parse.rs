@@ -723,8 +723,14 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     if found == "then" && expected.iter().any(|e| e == "`{`") {
         return Some("an `if` statement takes no `then`: write `if CONDITION { ... } else { ... }`".to_string());
     }
-    if ["and", "or", "not", "in", "where", "true", "false", "touches"].contains(&found) {
+    // The words `keyword` in the grammar reserves.
+    const RESERVED: [&str; 9] = ["and", "or", "not", "in", "where", "true", "false", "touches", "at"];
+    if RESERVED.contains(&found) {
         return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
+    }
+    // `fn where(...)`: the name was passed over as no name at all.
+    if RESERVED.contains(&previous) && statement.split_whitespace().next() == Some("fn") {
+        return Some(format!("`{previous}` is a reserved word and cannot be used as a name"));
     }
     // A word run on past a keyword (`standsx`) is named by the caller.
     if before.ends_with('}') || before.ends_with(';') || found.is_empty() || expected.is_empty() {
