@@ -336,12 +336,12 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         // A run writes game-00000.ron and on: into a folder holding another
         // run's, it would overwrite some and leave the rest, one folder of
         // records of two runs.
-        if let Some(old) = records_in(dir).first() {
+        let old = records_in(dir);
+        if let Some(first) = old.first() {
             return Err(format!(
-                "--record-dir {}: it already holds records of a run ({}{}); a run would overwrite some and leave the others, so empty the folder or name another",
+                "--record-dir {}: it already holds records of a run ({first}{}); a run would overwrite some and leave the others, so empty the folder or name another",
                 dir.display(),
-                old,
-                if records_in(dir).len() > 1 { " and others" } else { "" }
+                if old.len() > 1 { " and others" } else { "" }
             ));
         }
         std::fs::create_dir_all(dir)
