@@ -31,7 +31,7 @@
 //! assert!((diff.mean() - 3.0).abs() < 1e-9);
 //! ```
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{Binomial, ContinuousCDF, Discrete, Normal, StudentsT};
 use std::collections::BTreeMap;
 
 /// The confidence level of every interval: 95%.
@@ -224,11 +224,26 @@ impl Proportion {
         }
     }
 
-    /// The two-sided p-value of "the true rate is `expected`" (a normal
-    /// approximation to the binomial test; 1 with no trials).
+    /// The two-sided p-value of "the true rate is `expected`" (1 with no
+    /// trials). Up to [`EXACT_TRIALS`] trials it is the exact binomial
+    /// test's (the outcomes no likelier than the one seen, summed), so a
+    /// handful of games gets an honest figure; a fractional count of
+    /// successes (shared victories) is placed between the p-values of the
+    /// whole counts around it. Above, the normal approximation is exact
+    /// enough and costs no loop over the trials.
     pub fn p_value_against(&self, expected: f64) -> f64 {
         if self.n == 0 || !(0.0..=1.0).contains(&expected) {
             return 1.0;
+        }
+        if self.n <= EXACT_TRIALS {
+            let k = self.successes.clamp(0.0, self.n as f64);
+            let (low, high) = (k.floor(), k.ceil());
+            let at_low = exact_binomial(self.n, low as u64, expected);
+            if high == low {
+                return at_low;
+            }
+            let at_high = exact_binomial(self.n, high as u64, expected);
+            return at_low + (k - low) * (at_high - at_low);
         }
         let se = (expected * (1.0 - expected) / self.n as f64).sqrt();
         if se == 0.0 {
@@ -240,6 +255,30 @@ impl Proportion {
         }
         two_sided_normal((self.rate() - expected) / se)
     }
+}
+
+/// The most trials [`Proportion::p_value_against`] tests exactly.
+pub const EXACT_TRIALS: u64 = 100_000;
+
+/// The two-sided exact binomial test of `k` successes in `n` trials of
+/// rate `p`: the probability of every count no likelier than `k` (with a
+/// relative tolerance, as R's `binom.test` has, so counts as likely as
+/// `k` are not lost to rounding).
+fn exact_binomial(n: u64, k: u64, p: f64) -> f64 {
+    if p == 0.0 || p == 1.0 {
+        let certain = if p == 0.0 { 0 } else { n };
+        return if k == certain { 1.0 } else { 0.0 };
+    }
+    let Ok(law) = Binomial::new(p, n) else {
+        return 1.0;
+    };
+    let seen = law.ln_pmf(k) + 1e-7;
+    let sum: f64 = (0..=n)
+        .map(|i| law.ln_pmf(i))
+        .filter(|&l| l <= seen)
+        .map(f64::exp)
+        .sum();
+    sum.clamp(0.0, 1.0)
 }
 
 /// The two-sided p-value of a standard normal statistic `z`.
@@ -482,6 +521,35 @@ mod tests {
         (0..1000).for_each(|i| half.add(if i % 2 == 0 { 1.0 } else { 0.5 - 0.5 }));
         assert!(half.p_value_against(0.5) > 0.5);
         assert!(half.p_value_against(0.25) < 1e-6);
+    }
+
+    /// Few games get the exact binomial test's p-value: one game won by
+    /// the first of two players is no evidence at all (the normal
+    /// approximation said p = 0.32). Figures from R's `binom.test`.
+    #[test]
+    fn few_trials_get_the_exact_binomial_p_value() {
+        let rate = |wins: &[f64]| {
+            let mut r = Proportion::new();
+            wins.iter().for_each(|&w| r.add(w));
+            r
+        };
+        assert_eq!(rate(&[1.0]).p_value_against(0.5), 1.0);
+        let all_ten = rate(&[1.0; 10]).p_value_against(0.5);
+        assert!((all_ten - 0.001_953_125).abs() < 1e-12, "{all_ten}");
+        let mut seven = vec![1.0; 7];
+        seven.resize(20, 0.0);
+        let p = rate(&seven).p_value_against(0.25);
+        assert!((p - 0.305_478_484_863_67).abs() < 1e-9, "{p}");
+        // A shared victory: between the whole counts around it.
+        seven[7] = 0.5;
+        let p = rate(&seven).p_value_against(0.25);
+        assert!(
+            (p - (0.305_478_484_863_67 + 0.126_124_481_787_88) / 2.0).abs() < 1e-9,
+            "{p}"
+        );
+        // Certain rates: only the certain outcome is likely.
+        assert_eq!(rate(&[0.0, 0.0]).p_value_against(0.0), 1.0);
+        assert_eq!(rate(&[0.0, 1.0]).p_value_against(0.0), 0.0);
     }
 
     /// A p-value far below 1e-16 is kept as the tail itself, not rounded
