@@ -1078,6 +1078,50 @@ fn keep_going_reports_failed_games_and_finishes_the_run() {
         messages.contains("its record:") || messages.contains("its record (the moves before it"),
         "{messages}"
     );
+    // The JSON names each failed game for a program, in game order, with
+    // its seed, error and record; the seed plays the same failure again.
+    let failures = report["failures"].as_array().expect("a list of failures");
+    assert_eq!(failures.len() as u64, failed, "{report}");
+    let games: Vec<u64> = failures.iter().map(|f| f["game"].as_u64().unwrap()).collect();
+    assert!(games.windows(2).all(|w| w[0] < w[1]), "{games:?}");
+    for f in failures {
+        assert!(f["error"].as_str().unwrap().contains("division by zero"), "{f}");
+        assert!(!f["kind"].as_str().unwrap().is_empty(), "{f}");
+        assert!(std::path::Path::new(f["record"].as_str().unwrap()).is_file(), "{f}");
+        assert!(f["replay"].as_str().unwrap().starts_with("meeple replay "), "{f}");
+        let seed = f["seed"].as_u64().unwrap().to_string();
+        assert!(
+            f["play_again"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--seed {seed} --games 1")),
+            "{f}"
+        );
+        assert!(f.get("variant").is_none(), "{f}");
+    }
+    let seed = failures[0]["seed"].as_u64().unwrap().to_string();
+    let again = meeple_in_tmp(
+        &[
+            "sim",
+            "--rules",
+            &text(&pack),
+            "--agents",
+            "random,greedy",
+            "--seed",
+            &seed,
+            "--games",
+            "1",
+        ],
+        &dir,
+    );
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("game 0 stopped: "), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(failures[0]["error"].as_str().unwrap()),
+        "{}\n{}",
+        stderr(&again),
+        failures[0]
+    );
 }
 
 #[cfg(unix)]
@@ -1422,6 +1466,39 @@ fn a_run_whose_every_game_failed_says_there_are_no_statistics() {
         assert!(err.contains("(3, reported above)"), "{args:?}: {err}");
         assert!(stdout(&out).is_empty(), "{args:?}: no figures of no games");
     }
+}
+
+/// compare's JSON names the failed games too, with the variant that failed.
+#[test]
+fn compare_json_names_failed_games_and_their_variant() {
+    let dir = scratch("compare-failures");
+    let pack = dir.join("sometimes.rules");
+    std::fs::write(&pack, SOMETIMES).unwrap();
+    let b = text(&pack);
+    let out = meeple_in_tmp(
+        &[
+            "compare",
+            "base",
+            &b,
+            "--games",
+            "12",
+            "--agents",
+            "greedy",
+            "--keep-going",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a report");
+    let failures = report["failures"].as_array().expect("a list of failures");
+    assert!(!failures.is_empty(), "{report}");
+    assert_eq!(failures.len() as u64, report["failed_games"].as_u64().unwrap());
+    for f in failures {
+        assert_eq!(f["variant"], "B", "{f}");
+        assert!(f["error"].as_str().unwrap().contains("division by zero"), "{f}");
+    }
+    assert!(stderr(&out).contains("variant B: game "), "{}", stderr(&out));
 }
 
 #[test]

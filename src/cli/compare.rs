@@ -123,7 +123,9 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
     let failure = |g: usize, f: &Failure| {
         let (which, o) = if f.variant == 0 { ("A", opts) } else { ("B", &b_opts) };
         let rules = if f.variant == 0 { &a.rules } else { &b.rules };
-        format!("variant {which}: {}", super::sim::stopped(rules, o, g, &f.error))
+        let mut failed = super::sim::stopped(rules, o, g, &f.error);
+        failed.variant = Some(which);
+        failed
     };
     let driven = drive(
         &a.rules,
@@ -165,10 +167,10 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             Ok(())
         },
     )?;
-    if totals_a.games == 0 && driven.failed > 0 && !driven.interrupted {
+    if totals_a.games == 0 && !driven.failures.is_empty() && !driven.interrupted {
         return Err(format!(
             "every game pair that was played failed ({}, reported above): there is nothing to compare",
-            driven.failed
+            driven.failures.len()
         ));
     }
     if let Some(dir) = &plot {
@@ -213,7 +215,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             "{:#}\n",
             json!({
                 "a": a.packs, "b": b.packs, "players": players, "games": totals_a.games, "games_asked": opts.games,
-                "failed_games": driven.failed, "interrupted": driven.interrupted, "seed": opts.seed,
+                "failed_games": driven.failures.len(), "failures": super::sim::failures_json(&driven.failures), "interrupted": driven.interrupted, "seed": opts.seed,
                 "agents": opts.agents, "rotate_seats": opts.rotate_seats, "seconds": driven.seconds,
                 "summary": summary, "statistics": rows_json,
             })
@@ -223,7 +225,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
     };
     Ok(Report {
         text,
-        failed: driven.failed,
+        failed: driven.failures.len(),
         interrupted: driven.interrupted,
         note: None,
     })
@@ -331,8 +333,11 @@ fn table(
             opts.games
         );
     }
-    if driven.failed > 0 {
-        out += &format!("{} game(s) failed and are left out (reported above)\n", driven.failed);
+    if !driven.failures.is_empty() {
+        out += &format!(
+            "{} game(s) failed and are left out (reported above)\n",
+            driven.failures.len()
+        );
     }
     let width = rows
         .iter()

@@ -110,10 +110,71 @@ fn write_record(record: &str, dir: &Path, g: usize) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// The message for game `g` stopped by `error`: its record (written to
-/// `--record-dir`, else to a temporary file) and commands that reproduce it.
-pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -> String {
-    let mut out = format!("game {g} stopped: {error}");
+/// A game stopped by an error: what the run reports of it on stderr
+/// ([`FailedGame::text`]) and in its JSON ([`FailedGame::json`]).
+pub(super) struct FailedGame {
+    game: usize,
+    /// The seed that plays it again alone (`--seed S --games 1`).
+    seed: u64,
+    /// The variant of a comparison that failed (`A` or `B`).
+    pub(super) variant: Option<&'static str>,
+    kind: String,
+    error: String,
+    /// Met in an agent's look ahead: the record holds the moves before it.
+    in_look: bool,
+    /// The record written (its path and the command replaying it), or why
+    /// it could not be.
+    record: Result<(PathBuf, String), String>,
+    /// The command that plays the game again.
+    again: String,
+}
+
+impl FailedGame {
+    /// The message on stderr: the error, the record, the commands.
+    pub(super) fn text(&self) -> String {
+        let mut out = match self.variant {
+            Some(v) => format!("variant {v}: game {} stopped: {}", self.game, self.error),
+            None => format!("game {} stopped: {}", self.game, self.error),
+        };
+        match &self.record {
+            // A failure met in an agent's look ahead is in no move the game
+            // made: the record replays the moves before it, and the game
+            // played again meets it.
+            Ok((path, replay)) if self.in_look => {
+                out += &format!(
+                    "\n  its record (the moves before it: the failure came in an agent's look ahead, which a replay does not make): {}\n  replay those moves: {replay}",
+                    path.display(),
+                )
+            }
+            Ok((path, replay)) => out += &format!("\n  its record: {}\n  replay it: {replay}", path.display()),
+            Err(e) => out += &format!("\n  (its record could not be written: {e})"),
+        }
+        out += &format!("\n  play it again: {}", self.again);
+        out
+    }
+
+    /// The failure in a run's JSON `failures` list: a program finds the
+    /// game, its seed, the error and the commands without reading stderr.
+    pub(super) fn json(&self) -> serde_json::Value {
+        let (record, replay, unwritten) = match &self.record {
+            Ok((path, replay)) => (json!(path.display().to_string()), json!(replay), json!(null)),
+            Err(e) => (json!(null), json!(null), json!(e)),
+        };
+        let mut v = json!({
+            "game": self.game, "seed": self.seed, "kind": self.kind, "error": self.error,
+            "in_agents_look": self.in_look, "record": record, "replay": replay,
+            "record_not_written": unwritten, "play_again": self.again,
+        });
+        if let Some(variant) = self.variant {
+            v["variant"] = json!(variant);
+        }
+        v
+    }
+}
+
+/// Game `g` stopped by `error`: its record (written to `--record-dir`,
+/// else to a temporary file) and commands that reproduce it.
+pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &GameError) -> FailedGame {
     // Games run without their log unless records are written: play the
     // game again (the same seeds make the same game) with the log on.
     let game = match play_game(
@@ -125,55 +186,33 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
         Ok(game) => Some(game),
         Err(stopped) => stopped.game.map(|game| *game),
     };
-    {
-        // A game that failed while being set up has a record with no turns,
-        // which replays to the same failure.
-        let record = |dir: Option<&Path>| match &game {
-            Some(game) => record_of(game, opts, g, dir),
-            None => Ok(Record {
-                rules: record_packs(&opts.packs, dir).0,
-                players: (1..=opts.players).map(|p| format!("Player {p}")).collect(),
-                seed: Some(replay_seed(opts.seed, g)),
-                tiles: None,
-                turns: Vec::new(),
-                expect: Vec::new(),
-                fails: None,
-            }),
-        };
-        let temporary = std::env::temp_dir();
-        let folder = opts.record_dir.as_deref().unwrap_or(&temporary);
-        let written = match &opts.record_dir {
-            Some(dir) => record(Some(dir)).and_then(|r| write_record(&r.to_ron(), dir, g)),
-            None => {
-                let path = temporary.join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
-                record(Some(&temporary)).and_then(|record| {
-                    std::fs::write(&path, record.to_ron())
-                        .map(|()| path.clone())
-                        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-                })
-            }
-        };
-        match written {
-            // A failure met in an agent's look ahead is in no move the game
-            // made: the record replays the moves before it, and the game
-            // played again meets it.
-            Ok(path) if error.met_in_look() => {
-                out += &format!(
-                    "\n  its record (the moves before it: the failure came in an agent's look ahead, which a replay does not make): {}\n  replay those moves: {}",
-                    path.display(),
-                    replay_command(opts, folder, &path)
-                )
-            }
-            Ok(path) => {
-                out += &format!(
-                    "\n  its record: {}\n  replay it: {}",
-                    path.display(),
-                    replay_command(opts, folder, &path)
-                )
-            }
-            Err(e) => out += &format!("\n  (its record could not be written: {e})"),
+    // A game that failed while being set up has a record with no turns,
+    // which replays to the same failure.
+    let record = |dir: Option<&Path>| match &game {
+        Some(game) => record_of(game, opts, g, dir),
+        None => Ok(Record {
+            rules: record_packs(&opts.packs, dir).0,
+            players: (1..=opts.players).map(|p| format!("Player {p}")).collect(),
+            seed: Some(replay_seed(opts.seed, g)),
+            tiles: None,
+            turns: Vec::new(),
+            expect: Vec::new(),
+            fails: None,
+        }),
+    };
+    let temporary = std::env::temp_dir();
+    let folder = opts.record_dir.as_deref().unwrap_or(&temporary);
+    let written = match &opts.record_dir {
+        Some(dir) => record(Some(dir)).and_then(|r| write_record(&r.to_ron(), dir, g)),
+        None => {
+            let path = temporary.join(format!("meeple-sim-{}-game-{g:05}.ron", std::process::id()));
+            record(Some(&temporary)).and_then(|record| {
+                std::fs::write(&path, record.to_ron())
+                    .map(|()| path.clone())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            })
         }
-    }
+    };
     let mut command = vec![
         "meeple".to_string(),
         "sim".to_string(),
@@ -196,8 +235,19 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
         command.push("--keyed-draws".to_string());
     }
     command.iter_mut().for_each(|w| *w = shell_word(w));
-    out += &format!("\n  play it again: {}", command.join(" "));
-    out
+    FailedGame {
+        game: g,
+        seed: replay_seed(opts.seed, g),
+        variant: None,
+        kind: error.kind().to_string(),
+        error: error.to_string(),
+        in_look: error.met_in_look(),
+        record: written.map(|path| {
+            let replay = replay_command(opts, folder, &path);
+            (path, replay)
+        }),
+        again: command.join(" "),
+    }
 }
 
 /// A word as a POSIX shell reads it back, quoted when needed.
@@ -233,8 +283,9 @@ fn catch_interrupt() {
 pub(super) struct Driven {
     /// Games handed to the caller (finished, in game order).
     pub(super) played: usize,
-    /// Games that stopped with an error (reported on stderr; only with --keep-going).
-    pub(super) failed: usize,
+    /// Games that stopped with an error (reported on stderr, and in the
+    /// JSON; only with --keep-going), in game order.
+    pub(super) failures: Vec<FailedGame>,
     /// Whether Ctrl-C stopped the run early.
     pub(super) interrupted: bool,
     pub(super) seconds: f64,
@@ -248,7 +299,7 @@ pub(super) fn drive<T, W>(
     rules: &Arc<Rules>,
     opts: &SimOptions,
     keep: impl Fn(usize, Result<Game, Stopped>) -> Result<T, W> + Sync,
-    failure: impl Fn(usize, &W) -> String,
+    failure: impl Fn(usize, &W) -> FailedGame,
     mut take: impl FnMut(usize, T) -> Result<(), String>,
 ) -> Result<Driven, String>
 where
@@ -270,7 +321,7 @@ where
     let started = Instant::now();
     let mut driven = Driven {
         played: 0,
-        failed: 0,
+        failures: Vec::new(),
         interrupted: false,
         seconds: 0.0,
     };
@@ -288,13 +339,13 @@ where
                 driven.played += 1;
             }
             Err(why) => {
-                let message = failure(g, &why);
+                let failed = failure(g, &why);
                 if !opts.keep_going {
-                    error = Some(message);
+                    error = Some(failed.text());
                     return ControlFlow::Break(());
                 }
-                bar.suspend(|| eprintln!("{message}\n  (--keep-going: the run goes on without it)"));
-                driven.failed += 1;
+                bar.suspend(|| eprintln!("{}\n  (--keep-going: the run goes on without it)", failed.text()));
+                driven.failures.push(failed);
             }
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
@@ -383,10 +434,10 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
     if let Some(out) = games_out {
         out.finish()?;
     }
-    if totals.games == 0 && driven.failed > 0 && !driven.interrupted {
+    if totals.games == 0 && !driven.failures.is_empty() && !driven.interrupted {
         return Err(format!(
             "every game that was played failed ({}, reported above): there are no statistics to give",
-            driven.failed
+            driven.failures.len()
         ));
     }
     if let Some(dir) = &opts.plot {
@@ -419,7 +470,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         });
     Ok(Report {
         text,
-        failed: driven.failed,
+        failed: driven.failures.len(),
         interrupted: driven.interrupted,
         note,
     })
@@ -497,7 +548,7 @@ fn sim_json(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, driv
     let fair = 1.0 / opts.players.max(1) as f64;
     let report = json!({
         "rules": opts.packs, "players": opts.players, "games": totals.games, "games_asked": opts.games,
-        "failed_games": driven.failed, "interrupted": driven.interrupted, "seed": opts.seed,
+        "failed_games": driven.failures.len(), "failures": failures_json(&driven.failures), "interrupted": driven.interrupted, "seed": opts.seed,
         "rotate_seats": opts.rotate_seats, "seconds": driven.seconds,
         "discarded_tiles_per_game": totals.discarded.mean(),
         "turns": { "mean": totals.turns.mean(), "mean_ci": [totals.turns.interval().low, totals.turns.interval().high],
@@ -511,6 +562,11 @@ fn sim_json(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, driv
         "seats": seats, "agents": agents,
     });
     format!("{report:#}\n")
+}
+
+/// A run's failed games as its JSON `failures` list.
+pub(super) fn failures_json(failures: &[FailedGame]) -> serde_json::Value {
+    json!(failures.iter().map(FailedGame::json).collect::<Vec<_>>())
 }
 
 /// `x ± h` with `digits` decimals.
@@ -642,8 +698,11 @@ fn sim_table(opts: &SimOptions, pack: &crate::ir::RulePack, totals: &Totals, dri
             totals.games, opts.games
         );
     }
-    if driven.failed > 0 {
-        out += &format!("{} game(s) failed and are left out (reported above)\n", driven.failed);
+    if !driven.failures.is_empty() {
+        out += &format!(
+            "{} game(s) failed and are left out (reported above)\n",
+            driven.failures.len()
+        );
     }
     out.push('\n');
     let by_seat = |p: usize| {
