@@ -188,7 +188,7 @@ impl Agent for GreedyAgent {
 }
 
 /// An agent asked to choose among no options.
-fn no_options() -> GameError {
+pub(super) fn no_options() -> GameError {
     ErrorKind::NotAnOption
         .error("no options to choose from: give the options of the pending decision (`Game::options`)")
 }

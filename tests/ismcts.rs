@@ -357,3 +357,37 @@ fn a_rule_failing_in_an_agents_look_stops_the_game() {
     assert_eq!(error.kind(), meeple::ErrorKind::DivisionByZero, "{error}");
     assert!(!error.met_in_look(), "{error}");
 }
+
+/// Asked to choose among no options, every agent says so (the search agent
+/// used to panic, reading the first); and a budget of no iterations still
+/// searches one, as a time too short for one does, rather than playing the
+/// first option unsearched.
+#[test]
+fn no_options_is_an_error_and_every_budget_searches() {
+    use meeple::{ErrorKind, GreedyAgent, RandomAgent};
+    let rules = rules(&["base"]);
+    let mut game = Game::new(rules, Setup::new(2).seed(1)).expect("two players can play");
+    let mut agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(RandomAgent::new(1)),
+        Box::new(GreedyAgent::new(1)),
+        ismcts(1, 10),
+    ];
+    for agent in &mut agents {
+        let err = agent.choose(&game, &[]).expect_err("no options, no choice");
+        assert_eq!(err.kind(), ErrorKind::NotAnOption, "{}: {err}", agent.name());
+    }
+    let mut zero = IsmctsAgent::new(1, Budget::Iterations(0));
+    assert_eq!(zero.name(), "ismcts:1");
+    let options = game.options();
+    assert!(options.len() > 1);
+    let choice = zero.choose(&game, &options).expect("the agent chooses");
+    assert!(options.contains(&choice));
+    assert_eq!(zero.playouts(), 1, "one iteration searched");
+    let mut rest: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent::new(2))];
+    play(&mut game, &mut rest).expect("random games finish");
+    assert!(game.is_over());
+    for agent in &mut agents {
+        let err = agent.choose(&game, &[]).expect_err("a game over has no options");
+        assert_eq!(err.kind(), ErrorKind::NotAnOption, "{}: {err}", agent.name());
+    }
+}

@@ -135,8 +135,15 @@ pub struct IsmctsAgent {
 }
 
 impl IsmctsAgent {
-    /// An agent with its own seed, searching `budget` per decision.
+    /// An agent with its own seed, searching `budget` per decision. Every
+    /// decision searches at least one iteration, as a time budget too
+    /// short for one does: `Budget::Iterations(0)` is taken as 1 (and
+    /// named so), not as a search of nothing that plays the first option.
     pub fn new(seed: u64, budget: Budget) -> IsmctsAgent {
+        let budget = match budget {
+            Budget::Iterations(0) => Budget::Iterations(1),
+            other => other,
+        };
         let name = match budget {
             Budget::Iterations(n) => format!("ismcts:{n}"),
             // Whole milliseconds as they are (`ismcts:1500ms`), a part of
@@ -294,8 +301,10 @@ fn rewards(scores: &[i64]) -> Vec<f64> {
 
 impl super::Agent for IsmctsAgent {
     fn choose(&mut self, game: &Game, options: &[Choice]) -> Result<Choice, GameError> {
-        if options.len() == 1 {
-            return Ok(options[0]);
+        match options {
+            [] => return Err(super::no_options()),
+            [only] => return Ok(*only),
+            _ => {}
         }
         let me = game.deciding_player().unwrap_or_else(|| game.current_player());
         self.nodes.clear();
