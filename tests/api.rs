@@ -243,3 +243,26 @@ fn loading_no_packs_says_so() {
     let err = load(&[]).expect_err("nothing to load");
     assert!(err.render().contains("no packs to load"), "{}", err.render());
 }
+
+/// A tile id the packs do not define is named as such when placed (it was
+/// "tile ? was not drawn"), and a replay's card draws are checked when the
+/// game is set up, as its tile draws are (a bad card id used to wait for
+/// the first card draw).
+#[test]
+fn out_of_range_tile_and_card_ids_are_named_where_given() {
+    let mut game = base_game(2);
+    let err = game
+        .apply(Choice::Place {
+            tile: 9999,
+            pos: (0, 1),
+            rot: meeple::Rotation::ALL[0],
+        })
+        .expect_err("no tile 9999");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId, "{err}");
+    assert!(err.to_string().contains("tile id 9999 does not exist"), "{err}");
+    let rules = game.rules().clone();
+    let err = Game::new(rules.clone(), Setup::new(2).replay(vec![], vec![9999])).expect_err("no card 9999");
+    assert_eq!(err.kind(), ErrorKind::Setup, "{err}");
+    assert!(err.to_string().contains("card id 9999"), "{err}");
+    assert!(Game::new(rules, Setup::new(2).replay(vec![], vec![])).is_ok());
+}

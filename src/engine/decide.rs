@@ -631,6 +631,13 @@ impl Game {
     /// was drawn, fits and uses the square a rule demands.
     fn apply_place(&mut self, drawn: TileId, tile: TileId, pos: Pos, rot: Rotation) -> Result<(), GameError> {
         let player = Player::at(self.state.current());
+        let kinds = self.rules.pack.tiles.len();
+        if tile as usize >= kinds {
+            return Err(ErrorKind::NoSuchId.error(format!(
+                "tile id {tile} does not exist; the packs define {kinds} tile types (0 to {})",
+                kinds.saturating_sub(1)
+            )));
+        }
         if tile != drawn && !self.state.extras().iter().any(|(t, _)| *t == tile) {
             let name = |t: TileId| self.rules.pack.tiles.get(t as usize).map_or("?", |x| x.name.as_str());
             return Err(ErrorKind::TileNotDrawn.error(format!(

@@ -115,7 +115,7 @@ impl Game {
     /// run, the first tile drawn for the first player.
     ///
     /// Fails with [`ErrorKind::Setup`] for a number of players outside 1 to
-    /// [`MAX_PLAYERS`] or a tile id the packs do not define, and with the
+    /// [`MAX_PLAYERS`] or a tile or card id the packs do not define, and with the
     /// rule's error when a `setup` rule fails.
     pub fn new(rules: Arc<Rules>, setup: Setup) -> Result<Game, GameError> {
         let Setup {
@@ -132,6 +132,15 @@ impl Game {
             return Err(GameError::setup(format!(
                 "drawn tile id {bad} is not a tile of the packs, which define {} tile types",
                 rules.pack.tiles.len()
+            )));
+        }
+        let cards = rules.pack.program.cards.len();
+        if let Some(bad) = replay
+            .as_ref()
+            .and_then(|r| r.cards.iter().find(|c| **c as usize >= cards))
+        {
+            return Err(GameError::setup(format!(
+                "drawn card id {bad} is not a card of the packs, which define {cards} card kinds"
             )));
         }
         let mut stack = stack.unwrap_or_else(|| full_stack(&rules));
