@@ -131,3 +131,77 @@ fn rollouts_from_views_resolve_cards_like_real_games() {
         rate(viewed)
     );
 }
+
+/// Another player's pending choice, seen in a view, offers what the rules
+/// offer in the view's sample, never what the real hand holds: in
+/// Christmas Present a victim may discard Prevent Attack (`choose by
+/// victim card k where k == prevent_attack`), and a view used to offer
+/// every card of the victim's sampled hand, any of which then "cancelled"
+/// the attack. That the victim is asked is public (they hold the card), so
+/// the sample gives them one.
+#[test]
+fn another_players_pending_card_choice_is_listed_again_in_the_sample() {
+    use meeple::engine::{Player, Target};
+    use meeple::ir::program::Domain;
+    let rules = rules(&["base", "christmas_present"]);
+    let cards = &rules.pack().program().cards;
+    let prevent = cards.iter().position(|c| c.name == "prevent_attack").expect("the card") as u16;
+    let (mut questions, mut views) = (0, 0);
+    for seed in 0..120u64 {
+        let mut game = Game::new(rules.clone(), Setup::new(3).seed(seed)).expect("three players can play");
+        let mut agents = random_agents(seed);
+        let mut options = Vec::new();
+        while let Some(decision) = game.decision() {
+            game.options_into(&mut options);
+            if let Decision::Choose {
+                player: chooser,
+                domain: Domain::Cards,
+                optional,
+            } = decision
+            {
+                // The question of Prevent Attack (a `may`, where discarding
+                // down to the hand limit is not).
+                let real_prevent = optional
+                    && options.iter().all(|c| match c {
+                        Choice::Decline => true,
+                        Choice::Pick(Target::Card(k)) => *k == prevent,
+                        _ => false,
+                    });
+                questions += usize::from(real_prevent);
+                for viewer in (0..3).map(Player).filter(|p| *p != chooser) {
+                    for sample in 0..4 {
+                        let view = game.view_with_seed(viewer, sample).expect("a player of the game");
+                        let offered = view.options();
+                        let hand = view.hand(chooser).expect("the chooser's sampled hand");
+                        views += 1;
+                        for choice in &offered {
+                            if let Choice::Pick(Target::Card(k)) = choice {
+                                assert!(hand.contains(k), "{choice:?} is not in the sampled hand {hand:?}");
+                                if real_prevent {
+                                    assert_eq!(
+                                        *k, prevent,
+                                        "seed {seed}: the view offers another card than Prevent Attack"
+                                    );
+                                }
+                            }
+                        }
+                        assert!(
+                            offered.iter().any(|c| matches!(c, Choice::Pick(_))),
+                            "seed {seed}: the question is asked, so the sample holds an answer: {offered:?}"
+                        );
+                        // The search plays on by the rules from the view.
+                        let mut ahead = view.search_clone();
+                        ahead.apply(offered[0]).expect("a view's option is legal in it");
+                    }
+                }
+            }
+            let player = game.deciding_player().unwrap_or_default();
+            let choice = agents[player.index()]
+                .choose(&game, &options)
+                .expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+    }
+    assert!(questions >= 3, "only {questions} Prevent Attack questions met");
+    assert!(views >= 24, "only {views} views of another player's card choice");
+}

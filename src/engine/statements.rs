@@ -18,6 +18,7 @@ use crate::ir::program::{Domain, EventKind, FnBody, OptionArm, Stmt};
 use crate::ir::{BinOp, FigureTypeId, Ownership};
 use crate::ir::{BlockId, VarId};
 use crate::source::Span;
+use std::sync::Arc;
 
 /// The room of a choice's list of options and of a `choose`'s list of
 /// members: most choices have fewer, so the kept lists seldom grow.
@@ -554,69 +555,7 @@ impl Game {
             let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
                 return Ok(false);
             };
-            // Every option is judged against the same state: counts over the
-            // board that do not depend on the option are counted once, in a
-            // memo made for a filter that may count.
-            let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
-            let mut options = self.spare.targets.take_with(CHOICE_ROOM);
-            let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
-            let filter: Option<&dyn Filter> = match compiled.statement(at) {
-                Some(fast) => Some(fast),
-                None => walked.as_ref().map(|f| f as &dyn Filter),
-            };
-            let judged = match list {
-                // Members of a whole domain are judged as the scan finds
-                // them: its leading member test is not judged again
-                // (`Filter::holds_found`), and no list of them is made.
-                None => self.with_frame(frame, |ev, env| {
-                    let ev = Evaluator {
-                        memo: memo.as_ref(),
-                        ..ev
-                    };
-                    // The members met are charged once the scan is done:
-                    // the same total as when they were listed first, so a
-                    // choice that ran out of budget still does (near the
-                    // limit, a filter's own failure may now be met first).
-                    let mut owed = 0;
-                    ev.scan_candidates(*domain, *slot, filter, player as usize, env, |env, item, charge| {
-                        owed += usize::from(charge);
-                        let target = value_target(&item);
-                        env.locals[*slot as usize] = item;
-                        if filter.map_or(Ok(true), |f| f.holds_found(&ev, env, *domain))? {
-                            options.push(target);
-                        }
-                        Ok(())
-                    })?;
-                    ev.charge(owed)
-                }),
-                // A list's members are listed (and charged) first, as the
-                // list is a value; a figure on it that has left the board is
-                // no option.
-                Some(l) => {
-                    let mut items = std::mem::take(&mut self.spare.members);
-                    items.reserve(CHOICE_ROOM);
-                    let judged = self.with_frame(frame, |ev, env| {
-                        ev.domain_items_into(*domain, Some(l), player as usize, env, &mut items)?;
-                        let ev = Evaluator {
-                            memo: memo.as_ref(),
-                            ..ev
-                        };
-                        for item in items.drain(..) {
-                            let target = value_target(&item);
-                            let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
-                            env.locals[*slot as usize] = item;
-                            if filter.map_or(Ok(true), |f| f.holds(&ev, env))? && !off_board {
-                                options.push(target);
-                            }
-                        }
-                        Ok::<_, EvalError>(())
-                    });
-                    items.clear();
-                    self.spare.members = items;
-                    judged
-                }
-            };
-            judged?;
+            let options = self.choose_options(compiled, frame, at, stmt, player)?;
             if options.is_empty() {
                 self.spare.targets.keep(options);
                 if let Some(b) = otherwise {
@@ -639,8 +578,103 @@ impl Game {
             slot: *slot,
             body: *body,
             otherwise: *otherwise,
+            at,
         }));
         Ok(true)
+    }
+
+    /// The options of `choose` statement `stmt` (at `at`, running in
+    /// `frame`) for `player` now: the members of its domain or list that
+    /// pass its filter, in order. A view lists another player's pending
+    /// choice again with this ([`Game::relist_choice`]), as the sample of
+    /// what only they see may offer other options.
+    pub(super) fn choose_options(
+        &mut self,
+        compiled: &Compiled,
+        frame: u32,
+        at: (BlockId, u32),
+        stmt: &Stmt,
+        player: u8,
+    ) -> Result<Vec<Target>, EvalError> {
+        let Stmt::Choose {
+            slot,
+            domain,
+            list,
+            filter,
+            ..
+        } = stmt
+        else {
+            return Ok(Vec::new());
+        };
+        // Every option is judged against the same state: counts over the
+        // board that do not depend on the option are counted once, in a
+        // memo made for a filter that may count.
+        let memo = compiled.choose(at).is_none_or(|c| c.memo).then(Memo::default);
+        let mut options = self.spare.targets.take_with(CHOICE_ROOM);
+        let walked = filter.as_ref().map(|expr| Walked { expr, slot: *slot });
+        let filter: Option<&dyn Filter> = match compiled.statement(at) {
+            Some(fast) => Some(fast),
+            None => walked.as_ref().map(|f| f as &dyn Filter),
+        };
+        let judged = match list {
+            // Members of a whole domain are judged as the scan finds
+            // them: its leading member test is not judged again
+            // (`Filter::holds_found`), and no list of them is made.
+            None => self.with_frame(frame, |ev, env| {
+                let ev = Evaluator {
+                    memo: memo.as_ref(),
+                    ..ev
+                };
+                // The members met are charged once the scan is done:
+                // the same total as when they were listed first, so a
+                // choice that ran out of budget still does (near the
+                // limit, a filter's own failure may now be met first).
+                let mut owed = 0;
+                ev.scan_candidates(*domain, *slot, filter, player as usize, env, |env, item, charge| {
+                    owed += usize::from(charge);
+                    let target = value_target(&item);
+                    env.locals[*slot as usize] = item;
+                    if filter.map_or(Ok(true), |f| f.holds_found(&ev, env, *domain))? {
+                        options.push(target);
+                    }
+                    Ok(())
+                })?;
+                ev.charge(owed)
+            }),
+            // A list's members are listed (and charged) first, as the
+            // list is a value; a figure on it that has left the board is
+            // no option.
+            Some(l) => {
+                let mut items = std::mem::take(&mut self.spare.members);
+                items.reserve(CHOICE_ROOM);
+                let judged = self.with_frame(frame, |ev, env| {
+                    ev.domain_items_into(*domain, Some(l), player as usize, env, &mut items)?;
+                    let ev = Evaluator {
+                        memo: memo.as_ref(),
+                        ..ev
+                    };
+                    for item in items.drain(..) {
+                        let target = value_target(&item);
+                        let off_board = matches!(item, Value::Figure(id) if ev.state.figure(id).is_none());
+                        env.locals[*slot as usize] = item;
+                        if filter.map_or(Ok(true), |f| f.holds(&ev, env))? && !off_board {
+                            options.push(target);
+                        }
+                    }
+                    Ok::<_, EvalError>(())
+                });
+                items.clear();
+                self.spare.members = items;
+                judged
+            }
+        };
+        match judged {
+            Ok(()) => Ok(options),
+            Err(e) => {
+                self.spare.targets.keep(options);
+                Err(e)
+            }
+        }
     }
 
     /// `choose { NAME [when COND] { ... } ... }`: the options whose `when`
@@ -657,16 +691,7 @@ impl Game {
         let Value::Player(player) = self.chooser(compiled, frame, at, by)? else {
             return Ok(false);
         };
-        let mut options = self.spare.targets.take_with(CHOICE_ROOM);
-        for arm in arms {
-            let offered = match &arm.when {
-                Some(w) => self.eval_at(frame, at, w)? == Value::Bool(true),
-                None => true,
-            };
-            if offered {
-                options.push(Target::Option(arm.body));
-            }
-        }
+        let options = self.offered_arms(frame, at, arms)?;
         let Some(&Target::Option(first)) = options.first() else {
             self.spare.targets.keep(options);
             return Ok(false);
@@ -680,8 +705,62 @@ impl Game {
             slot: 0,
             body: first,
             otherwise: None,
+            at,
         }));
         Ok(true)
+    }
+
+    /// The arms of a `choose { NAME [when COND] { ... } ... }` (at `at`,
+    /// running in `frame`) whose `when` holds now, in order.
+    fn offered_arms(&mut self, frame: u32, at: (BlockId, u32), arms: &[OptionArm]) -> Result<Vec<Target>, EvalError> {
+        let mut options = self.spare.targets.take_with(CHOICE_ROOM);
+        for arm in arms {
+            let offered = match &arm.when {
+                Some(w) => self.eval_at(frame, at, w),
+                None => Ok(Value::Bool(true)),
+            };
+            match offered {
+                Ok(Value::Bool(true)) => options.push(Target::Option(arm.body)),
+                Ok(_) => {}
+                Err(e) => {
+                    self.spare.targets.keep(options);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(options)
+    }
+
+    /// The options of a rule's pending choice listed again in this game's
+    /// state (a view's sample of what the viewer cannot see, which may
+    /// offer other options than the real game did); `None` for a choice
+    /// whose options nothing hidden can change (a `may` asks its one
+    /// question whatever the sample).
+    pub(super) fn relist_choice(
+        &mut self,
+        compiled: &Compiled,
+        choice: &RuleChoice,
+    ) -> Option<Result<Vec<Target>, EvalError>> {
+        let rules = Arc::clone(&self.rules);
+        let block = rules.pack.program.blocks.get(choice.at.0 as usize)?;
+        let stmt: &Stmt = &block.get(choice.at.1 as usize)?.stmt;
+        match stmt {
+            Stmt::Choose {
+                by,
+                slot,
+                domain,
+                list,
+                filter,
+                ..
+            } => {
+                if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
+                    return None;
+                }
+                Some(self.choose_options(compiled, choice.frame, choice.at, stmt, choice.player))
+            }
+            Stmt::ChooseOption { options, .. } => Some(self.offered_arms(choice.frame, choice.at, options)),
+            _ => None,
+        }
     }
 
     /// The segment of feature `f` a figure goes on: its segment on tile `at`

@@ -283,6 +283,9 @@ pub(super) struct RuleChoice {
     pub slot: u16,
     pub body: BlockId,
     pub otherwise: Option<BlockId>,
+    /// The `choose` statement that asks (its block and place), which a
+    /// view lists again for its sample (`Game::relist_choice`).
+    pub at: (BlockId, u32),
 }
 
 impl Pending {

@@ -8,10 +8,10 @@
 use super::game::Game;
 use super::ids::Player;
 use super::rng::Rng;
-use super::task::Phase;
+use super::task::{Pending, Phase};
 use super::types::Target;
-use crate::ir::program::Domain;
 use crate::ir::CardId;
+use std::sync::Arc;
 
 /// A game as one player may see it ([`Game::view_for`]): what the player
 /// cannot see is a sample, so it reads like a game and can be searched
@@ -44,7 +44,10 @@ impl Game {
     /// the tile stack, the cards in other players' hands (each still from
     /// the deck its back shows) and the draw piles. So every id in a view is
     /// a real tile or card, a search from the view plays by the real rules,
-    /// and it learns nothing hidden. The sample depends only on what the
+    /// and it learns nothing hidden: another player's pending choice offers
+    /// what the rules offer in the sample (the cards of their sampled hand
+    /// that pass its filter), and the sample gives them something to choose,
+    /// as their being asked shows. The sample depends only on what the
     /// player has seen and on `seed`. Like a search copy, a view keeps no
     /// event log: an agent that wants the game's public history keeps it
     /// itself from the moves it sees (its board, scores and supplies are the
@@ -103,11 +106,36 @@ impl Game {
         // tiles and cards not yet seen), never on where it really lies.
         let program = &self.rules.pack.program;
         view.state.resample_hidden(player, &mut rng, |c| program.deck_of(c));
-        // Another player's pending choice of cards offers the cards of their
-        // sampled hand (from the same decks), not their real ones.
-        if let Phase::Choose(p) = &mut view.phase {
-            if p.domain() == Domain::Cards && p.player() as usize != player {
-                let decks: Vec<u16> = p
+        Self::relist_pending(player, view, &mut rng);
+        view.rng = rng;
+        view.viewer = Some(player as u8);
+    }
+
+    /// Lists another player's pending choice again in the sample `view`:
+    /// its options may depend on what only they see (the cards in their
+    /// hand that pass its filter, an option's `when p.holds(...)`), so the
+    /// real game's would tell the viewer what is hidden, and a sample's
+    /// hand may not hold them. That the player is asked is public, and so
+    /// is that they have something to choose: a sample that leaves them no
+    /// option is drawn again (at most [`RESAMPLES`] times; the first
+    /// sample that does is kept, so the sample is the one the viewer's
+    /// knowledge allows). A choice that no sample gives an option is left
+    /// with none of its hidden options (the search sees the question, but
+    /// none of the real answers; a `may` can still be declined).
+    fn relist_pending(player: usize, view: &mut Game, rng: &mut Rng) {
+        let Phase::Choose(pending) = &view.phase else {
+            return;
+        };
+        if pending.player() as usize == player {
+            return;
+        }
+        let choice = match &**pending {
+            Pending::Rule(choice) => choice.clone(),
+            Pending::Trim { .. } => {
+                // Discarding down to the hand limit: any card of the sampled
+                // hand from the limited decks.
+                let program = &view.rules.pack.program;
+                let decks: Vec<u16> = pending
                     .options()
                     .iter()
                     .filter_map(|t| match t {
@@ -115,39 +143,60 @@ impl Game {
                         _ => None,
                     })
                     .collect();
-                let mut kinds: Vec<CardId> = view.state.hands()[p.player() as usize]
+                let mut kinds: Vec<CardId> = view.state.hands()[pending.player() as usize]
                     .iter()
                     .copied()
                     .filter(|c| decks.contains(&program.deck_of(*c)))
                     .collect();
                 kinds.sort_unstable();
                 kinds.dedup();
-                *p.options_mut() = kinds.into_iter().map(Target::Card).collect();
-            }
-            // Which of another player's named options are offered may depend
-            // on what only they see (`when p.holds(...)`): the view offers
-            // every option of that choice.
-            if p.domain() == Domain::Options && p.player() as usize != player {
-                let first = match p.options().first() {
-                    Some(Target::Option(b)) => Some(*b),
-                    _ => None,
-                };
-                if let Some(b) = first {
-                    *p.options_mut() = program.option_bodies(b).into_iter().map(Target::Option).collect();
+                let kinds = kinds.into_iter().map(Target::Card).collect();
+                if let Phase::Choose(p) = &mut view.phase {
+                    *p.options_mut() = kinds;
                 }
+                return;
+            }
+        };
+        let rules = Arc::clone(&view.rules);
+        let compiled = Arc::clone(&view.compiled);
+        // Listing charges nothing to the view's budgets, as a look does not.
+        let saved = view.budget.clone();
+        let mut listed = Vec::new();
+        for attempt in 0..RESAMPLES {
+            if attempt > 0 {
+                let program = &rules.pack.program;
+                view.state.resample_hidden(player, rng, |c| program.deck_of(c));
+            }
+            view.budget.reset();
+            match view.relist_choice(&compiled, &choice) {
+                // Nothing hidden changes what it offers.
+                None => {
+                    view.budget = saved;
+                    return;
+                }
+                Some(Ok(options)) if !options.is_empty() => {
+                    listed = options;
+                    break;
+                }
+                Some(_) => {}
             }
         }
-        view.rng = rng;
-        view.viewer = Some(player as u8);
+        view.budget = saved;
+        if let Phase::Choose(p) = &mut view.phase {
+            *p.options_mut() = listed;
+        }
     }
 }
+
+/// How many samples a view draws, at most, for another player's pending
+/// choice to have an option ([`Game::relist_pending`]).
+pub const RESAMPLES: usize = 1000;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::agents::{Agent, RandomAgent};
-    use crate::engine::{Rules, Setup};
-    use std::sync::Arc;
+    use crate::engine::{Choice, Rules, Setup};
 
     /// Every placement draws a card, kept in the hand.
     const TOKENS: &str = "pack tokens\nrequires base\ndeck tokens\n\
@@ -169,6 +218,60 @@ mod tests {
             game.apply(choice).expect("options are legal");
         }
         game
+    }
+
+    /// Another player's named options whose `when` reads their hand are
+    /// judged on the view's sample of it: offered when the sampled hand
+    /// holds the card, whatever the real hand holds.
+    #[test]
+    fn another_players_named_options_are_judged_on_the_sample() {
+        let pack = format!(
+            "{TOKENS}on tile_placed {{\n  choose by next_player {{\n    \
+             play_sun when next_player.holds(sun) {{ score 1 to next_player reason \"sun\" }}\n    \
+             play_moon when next_player.holds(moon) {{ score 1 to next_player reason \"moon\" }}\n    \
+             pass {{ }}\n  }}\n}}\n"
+        );
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", &pack)));
+        let program = &rules.pack.program;
+        let card = |name: &str| program.cards.iter().position(|c| c.name == name).expect("a card") as CardId;
+        let (sun, moon) = (card("sun"), card("moon"));
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
+        let mut agent = RandomAgent::new(1);
+        let mut judged = 0;
+        while game.decision().is_some() && judged < 40 {
+            if let Phase::Choose(p) = &game.phase {
+                let chooser = p.player() as usize;
+                let viewer = Player((chooser as u8 + 1) % 2);
+                for seed in 0..4 {
+                    let view = game.view_with_seed(viewer, seed).expect("a player of the game");
+                    let hand = &view.state.hands()[chooser];
+                    let offered: Vec<&str> = view
+                        .options()
+                        .iter()
+                        .filter_map(|c| match c {
+                            Choice::Pick(Target::Option(b)) => program.option_name(*b),
+                            _ => None,
+                        })
+                        .collect();
+                    assert_eq!(
+                        offered.contains(&"play_sun"),
+                        hand.contains(&sun),
+                        "{offered:?} {hand:?}"
+                    );
+                    assert_eq!(
+                        offered.contains(&"play_moon"),
+                        hand.contains(&moon),
+                        "{offered:?} {hand:?}"
+                    );
+                    assert!(offered.contains(&"pass"));
+                    judged += 1;
+                }
+            }
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        assert!(judged >= 40, "only {judged} views of the other player's choice");
     }
 
     #[test]

@@ -599,21 +599,6 @@ impl Program {
         })
     }
 
-    /// Every option body of the `choose { ... }` that has an option with
-    /// body `body`, in the order written (empty for any other block).
-    pub(crate) fn option_bodies(&self, body: BlockId) -> Vec<BlockId> {
-        self.blocks
-            .iter()
-            .flatten()
-            .find_map(|s| match &s.stmt {
-                Stmt::ChooseOption { options, .. } if options.iter().any(|o| o.body == body) => {
-                    Some(options.iter().map(|o| o.body).collect())
-                }
-                _ => None,
-            })
-            .unwrap_or_default()
-    }
-
     /// Handlers of an event, in order.
     pub(crate) fn handlers_for(&self, event: EventKind) -> impl Iterator<Item = (usize, &Handler)> + '_ {
         self.handlers.iter().enumerate().filter(move |(_, h)| h.event == event)
