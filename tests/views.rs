@@ -205,3 +205,34 @@ fn another_players_pending_card_choice_is_listed_again_in_the_sample() {
     assert!(questions >= 3, "only {questions} Prevent Attack questions met");
     assert!(views >= 24, "only {views} views of another player's card choice");
 }
+
+/// Discard piles are public (cards are discarded face up): a view shows
+/// them as they are, and `discard_pile` agrees with `deck_sizes`.
+#[test]
+fn discard_piles_are_the_same_in_every_view() {
+    use meeple::engine::Player;
+    let rules = rules(&["base", "christmas_present"]);
+    let mut game = Game::new(rules.clone(), Setup::new(3).seed(4)).expect("three players can play");
+    let mut agents = random_agents(4);
+    let decks = rules.pack().program().decks.len() as u16;
+    let mut seen = 0;
+    while game.decision().is_some() {
+        let options = game.options();
+        let player = game.deciding_player().unwrap_or_default();
+        let choice = agents[player.index()]
+            .choose(&game, &options)
+            .expect("random agents choose");
+        game.apply(choice).expect("options are legal");
+        for deck in 0..decks {
+            let pile = game.discard_pile(deck).expect("a deck of the game");
+            assert_eq!(pile.len(), game.deck_sizes(deck).expect("a deck").1);
+            seen += pile.len();
+            for viewer in 0..3 {
+                let view = game.view_for(Player(viewer)).expect("a player of the game");
+                assert_eq!(view.discard_pile(deck), Some(pile));
+            }
+        }
+    }
+    assert!(seen > 0, "no card was discarded");
+    assert_eq!(game.discard_pile(decks), None, "no such deck");
+}

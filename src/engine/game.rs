@@ -461,6 +461,15 @@ impl Game {
         ))
     }
 
+    /// The cards in a deck's discard pile, oldest first, by kind; `None`
+    /// for a deck the game does not have. Cards are discarded face up, so
+    /// the pile is public: a view keeps it as it is (and samples the cards
+    /// not seen, in hands and draw piles, from the rest), and an agent
+    /// counting cards reads it here.
+    pub fn discard_pile(&self, deck: u16) -> Option<&[CardId]> {
+        self.state.discards().get(deck as usize).map(|pile| pile.as_slice())
+    }
+
     /// Whether this game is a player's [`View`](crate::engine::View) (or a copy of
     /// one), whose hidden parts are a sample rather than what is really there.
     pub fn is_view(&self) -> bool {
