@@ -84,6 +84,18 @@ impl Sources {
         text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
     }
 
+    /// The 1-based column of the span's start, in characters, as rendered
+    /// diagnostics count it (`file:line:column`).
+    pub fn column(&self, span: Span) -> usize {
+        let text = self.text(span.file);
+        let mut end = (span.start as usize).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        text[line_start..end].chars().count() + 1
+    }
+
     /// Number of files.
     pub fn len(&self) -> usize {
         self.files.len()
@@ -126,5 +138,30 @@ impl<'a> Files<'a> for Sources {
             .get(id)
             .ok_or(files::Error::FileMissing)?
             .line_range((), line_index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines and columns count as rendered diagnostics do: from 1, the
+    /// column in characters (a multi-byte character counts once).
+    #[test]
+    fn lines_and_columns_count_from_one_in_characters() {
+        let mut sources = Sources::new();
+        let text = "pack p\n  é x\nlast";
+        let file = sources.add("p.rules", text);
+        let at = |needle: &str| {
+            let i = text.find(needle).expect("in the text");
+            Span::new(file, i..i + needle.len())
+        };
+        assert_eq!((sources.line(at("pack")), sources.column(at("pack"))), (1, 1));
+        assert_eq!((sources.line(at("p\n")), sources.column(at("p\n"))), (1, 6));
+        assert_eq!((sources.line(at("é")), sources.column(at("é"))), (2, 3));
+        assert_eq!((sources.line(at("x")), sources.column(at("x"))), (2, 5));
+        assert_eq!((sources.line(at("last")), sources.column(at("last"))), (3, 1));
+        let d = crate::diagnostic::Diagnostic::new(crate::diagnostic::Code::ALL[0], "here").at(at("x"), "this");
+        assert!(d.render(&sources).contains("p.rules:2:5"), "{}", d.render(&sources));
     }
 }
