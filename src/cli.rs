@@ -167,6 +167,11 @@ enum Command {
         threads: Option<usize>,
         #[command(flatten)]
         workbench: Workbench,
+        /// Write one line per game, variant (A, then B) and seat (seed,
+        /// variant, seat, agent, score, win, turns, points by reason of
+        /// both variants) to FILE: JSON Lines, or CSV when FILE ends in .csv.
+        #[arg(long, value_name = "FILE")]
+        games_out: Option<PathBuf>,
     },
     /// Measure the engine's speed: games per second for each row of the
     /// benchmark suite (benches/suite.txt), each the median of several rounds
@@ -352,6 +357,7 @@ fn run(cli: Cli) -> ExitCode {
             json,
             threads,
             workbench,
+            games_out,
         } => compare(
             &a,
             &b,
@@ -366,7 +372,7 @@ fn run(cli: Cli) -> ExitCode {
                 threads: threads.unwrap_or_else(crate::sim::default_threads),
                 rotate_seats: workbench.rotate_seats,
                 keep_going: workbench.keep_going,
-                games_out: None,
+                games_out,
                 plot: workbench.plot,
                 // The same seed draws the tiles both variants share in the same order.
                 keyed_draws: true,

@@ -980,6 +980,76 @@ fn games_out_writes_csv_and_refuses_other_names() {
     );
 }
 
+/// compare writes each game under both variants, seat by seat, with the
+/// reasons of both; a line's seed plays that game pair again alone, and a
+/// reason a variant lacks is 0 in its lines.
+#[test]
+fn compare_games_out_writes_both_variants_and_their_seeds_replay_them() {
+    let dir = scratch("compare-games-out");
+    let csv = dir.join("pairs.csv");
+    let out = meeple(&[
+        "compare",
+        "base",
+        "base,the_gifts",
+        "--games",
+        "4",
+        "--agents",
+        "greedy,random",
+        "--games-out",
+        &text(&csv),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = std::fs::read_to_string(&csv).unwrap();
+    let mut rows = body.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert_eq!(
+        header[..8],
+        ["game", "seed", "variant", "seat", "agent", "score", "win", "turns"]
+    );
+    assert!(header.contains(&"points:unopened gifts"), "{header:?}");
+    let rows: Vec<Vec<String>> = rows.map(|r| r.split(',').map(String::from).collect()).collect();
+    assert_eq!(rows.len(), 4 * 2 * 2, "games x variants x seats");
+    let gifts = header.iter().position(|h| *h == "points:unopened gifts").unwrap();
+    for row in &rows {
+        let points: i64 = row[8..].iter().map(|p| p.parse::<i64>().unwrap()).sum();
+        assert_eq!(
+            points,
+            row[5].parse::<i64>().unwrap(),
+            "points by reason add up to the score: {row:?}"
+        );
+        if row[2] == "A" {
+            assert_eq!(row[gifts], "0", "base has no gifts: {row:?}");
+        }
+    }
+    // Game 3's pair, played again alone from its seed.
+    let game3: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == "3").collect();
+    let again = dir.join("again.csv");
+    let out = meeple(&[
+        "compare",
+        "base",
+        "base,the_gifts",
+        "--games",
+        "1",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        &game3[0][1],
+        "--games-out",
+        &text(&again),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = std::fs::read_to_string(&again).unwrap();
+    let replayed: Vec<Vec<String>> = body
+        .lines()
+        .skip(1)
+        .map(|r| r.split(',').map(String::from).collect())
+        .collect();
+    assert_eq!(replayed.len(), game3.len());
+    for (a, b) in game3.iter().zip(&replayed) {
+        assert_eq!(a[2..], b[2..], "the same pair, seat by seat");
+    }
+}
+
 #[test]
 fn sim_statistics_carry_confidence_intervals_and_plots() {
     let dir = scratch("sim-plots");

@@ -5,9 +5,9 @@
 //! difference B − A is measured game by game, with its 95% interval and a
 //! paired t-test.
 
-use super::sim::{drive, Report, SimOptions};
+use super::sim::{drive, GamesOut, Report, SimOptions};
 use crate::engine::{GameError, Rules};
-use crate::sim::{play_game, GameResult, Stopped, Totals};
+use crate::sim::{play_game, replay_seed, GameResult, Stopped, Totals};
 use crate::stats::{Histogram, Paired};
 use serde_json::json;
 use std::path::PathBuf;
@@ -65,6 +65,10 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
     let run = opts.run();
     let players = opts.players;
     let reasons = reason_names(&a.rules, &b.rules);
+    let mut games_out = match &opts.games_out {
+        Some(path) => Some(GamesOut::create(path, &reasons, true)?),
+        None => None,
+    };
     let mut rows: Vec<Row> = Vec::new();
     let row = |name: String, percent: bool| Row {
         name,
@@ -133,6 +137,12 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
         keep,
         failure,
         |g, (ra, rb): (GameResult, GameResult)| {
+            if let Some(out) = games_out.as_mut() {
+                let seed = replay_seed(opts.seed, g);
+                let agent = |seat| opts.agent_name(run.slot(g, seat));
+                out.write(g, seed, Some("A"), (&ra, &a.rules.pack.reasons), agent)?;
+                out.write(g, seed, Some("B"), (&rb, &b.rules.pack.reasons), agent)?;
+            }
             totals_a.add(&run, g, &ra);
             totals_b.add(&run, g, &rb);
             for s in &ra.scores {
@@ -167,6 +177,9 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
             Ok(())
         },
     )?;
+    if let Some(out) = games_out {
+        out.finish()?;
+    }
     if totals_a.games == 0 && !driven.failures.is_empty() && !driven.interrupted {
         return Err(format!(
             "every game pair that was played failed ({}, reported above): there is nothing to compare",

@@ -399,7 +399,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
             .map_err(|e| format!("--record-dir {}: cannot make the folder: {e}", dir.display()))?;
     }
     let mut games_out = match &opts.games_out {
-        Some(path) => Some(GamesOut::create(path, &pack.reasons)?),
+        Some(path) => Some(GamesOut::create(path, &pack.reasons, false)?),
         None => None,
     };
     if let Some(dir) = &opts.plot {
@@ -421,9 +421,13 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
         |g, finished: Finished| {
             totals.add(&run, g, &finished.result);
             if let Some(out) = games_out.as_mut() {
-                out.write(g, replay_seed(opts.seed, g), &finished.result, |seat| {
-                    opts.agent_name(run.slot(g, seat))
-                })?;
+                out.write(
+                    g,
+                    replay_seed(opts.seed, g),
+                    None,
+                    (&finished.result, &pack.reasons),
+                    |seat| opts.agent_name(run.slot(g, seat)),
+                )?;
             }
             if let (Some(dir), Some(record)) = (&opts.record_dir, finished.record) {
                 record.and_then(|r| write_record(&r, dir, g))?;
@@ -756,11 +760,16 @@ pub(super) struct GamesOut {
     file: std::io::BufWriter<std::fs::File>,
     path: PathBuf,
     csv: bool,
+    /// The reasons written, in order: a comparison's are both variants'.
     reasons: Vec<String>,
+    /// Whether each line names its variant (compare's lines do).
+    variants: bool,
 }
 
 impl GamesOut {
-    pub(super) fn create(path: &Path, reasons: &[String]) -> Result<GamesOut, String> {
+    /// A file of one line per game and seat, with a column per reason of
+    /// `reasons`, and (for compare) one naming the variant.
+    pub(super) fn create(path: &Path, reasons: &[String], variants: bool) -> Result<GamesOut, String> {
         let csv = match path
             .extension()
             .and_then(|e| e.to_str())
@@ -782,10 +791,12 @@ impl GamesOut {
             path: path.to_path_buf(),
             csv,
             reasons: reasons.to_vec(),
+            variants,
         };
         if csv {
-            let mut header = vec!["game", "seed", "seat", "agent", "score", "win", "turns"]
+            let mut header = vec!["game", "seed", "variant", "seat", "agent", "score", "win", "turns"]
                 .into_iter()
+                .filter(|c| variants || *c != "variant")
                 .map(String::from)
                 .collect::<Vec<_>>();
             header.extend(reasons.iter().map(|r| csv_field(&format!("points:{r}"))));
@@ -798,39 +809,52 @@ impl GamesOut {
         writeln!(self.file, "{text}").map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
 
+    /// The lines of game `g` (played from `seed`), one per seat; `variant`
+    /// names a comparison's variant, whose `reasons` are its own pack's
+    /// (a reason the file has and the variant lacks is 0).
     pub(super) fn write<'a>(
         &mut self,
         g: usize,
         seed: u64,
-        result: &GameResult,
+        variant: Option<&str>,
+        (result, reasons): (&GameResult, &[String]),
         agent: impl Fn(usize) -> &'a str,
     ) -> Result<(), String> {
         let shares = result.win_shares();
         for (seat, share) in shares.iter().enumerate() {
+            let points = self.reasons.iter().map(|r| {
+                let at = reasons.iter().position(|x| x == r);
+                at.and_then(|i| result.points[seat].get(i).copied()).unwrap_or(0)
+            });
             let line = if self.csv {
-                let mut fields = vec![
-                    g.to_string(),
-                    seed.to_string(),
+                let mut fields = vec![g.to_string(), seed.to_string()];
+                if self.variants {
+                    fields.push(csv_field(variant.unwrap_or("")));
+                }
+                fields.extend([
                     seat.to_string(),
                     csv_field(agent(seat)),
                     result.scores[seat].to_string(),
                     share.to_string(),
                     result.turns.to_string(),
-                ];
-                fields.extend(result.points[seat].iter().map(|p| p.to_string()));
+                ]);
+                fields.extend(points.map(|p| p.to_string()));
                 fields.join(",")
             } else {
                 let points: serde_json::Map<String, serde_json::Value> = self
                     .reasons
                     .iter()
-                    .zip(&result.points[seat])
+                    .zip(points)
                     .map(|(r, p)| (r.clone(), json!(p)))
                     .collect();
-                json!({
+                let mut line = json!({
                     "game": g, "seed": seed, "seat": seat, "agent": agent(seat), "score": result.scores[seat],
                     "win": share, "turns": result.turns, "points": points,
-                })
-                .to_string()
+                });
+                if self.variants {
+                    line["variant"] = json!(variant);
+                }
+                line.to_string()
             };
             self.line(&line)?;
         }
