@@ -81,14 +81,22 @@ fn finish(opts: &SimOptions, g: usize, game: &Game) -> Finished {
 
 /// The record of game `g` of the run.
 fn record_of(game: &Game, opts: &SimOptions, g: usize, dir: Option<&Path>) -> Result<Record, String> {
-    let names = (1..=opts.players).map(|p| format!("Player {p}")).collect();
     Record::from_game(
         game,
         record_packs(&opts.packs, dir).0,
-        names,
+        seat_names(opts, g),
         Some(replay_seed(opts.seed, g)),
     )
     .map_err(|e| e.to_string())
+}
+
+/// The players of game `g`'s record, each named by its seat and the agent
+/// that played it (`Player 1 (greedy)`; with rotating seats, game g's).
+fn seat_names(opts: &SimOptions, g: usize) -> Vec<String> {
+    let run = opts.run();
+    (0..opts.players)
+        .map(|seat| format!("Player {} ({})", seat + 1, opts.agent_name(run.slot(g, seat))))
+        .collect()
 }
 
 /// `meeple replay` of the record at `path` in `dir`, with the folders of
@@ -192,7 +200,7 @@ pub(super) fn stopped(rules: &Arc<Rules>, opts: &SimOptions, g: usize, error: &G
         Some(game) => record_of(game, opts, g, dir),
         None => Ok(Record {
             rules: record_packs(&opts.packs, dir).0,
-            players: (1..=opts.players).map(|p| format!("Player {p}")).collect(),
+            players: seat_names(opts, g),
             seed: Some(replay_seed(opts.seed, g)),
             tiles: None,
             turns: Vec::new(),
