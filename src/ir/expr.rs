@@ -319,7 +319,7 @@ builtins! {
         "The figures on the feature, players' and neutral."
         "for figure x in c.figures { take back x }";
     Followers Feature "followers" (Player) -> Int []
-        "Number of the player's figures on the feature."
+        "The summed weights of the player's figures on the feature (a follower counts 1, a figure of weight 0 nothing; `strengthen` bonuses not included)."
         "score c.followers(p) * c.tiles to p reason \"bonus\"";
     Has Feature "has" (FigureType) -> Bool []
         "Whether a figure of that type is on the feature."
