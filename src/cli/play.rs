@@ -107,6 +107,9 @@ struct Table {
     /// The person who answered last, so that hot-seat can hide one
     /// player's screen from the next.
     last_human: Option<Player>,
+    /// The public facts last told (`tell_events`), told again after a
+    /// hot-seat hand-over cleared them.
+    last_told: String,
 }
 
 /// Plays the game; the exit code is 0 when the game ended or was stopped
@@ -155,6 +158,7 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
         told: 0,
         failure: None,
         last_human: None,
+        last_told: String::new(),
     };
     table.watch_interrupt();
     say(&format!(
@@ -344,9 +348,10 @@ impl Table {
     }
 
     /// In hot-seat, when another person is to answer: on a terminal the
-    /// screen (with the last person's hand) is cleared and the game waits
-    /// until the next person presses Enter; on a pipe it only says whose
-    /// turn it is.
+    /// last person reads what their move did and presses Enter, the
+    /// screen and its scrollback (with their hand) are cleared, and the
+    /// game waits until the next person presses Enter, then tells them the
+    /// public facts they missed; on a pipe it only says whose turn it is.
     fn hand_over(&mut self, player: Player, input: &mut dyn BufRead) {
         let before = self.last_human.replace(player);
         if before.is_none_or(|p| p == player) {
@@ -354,18 +359,31 @@ impl Table {
         }
         let name = &self.names[player.index()];
         if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+            // The last person reads what their move did, then hides it:
+            // the screen and the terminal's scrollback (`ESC[3J`), which
+            // would still show their hand.
+            let last = before.map_or("", |p| self.names[p.index()].as_str());
             say(&format!(
-                "\x1b[2J\x1b[H{name}: your turn. Press Enter when only you can see the screen."
+                "{last}: press Enter to hide your screen and hand over to {name}."
             ));
             let mut line = String::new();
             let _ = input.read_line(&mut line);
+            say(&format!(
+                "\x1b[H\x1b[2J\x1b[3J{name}: your turn. Press Enter when only you can see the screen."
+            ));
+            line.clear();
+            let _ = input.read_line(&mut line);
+            // What happened since, public facts only, told again to the
+            // one who did not see it.
+            say(&self.last_told);
         } else {
             say(&format!("-- {name}, your turn --\n"));
         }
     }
 
     /// Tells what the log says happened since it was last told: points
-    /// scored and tiles that fit nowhere (public facts only).
+    /// scored, cards discarded (face up) and tiles that fit nowhere
+    /// (public facts only).
     fn tell_events(&mut self) {
         let game = self.session.game();
         let pack = &game.rules().pack;
@@ -380,6 +398,16 @@ impl Table {
                         pack.reasons.get(*reason as usize).map_or("?", String::as_str)
                     );
                 }
+                // Cards are discarded face up: a card played, resolved
+                // as drawn, or discarded down to the hand limit.
+                Event::CardDiscarded { player, card } => {
+                    let _ = writeln!(
+                        out,
+                        "  {} discards the card {}",
+                        self.names[player.index()],
+                        pack.program.cards.get(*card as usize).map_or("?", |c| c.name.as_str())
+                    );
+                }
                 Event::Discarded { tile, .. } => {
                     let _ = writeln!(
                         out,
@@ -392,6 +420,7 @@ impl Table {
         }
         self.told = game.log().len();
         say(&out);
+        self.last_told = out;
     }
 
     /// Reads lines until one decides (true) or the person stops (false).
