@@ -563,3 +563,27 @@ fn a_record_path_that_is_a_link_to_nowhere_stays_a_link() {
     assert!(link.file_type().is_symlink(), "the look left the link in place");
     assert_eq!(replay_json(&dir.join("target.ron"))["tiles_placed"], 3);
 }
+
+/// A `may` is asked as a yes-or-no question naming its rule, answered
+/// "yes" or "no"; a card drawn is told by its deck (its back), not named.
+#[test]
+fn a_may_is_a_yes_or_no_question_naming_its_rule() {
+    let dir = scratch("may");
+    let args = [
+        "--rules",
+        "base,christmas_present",
+        "--seed",
+        "3",
+        "--seats",
+        "human,greedy",
+    ];
+    let out = play(&dir, &args, "1\n1\n1\nq\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("a rule asks, yes or no: may { draw card from roadside } (rules/christmas_present.rules:"),
+        "{err}"
+    );
+    assert!(err.contains("1. yes ") && err.contains("2. no "), "{err}");
+    assert!(err.contains("Player 1 (you): yes   [Player(0)]"), "{err}");
+    assert!(err.contains("Player 1 draws a card from roadside"), "{err}");
+}

@@ -339,7 +339,7 @@ impl Table {
                 say(&format!(
                     "{}: {}   [{}]\n",
                     self.labels[player.index()],
-                    move_words(&game, d.choice, &self.names),
+                    choice_words(&game, d.choice, &self.names),
                     d.text
                 ));
             }
@@ -382,8 +382,8 @@ impl Table {
     }
 
     /// Tells what the log says happened since it was last told: points
-    /// scored, cards discarded (face up) and tiles that fit nowhere
-    /// (public facts only).
+    /// scored, cards drawn (by their deck) and discarded (face up), and
+    /// tiles that fit nowhere (public facts only).
     fn tell_events(&mut self) {
         let game = self.session.game();
         let pack = &game.rules().pack;
@@ -396,6 +396,20 @@ impl Table {
                         "  {} scores {points} ({})",
                         self.names[player.index()],
                         pack.reasons.get(*reason as usize).map_or("?", String::as_str)
+                    );
+                }
+                // A card's back shows its deck, not the card: the one who
+                // drew it reads it in their hand.
+                Event::CardDrawn { player, card } => {
+                    let deck = pack.program.deck_of(*card);
+                    let _ = writeln!(
+                        out,
+                        "  {} draws a card from {}",
+                        self.names[player.index()],
+                        pack.program
+                            .decks
+                            .get(usize::from(deck))
+                            .map_or("?", |d| d.name.as_str())
                     );
                 }
                 // Cards are discarded face up: a card played, resolved
@@ -477,7 +491,7 @@ impl Table {
                             say(&format!(
                                 "{}: {}   [{text}]\n",
                                 self.labels[player.index()],
-                                move_words(&before, choice, &self.names)
+                                choice_words(&before, choice, &self.names)
                             ));
                             return true;
                         }
@@ -543,10 +557,21 @@ impl Table {
         let asks = match decision {
             Some(Decision::Place { tile, .. }) => format!("place tile {}", pack.tiles[tile as usize].name),
             Some(Decision::Deploy { .. }) => "deploy a figure on the tile just placed, or not".to_string(),
-            Some(Decision::Choose { domain, optional, .. }) => {
-                let may = if optional { " (or decline)" } else { "" };
-                format!("answer a rule: choose {}{may}", domain_words(game, domain))
-            }
+            Some(Decision::Choose { domain, optional, .. }) => match real.question() {
+                Some((span, true)) => format!("a rule asks, yes or no: {}", rule_text(pack, span)),
+                Some((span, false)) => {
+                    let may = if optional { " (or decline)" } else { "" };
+                    format!(
+                        "answer a rule: choose {}{may}: {}",
+                        domain_words(game, domain),
+                        rule_text(pack, span)
+                    )
+                }
+                None => {
+                    let may = if optional { " (or decline)" } else { "" };
+                    format!("answer a rule: choose {}{may}", domain_words(game, domain))
+                }
+            },
             None => "nothing".to_string(),
         };
         let _ = writeln!(
@@ -636,7 +661,7 @@ impl Table {
         );
         let width = options.len().to_string().len();
         for (i, &choice) in options.iter().enumerate() {
-            let words = move_words(real, choice, &self.names);
+            let words = choice_words(real, choice, &self.names);
             let text = move_text(real, choice).unwrap_or_default();
             let _ = writeln!(out, "  {:>width$}. {words:<40} [{text}]", i + 1);
         }
@@ -710,6 +735,27 @@ Commands:
 /// so those are kept quiet; what they do shows in the log.
 fn seen_at_the_table(choice: Choice) -> bool {
     !matches!(choice, Choice::Decline | Choice::Pick(Target::Card(_)))
+}
+
+/// A move in words, as the screen lists it; a yes-or-no question's
+/// answers are "yes" and "no" (its one option names the player asked).
+fn choice_words(game: &Game, choice: Choice, names: &[String]) -> String {
+    match (game.question(), choice) {
+        (Some((_, true)), Choice::Pick(_)) => "yes".to_string(),
+        (Some((_, true)), Choice::Decline) => "no".to_string(),
+        _ => move_words(game, choice, names),
+    }
+}
+
+/// The rule a question comes from, as written (on one line, at most 72
+/// characters), and where: `may { draw card from roadside } (christmas_present.rules:57)`.
+fn rule_text(pack: &crate::ir::RulePack, span: crate::source::Span) -> String {
+    let words: Vec<&str> = pack.sources().slice(span).split_whitespace().collect();
+    let mut text = words.join(" ");
+    if text.chars().count() > 72 {
+        text = text.chars().take(71).collect::<String>() + "…";
+    }
+    format!("{text} ({})", pack.locate(span))
 }
 
 #[cfg(test)]

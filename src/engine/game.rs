@@ -374,6 +374,29 @@ impl Game {
         }
     }
 
+    /// Where a pending rule's choice is asked: the span of its `choose` or
+    /// `may` statement in the packs' sources (`rules.pack().sources()`),
+    /// and whether it is a `may` (a yes-or-no question: its one option,
+    /// the deciding player, is "yes", and declining is "no"); `None` at
+    /// any other decision, and for discarding down to a hand limit, which
+    /// no statement asks.
+    pub fn question(&self) -> Option<(crate::source::Span, bool)> {
+        let Phase::Choose(p) = &self.phase else {
+            return None;
+        };
+        let super::task::Pending::Rule(choice) = &**p else {
+            return None;
+        };
+        let at = self
+            .rules
+            .pack
+            .program
+            .blocks
+            .get(choice.at.0 as usize)?
+            .get(choice.at.1 as usize)?;
+        Some((at.span, super::statements::is_may(&at.stmt)))
+    }
+
     /// The player who must answer the pending decision.
     pub fn deciding_player(&self) -> Option<Player> {
         match self.decision()? {
