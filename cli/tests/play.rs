@@ -587,3 +587,25 @@ fn a_may_is_a_yes_or_no_question_naming_its_rule() {
     assert!(err.contains("Player 1 (you): yes   [Player(0)]"), "{err}");
     assert!(err.contains("Player 1 draws a card from roadside"), "{err}");
 }
+
+/// A move copied with its brackets is read; a typed move that is wrong is
+/// refused in the words moves are typed in (not the program's type names);
+/// a number too big to read is no move.
+#[test]
+fn typed_moves_are_read_with_brackets_and_refused_in_move_words() {
+    let dir = scratch("typed");
+    let out = play(
+        &dir,
+        &["--seed", "7"],
+        "rot: 0\nat: (1, 0)\n99999999999999999999999999\n[at: (1, 0), rot: 0]\nq\n",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("no move starts with `rot`"), "{err}");
+    assert!(err.contains("`rot` is missing"), "{err}");
+    assert!(!err.contains("Pick") && !err.contains("PlaceText"), "{err}");
+    assert!(
+        err.contains("there is no move 99999999999999999999999999; the moves are numbered 1 to"),
+        "{err}"
+    );
+    assert!(err.contains("Player 1 (you): place U at (1, 0) turned 0°"), "{err}");
+}

@@ -479,6 +479,12 @@ impl Table {
                         "there is no move {n}; the moves are numbered 1 to {}",
                         options.len()
                     )),
+                    // A number too big to read is no move either.
+                    Err(_) if line.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+                        "there is no move {}; the moves are numbered 1 to {}",
+                        shortened(line),
+                        options.len()
+                    )),
                     Err(_) => read_move(game, line).map(Line::Move).map_err(|e| e.to_string()),
                 },
             };
@@ -735,6 +741,15 @@ Commands:
 /// so those are kept quiet; what they do shows in the log.
 fn seen_at_the_table(choice: Choice) -> bool {
     !matches!(choice, Choice::Decline | Choice::Pick(Target::Card(_)))
+}
+
+/// `text` as a message quotes it: at most 40 characters.
+fn shortened(text: &str) -> String {
+    if text.chars().count() > 40 {
+        text.chars().take(39).collect::<String>() + "…"
+    } else {
+        text.to_string()
+    }
 }
 
 /// A move in words, as the screen lists it; a yes-or-no question's

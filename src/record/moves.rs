@@ -209,6 +209,11 @@ fn pick_text(pick: &Pick) -> String {
 /// refuses with the reason when it is applied.
 pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
     let text = text.trim();
+    // A move copied with the brackets the screen shows it in.
+    let text = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map_or(text, str::trim);
     let decision = game
         .decision()
         .ok_or_else(|| GameError::new(ErrorKind::GameOver, "the game is over"))?;
@@ -222,7 +227,11 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
     let bad_text = |e: ron::error::SpannedError| {
         // Say what RON found only when the text looks like a move at all.
         let detail = if text.contains(['(', ':']) {
-            format!(" ({} at column {})", e.code, e.span.start.col.saturating_sub(1))
+            format!(
+                " ({} at column {})",
+                typed_fault(&e.code),
+                e.span.start.col.saturating_sub(1)
+            )
         } else {
             String::new()
         };
@@ -279,6 +288,31 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
             format!("`{text}` answers a rule's question, but the game asks for {expected} (or an action)"),
         )),
         _ => choice_for(game, &pick),
+    }
+}
+
+/// What is wrong with a typed move, in the words a move is typed in: RON's
+/// own message names the program's types (`in enum Pick`, `in PlaceText`),
+/// which a person typing a move never sees.
+fn typed_fault(code: &ron::error::Error) -> String {
+    use ron::error::Error;
+    let words = |names: &[&str]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    match code {
+        Error::NoSuchEnumVariant { expected, found, .. } => {
+            format!(
+                "no move starts with `{found}`; a rule's answer starts with one of {}",
+                words(expected)
+            )
+        }
+        Error::NoSuchStructField { expected, found, .. } => {
+            format!(
+                "`{found}` is not a part of this move; its parts are {}",
+                words(expected)
+            )
+        }
+        Error::MissingStructField { field, .. } => format!("`{field}` is missing"),
+        Error::DuplicateStructField { field, .. } => format!("`{field}` is given twice"),
+        other => other.to_string(),
     }
 }
 
