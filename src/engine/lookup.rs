@@ -48,18 +48,19 @@ impl State {
     /// set: bit `p` for player `p` (at most
     /// [`MAX_PLAYERS`](super::ids::MAX_PLAYERS)); empty if none. A
     /// player's strength is their figures' weights plus their `strengthen`
-    /// bonus, which counts when they have a figure there of any weight; a
-    /// strength of 0 or less holds no majority.
+    /// bonus, which counts when they have a follower there (a figure of
+    /// weight above 0); a strength of 0 or less holds no majority.
     pub(super) fn majority_mask(&self, f: FeatureId) -> u32 {
         // Read from the followers kept on the feature: no look at the figures.
         let standings = self.features().standings(f);
         // A player's strength is their followers' weight plus their bonus
-        // (`strengthen`), which counts only with a figure of theirs there
-        // (of any weight: a figure of weight 0 strengthened has the
-        // strength given it); a strength of 0 or less is no majority.
+        // (`strengthen`), which counts only with a follower of theirs there
+        // (a figure of weight 0 never counts for a majority, bonus or not:
+        // Traders & Builders' builder); a strength of 0 or less is no
+        // majority.
         let (mut best, mut mask) = (i64::MIN, 0);
         for (p, s) in standings.iter().enumerate() {
-            if s.figures == 0 && s.followers == 0 {
+            if s.followers == 0 {
                 continue;
             }
             let count = i64::from(s.followers) + i64::from(s.bonus);
