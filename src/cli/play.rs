@@ -107,9 +107,10 @@ struct Table {
     /// The person who answered last, so that hot-seat can hide one
     /// player's screen from the next.
     last_human: Option<Player>,
-    /// The public facts last told (`tell_events`), told again after a
-    /// hot-seat hand-over cleared them.
-    last_told: String,
+    /// What was told since the person now answering last saw the screen
+    /// (moves, points, cards: public facts only), told again after a
+    /// hot-seat hand-over cleared the screen.
+    missed: String,
 }
 
 /// Plays the game; the exit code is 0 when the game ended or was stopped
@@ -158,7 +159,7 @@ pub(super) fn play(rules: Arc<Rules>, opts: PlayOptions) -> ExitCode {
         told: 0,
         failure: None,
         last_human: None,
-        last_told: String::new(),
+        missed: String::new(),
     };
     table.watch_interrupt();
     say(&format!(
@@ -336,7 +337,7 @@ impl Table {
                 self.keep_snapshot();
             }
             if let Some(d) = decided.filter(|d| seen_at_the_table(d.choice)) {
-                say(&format!(
+                self.announce(&format!(
                     "{}: {}   [{}]\n",
                     self.labels[player.index()],
                     choice_words(&game, d.choice, &self.names),
@@ -355,9 +356,18 @@ impl Table {
     fn hand_over(&mut self, player: Player, input: &mut dyn BufRead) {
         let before = self.last_human.replace(player);
         if before.is_none_or(|p| p == player) {
+            // Kept for the next person while this one plays on (all of
+            // their turn); with one person at the table, never needed.
+            let game = self.session.game();
+            let people = (0..game.players())
+                .filter(|&p| self.session.is_human(Player(p as u8)))
+                .count();
+            if before.is_none() || people < 2 {
+                self.missed.clear();
+            }
             return;
         }
-        let name = &self.names[player.index()];
+        let name = self.names[player.index()].clone();
         if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
             // The last person reads what their move did, then hides it:
             // the screen and the terminal's scrollback (`ESC[3J`), which
@@ -373,12 +383,12 @@ impl Table {
             ));
             line.clear();
             let _ = input.read_line(&mut line);
-            // What happened since, public facts only, told again to the
-            // one who did not see it.
-            say(&self.last_told);
+            // What happened since they last looked, public facts only.
+            say(&self.missed);
         } else {
             say(&format!("-- {name}, your turn --\n"));
         }
+        self.missed.clear();
     }
 
     /// Tells what the log says happened since it was last told: points
@@ -433,8 +443,14 @@ impl Table {
             }
         }
         self.told = game.log().len();
-        say(&out);
-        self.last_told = out;
+        self.announce(&out);
+    }
+
+    /// Says `text`, a public fact, and keeps it for the next person in
+    /// hot-seat, who does not see it said.
+    fn announce(&mut self, text: &str) {
+        say(text);
+        self.missed.push_str(text);
     }
 
     /// Reads lines until one decides (true) or the person stops (false).
@@ -494,11 +510,12 @@ impl Table {
                     match self.session.decide(choice) {
                         Ok(d) => {
                             let text = d.text.clone();
-                            say(&format!(
+                            let said = format!(
                                 "{}: {}   [{text}]\n",
                                 self.labels[player.index()],
                                 choice_words(&before, choice, &self.names)
-                            ));
+                            );
+                            self.announce(&said);
                             return true;
                         }
                         Err(e) if e.kind().is_rule_failure() => {
