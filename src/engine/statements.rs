@@ -861,9 +861,6 @@ impl Game {
     }
 }
 
-/// Whether a `choose` by the current player among the players passes only
-/// the current player (`p == current_player`, as `may` is lowered): its
-/// one option needs no look at the players, and no frame to judge it in.
 /// Whether `stmt` is a yes-or-no question (`may { ... }`): a `choose` of
 /// the current player by the current player alone.
 pub(super) fn is_may(stmt: &Stmt) -> bool {
@@ -871,6 +868,9 @@ pub(super) fn is_may(stmt: &Stmt) -> bool {
         if asks_current_player_alone(by, *domain, *slot, filter.as_ref()))
 }
 
+/// Whether a `choose` by the current player among the players passes only
+/// the current player (`p == current_player`, as `may` is lowered): its
+/// one option needs no look at the players, and no frame to judge it in.
 fn asks_current_player_alone(by: &Expr, domain: Domain, slot: u16, filter: Option<&Expr>) -> bool {
     let current =
         |e: &Expr| matches!(e, Expr::Query { builtin: Builtin::CurrentPlayer, of: None, args } if args.is_empty());

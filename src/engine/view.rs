@@ -119,9 +119,8 @@ impl Game {
     /// is that they have something to choose: a sample that leaves them no
     /// option is drawn again (at most [`RESAMPLES`] times; the first
     /// sample that does is kept, so the sample is the one the viewer's
-    /// knowledge allows). A choice that no sample gives an option is left
-    /// with none of its hidden options (the search sees the question, but
-    /// none of the real answers; a `may` can still be declined).
+    /// knowledge allows). A choice that no sample gives an option gets
+    /// [`Game::unlisted_fallback`]'s, so the view always has an answer.
     fn relist_pending(player: usize, view: &mut Game, rng: &mut Rng) {
         let Phase::Choose(pending) = &view.phase else {
             return;
@@ -182,8 +181,55 @@ impl Game {
             }
         }
         view.budget = saved;
+        if listed.is_empty() {
+            listed = Self::unlisted_fallback(view, &choice);
+        }
         if let Phase::Choose(p) = &mut view.phase {
             *p.options_mut() = listed;
+        }
+    }
+
+    /// The options of another player's pending choice when no sample gave
+    /// it one (the real state is far from what the sampler draws): never
+    /// none, so a search from the view can go on. Named options: every
+    /// arm; cards: every card of the chooser's sampled hand from the decks
+    /// the question offers; anything else (public: features, figures,
+    /// players): as the real game listed them.
+    fn unlisted_fallback(view: &Game, choice: &super::task::RuleChoice) -> Vec<Target> {
+        let program = &view.rules.pack.program;
+        match choice.domain {
+            crate::ir::program::Domain::Options => {
+                let arms = program
+                    .blocks
+                    .get(choice.at.0 as usize)
+                    .and_then(|b| b.get(choice.at.1 as usize))
+                    .map(|s| &s.stmt);
+                match arms {
+                    Some(crate::ir::program::Stmt::ChooseOption { options, .. }) => {
+                        options.iter().map(|o| Target::Option(o.body)).collect()
+                    }
+                    _ => choice.options.clone(),
+                }
+            }
+            crate::ir::program::Domain::Cards => {
+                let decks: Vec<u16> = choice
+                    .options
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::Card(c) => Some(program.deck_of(*c)),
+                        _ => None,
+                    })
+                    .collect();
+                let mut kinds: Vec<CardId> = view.state.hands()[usize::from(choice.player)]
+                    .iter()
+                    .copied()
+                    .filter(|c| decks.contains(&program.deck_of(*c)))
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds.into_iter().map(Target::Card).collect()
+            }
+            _ => choice.options.clone(),
         }
     }
 }
