@@ -133,23 +133,7 @@ impl Game {
             Pending::Trim { .. } => {
                 // Discarding down to the hand limit: any card of the sampled
                 // hand from the limited decks.
-                let program = &view.rules.pack.program;
-                let decks: Vec<u16> = pending
-                    .options()
-                    .iter()
-                    .filter_map(|t| match t {
-                        Target::Card(c) => Some(program.deck_of(*c)),
-                        _ => None,
-                    })
-                    .collect();
-                let mut kinds: Vec<CardId> = view.state.hands()[pending.player() as usize]
-                    .iter()
-                    .copied()
-                    .filter(|c| decks.contains(&program.deck_of(*c)))
-                    .collect();
-                kinds.sort_unstable();
-                kinds.dedup();
-                let kinds = kinds.into_iter().map(Target::Card).collect();
+                let kinds = Self::sampled_cards(view, pending.player(), pending.options());
                 if let Phase::Choose(p) = &mut view.phase {
                     *p.options_mut() = kinds;
                 }
@@ -211,26 +195,31 @@ impl Game {
                     _ => choice.options.clone(),
                 }
             }
-            crate::ir::program::Domain::Cards => {
-                let decks: Vec<u16> = choice
-                    .options
-                    .iter()
-                    .filter_map(|t| match t {
-                        Target::Card(c) => Some(program.deck_of(*c)),
-                        _ => None,
-                    })
-                    .collect();
-                let mut kinds: Vec<CardId> = view.state.hands()[usize::from(choice.player)]
-                    .iter()
-                    .copied()
-                    .filter(|c| decks.contains(&program.deck_of(*c)))
-                    .collect();
-                kinds.sort_unstable();
-                kinds.dedup();
-                kinds.into_iter().map(Target::Card).collect()
-            }
+            crate::ir::program::Domain::Cards => Self::sampled_cards(view, choice.player, &choice.options),
             _ => choice.options.clone(),
         }
+    }
+
+    /// The kinds of card in `player`'s hand in the sample `view` from the
+    /// decks of the cards `offered` (a question about their cards, asked
+    /// in the real game), in order: what the sampled hand can answer.
+    fn sampled_cards(view: &Game, player: u8, offered: &[Target]) -> Vec<Target> {
+        let program = &view.rules.pack.program;
+        let decks: Vec<u16> = offered
+            .iter()
+            .filter_map(|t| match t {
+                Target::Card(c) => Some(program.deck_of(*c)),
+                _ => None,
+            })
+            .collect();
+        let mut kinds: Vec<CardId> = view.state.hands()[usize::from(player)]
+            .iter()
+            .copied()
+            .filter(|c| decks.contains(&program.deck_of(*c)))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds.into_iter().map(Target::Card).collect()
     }
 }
 
