@@ -780,7 +780,7 @@ fn choice_words(game: &Game, choice: Choice, names: &[String]) -> String {
 }
 
 /// The rule a question comes from, as written (on one line, at most 72
-/// characters), and where: `may { draw card from roadside } (rules/christmas_present.rules:54)`.
+/// characters), and where: `may { draw card from the deck } (rules/my_pack.rules:54)`.
 fn rule_text(pack: &crate::ir::RulePack, span: crate::source::Span) -> String {
     let words: Vec<&str> = pack.sources().slice(span).split_whitespace().collect();
     let mut text = words.join(" ");

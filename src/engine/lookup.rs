@@ -55,9 +55,8 @@ impl State {
         let standings = self.features().standings(f);
         // A player's strength is their followers' weight plus their bonus
         // (`strengthen`), which counts only with a follower of theirs there
-        // (a figure of weight 0 never counts for a majority, bonus or not:
-        // Traders & Builders' builder); a strength of 0 or less is no
-        // majority.
+        // (a figure of weight 0 never counts for a majority, bonus or
+        // not); a strength of 0 or less is no majority.
         let (mut best, mut mask) = (i64::MIN, 0);
         for (p, s) in standings.iter().enumerate() {
             if s.followers == 0 {
