@@ -515,7 +515,13 @@ impl Table {
                                 self.labels[player.index()],
                                 choice_words(&before, choice, &self.names)
                             );
-                            self.announce(&said);
+                            // A card picked is the picker's secret: said
+                            // to them, not kept for the next person.
+                            if seen_at_the_table(choice) {
+                                self.announce(&said);
+                            } else {
+                                say(&said);
+                            }
                             return true;
                         }
                         Err(e) if e.kind().is_rule_failure() => {
