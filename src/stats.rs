@@ -525,7 +525,8 @@ mod tests {
 
     /// Few games get the exact binomial test's p-value: one game won by
     /// the first of two players is no evidence at all (the normal
-    /// approximation said p = 0.32). Figures from R's `binom.test`.
+    /// approximation said p = 0.32). Figures summed by hand from the
+    /// binomial probabilities, as R's `binom.test` sums them.
     #[test]
     fn few_trials_get_the_exact_binomial_p_value() {
         let rate = |wins: &[f64]| {
