@@ -53,11 +53,7 @@ impl Evaluator<'_> {
         let pack = &self.rules.pack;
         let feature = |v: &Value| feature(self, v);
         let tile = |v: &Value| placed(self, v);
-        let figure = |v: &Value| match v {
-            Value::Figure(id) => self.state.figure_or_gone(*id),
-            _ => None,
-        };
-        // A figure off the board: at a spot (not gone, which is `figure`'s).
+        // A figure off the board: at a spot (not gone from it).
         let spot_figure = |v: &Value| match v {
             Value::Figure(id) if self.state.figure_or_gone(*id).is_none() => self.state.spot_figure(*id),
             _ => None,
@@ -97,10 +93,7 @@ impl Evaluator<'_> {
                 None => Value::Int(0),
             },
             Builtin::Owner => owner(self, &of),
-            Builtin::FigureType => figure(&of)
-                .map(|m| m.figure_type)
-                .or_else(|| spot_figure(&of).map(|m| m.figure_type))
-                .map_or(Value::None, Value::FigureType),
+            Builtin::FigureType => figure_type(self, &of),
             Builtin::FigureSpot => spot_figure(&of).map_or(Value::None, |m| Value::Spot(m.spot)),
             Builtin::SpotFigures => match of {
                 Value::Spot(s) => Value::Figures(
@@ -125,10 +118,7 @@ impl Evaluator<'_> {
                 _ => Value::Figures(ThinVec::new()),
             },
             Builtin::FigureFeature => figure_feature(self, &of),
-            Builtin::FigureTile => match &of {
-                Value::Figure(id) => self.state.figure(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
-                _ => Value::None,
-            },
+            Builtin::FigureTile => figure_tile(self, &of),
             Builtin::X => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.0))),
             Builtin::Y => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.pos.1))),
             Builtin::Rotation => tile(&of).map_or(Value::Int(0), |t| Value::Int(i64::from(t.rot.degrees()))),
@@ -178,22 +168,9 @@ impl Evaluator<'_> {
                 _ => Value::None,
             },
             Builtin::TileFeatures => tile_features(self, &of),
-            Builtin::Lying => figure(&of).map_or(Value::Bool(false), |m| {
-                let kind =
-                    pack.tiles[self.state.board().placed[m.placed.index()].tile as usize].segments[m.seg as usize].kind;
-                Value::Bool(pack.figures[m.figure_type as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
-            }),
-            Builtin::LiesOn | Builtin::StandsOn => match (of, args.first()) {
-                (Value::FigureType(f), Some(Value::Kind(k))) => {
-                    let want = if builtin == Builtin::LiesOn {
-                        crate::ir::Posture::Lying
-                    } else {
-                        crate::ir::Posture::Standing
-                    };
-                    Value::Bool(pack.figures[f as usize].posture_on(*k) == Some(want))
-                }
-                _ => Value::Bool(false),
-            },
+            Builtin::Lying => lying(self, &of),
+            Builtin::LiesOn => lies_on(self, &of, arg0),
+            Builtin::StandsOn => stands_on(self, &of, arg0),
             Builtin::Cards => match (player(&of), args.first()) {
                 (Some(p), Some(Value::Deck(d))) => int(self.state.hands()[p]
                     .iter()
@@ -332,6 +309,9 @@ pub(super) fn simple_query(builtin: Builtin) -> Option<SimpleQuery> {
         Builtin::Figures => figures,
         Builtin::Owners => owners,
         Builtin::Touching => touching,
+        Builtin::FigureType => figure_type,
+        Builtin::FigureTile => figure_tile,
+        Builtin::Lying => lying,
         _ => return None,
     })
 }
@@ -350,8 +330,62 @@ pub(super) fn arg_query(builtin: Builtin) -> Option<ArgQuery> {
         Builtin::HasIcon => has_icon,
         Builtin::Supply => supply,
         Builtin::Holds => holds,
+        Builtin::LiesOn => lies_on,
+        Builtin::StandsOn => stands_on,
         _ => return None,
     })
+}
+
+/// A figure's type, on the board, gone from it or at a spot (`x.type`).
+fn figure_type(ev: &Evaluator, of: &Value) -> Value {
+    let Value::Figure(id) = of else { return Value::None };
+    ev.state
+        .figure_or_gone(*id)
+        .map(|m| m.figure_type)
+        .or_else(|| ev.state.spot_figure(*id).map(|m| m.figure_type))
+        .map_or(Value::None, Value::FigureType)
+}
+
+/// The tile a figure on the board stands on (`x.tile`); none off it.
+fn figure_tile(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::Figure(id) => ev.state.figure(*id).map_or(Value::None, |m| Value::Tile(m.placed.0)),
+        _ => Value::None,
+    }
+}
+
+/// Whether a figure lies on its segment (`x.lying`): its type's posture
+/// on the segment's kind (as it was where it stood, for one gone).
+fn lying(ev: &Evaluator, of: &Value) -> Value {
+    let Value::Figure(id) = of else {
+        return Value::Bool(false);
+    };
+    let Some(m) = ev.state.figure_or_gone(*id) else {
+        return Value::Bool(false);
+    };
+    let pack = &ev.rules.pack;
+    let kind = pack.tiles[ev.state.board().placed[m.placed.index()].tile as usize].segments[m.seg as usize].kind;
+    Value::Bool(pack.figures[m.figure_type as usize].posture_on(kind) == Some(crate::ir::Posture::Lying))
+}
+
+/// Whether a figure type takes `posture` on a feature of kind `k`.
+fn takes_posture(ev: &Evaluator, of: &Value, k: &Value, posture: crate::ir::Posture) -> Value {
+    match (of, k) {
+        (Value::FigureType(f), Value::Kind(k)) => {
+            Value::Bool(ev.rules.pack.figures[*f as usize].posture_on(*k) == Some(posture))
+        }
+        _ => Value::Bool(false),
+    }
+}
+
+/// `t.lies_on(K)`.
+fn lies_on(ev: &Evaluator, of: &Value, k: &Value) -> Value {
+    takes_posture(ev, of, k, crate::ir::Posture::Lying)
+}
+
+/// `t.stands_on(K)`.
+fn stands_on(ev: &Evaluator, of: &Value, k: &Value) -> Value {
+    takes_posture(ev, of, k, crate::ir::Posture::Standing)
 }
 
 /// The player a value names.

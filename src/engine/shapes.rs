@@ -56,6 +56,9 @@ pub(super) fn answered_alone(b: Builtin) -> bool {
             | Builtin::Figures
             | Builtin::Owners
             | Builtin::Touching
+            | Builtin::FigureType
+            | Builtin::FigureTile
+            | Builtin::Lying
     )
 }
 
@@ -108,6 +111,8 @@ pub(super) fn answered_with_arg(b: Builtin) -> bool {
             | Builtin::HasIcon
             | Builtin::Supply
             | Builtin::Holds
+            | Builtin::LiesOn
+            | Builtin::StandsOn
     )
 }
 
