@@ -301,7 +301,9 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|a| {
                 let may = |e: &Expr| may_remember(e, completed_counts);
-                a.when.as_ref().is_some_and(may) || a.domain.as_ref().and_then(|(_, f)| f.as_ref()).is_some_and(may)
+                a.domain.is_some()
+                    && (a.when.as_ref().is_some_and(may)
+                        || a.domain.as_ref().and_then(|(_, f)| f.as_ref()).is_some_and(may))
             })
             .collect(),
         action_frame_free: program
@@ -2834,6 +2836,23 @@ mod tests {
                 Some(vec![]),
             ]
         );
+    }
+
+    /// An action without targets judges its `when` once a look, so the look
+    /// makes no memo, whatever the `when` counts (there it would spare only
+    /// a count nested in another's filter that reads none of its members).
+    #[test]
+    fn actions_without_targets_are_judged_without_a_memo() {
+        let pack = over_base(
+            "memo",
+            "pack memo \"memo\"\nlanguage 1\nrequires base\nvar game flag: bool = false\n\
+             action a in before_place when count(figure x where x.owner == current_player) > 0 { set flag = true }\n\
+             action b in before_place for figure y where y.owner == current_player \
+             when count(road r where not r.completed) > 0 { set flag = true }\n"
+                .to_string(),
+        );
+        let compiled = super::compile(&Rules::new(pack));
+        assert_eq!(compiled.action_memo, [false, true]);
     }
 
     /// A guard, or an action's target filter, may fill a memo when it

@@ -230,9 +230,12 @@ pub(super) struct Compiled {
     /// By action: its `when`, and the filter of its targets.
     pub action_when: Vec<Option<Test>>,
     pub action_filter: Vec<Option<CompiledFilter>>,
-    /// By action: whether its `when` or its targets' filter may read or
-    /// fill a [`Memo`] (see `compile::may_remember`); a look at an action
-    /// whose conditions cannot is made without one.
+    /// By action: whether it has targets and its `when` or its targets'
+    /// filter may read or fill a [`Memo`] (see `compile::may_remember`); a
+    /// look at an action whose conditions cannot is made without one, and
+    /// so is a look at an action without targets, whose `when` is judged
+    /// once a look: a memo is exact, and there would spare only a count
+    /// nested in another's filter that reads none of its members.
     pub action_memo: Vec<bool>,
     /// By action: whether it has no targets and its `when` reads and writes
     /// no local slot (see `compile::frame_free`); a look at it is made with
