@@ -825,6 +825,7 @@ fn answers_int(b: Builtin) -> bool {
             | Builtin::Left
             | Builtin::Ends
             | Builtin::Distance
+            | Builtin::Weight
             | Builtin::SquareX
             | Builtin::SquareY
             | Builtin::TilesLeft
@@ -950,10 +951,12 @@ impl Compiler<'_> {
                     Some(Expr::Subject) => {
                         Box::new(move |ev, env| Ok(int(answer(ev, &env.subject.map_or(Value::None, Value::Feature)))))
                     }
-                    Some(of) => match constant_value(of) {
+                    Some(of) => match (constant_value(of), direct(of)) {
                         // `cloister.left`: the receiver is a constant, kept here.
-                        Some(of) => Box::new(move |ev, _| Ok(int(answer(ev, &of)))),
-                        None => {
+                        (Some(of), _) => Box::new(move |ev, _| Ok(int(answer(ev, &of)))),
+                        // `x.type.weight`: the receiver read in place.
+                        (None, Some(of)) => Box::new(move |ev, env| Ok(int(answer(ev, &of.read(ev, env))))),
+                        (None, None) => {
                             let of = self.node(of);
                             Box::new(move |ev, env| Ok(int(answer(ev, &of(ev, env)?))))
                         }

@@ -171,6 +171,7 @@ impl Evaluator<'_> {
             Builtin::Lying => lying(self, &of),
             Builtin::LiesOn => lies_on(self, &of, arg0),
             Builtin::StandsOn => stands_on(self, &of, arg0),
+            Builtin::Weight => weight(self, &of),
             Builtin::Cards => match (player(&of), args.first()) {
                 (Some(p), Some(Value::Deck(d))) => int(self.state.hands()[p]
                     .iter()
@@ -312,6 +313,7 @@ pub(super) fn simple_query(builtin: Builtin) -> Option<SimpleQuery> {
         Builtin::FigureType => figure_type,
         Builtin::FigureTile => figure_tile,
         Builtin::Lying => lying,
+        Builtin::Weight => weight,
         _ => return None,
     })
 }
@@ -375,6 +377,20 @@ fn takes_posture(ev: &Evaluator, of: &Value, k: &Value, posture: crate::ir::Post
             Value::Bool(ev.rules.pack.figures[*f as usize].posture_on(*k) == Some(posture))
         }
         _ => Value::Bool(false),
+    }
+}
+
+/// A figure type's weight (`t.weight`); 0 of anything else.
+fn weight(ev: &Evaluator, of: &Value) -> Value {
+    match of {
+        Value::FigureType(t) => Value::Int(
+            ev.rules
+                .pack
+                .figures
+                .get(*t as usize)
+                .map_or(0, |f| i64::from(f.weight)),
+        ),
+        _ => Value::Int(0),
     }
 }
 

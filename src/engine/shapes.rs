@@ -59,6 +59,7 @@ pub(super) fn answered_alone(b: Builtin) -> bool {
             | Builtin::FigureType
             | Builtin::FigureTile
             | Builtin::Lying
+            | Builtin::Weight
     )
 }
 

@@ -238,6 +238,7 @@ pub enum Builtin {
     Lying,
     LiesOn,
     StandsOn,
+    Weight,
     Cards,
     HandSize,
     Holds,
@@ -411,6 +412,9 @@ builtins! {
     StandsOn FigureType "stands_on" (Kind) -> Bool []
         "Whether this figure type stands (rather than lies) on features of that kind."
         "follower.stands_on(road)";
+    Weight FigureType "weight" () -> Int []
+        "How many figures this type counts as for majorities (its `weight`, 1 unless declared): a follower is a figure of weight above 0."
+        "count(x in f.figures where x.type.weight > 0)";
     Cards Player "cards" (Deck) -> Int []
         "How many cards of that deck the player holds."
         "score 2 * p.cards(presents) to p reason \"kept presents\"";
