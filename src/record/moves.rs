@@ -161,6 +161,62 @@ fn target_words(game: &Game, target: Target, players: &[String]) -> String {
     }
 }
 
+/// [`choice_for`], its refusals of a pick that is not an option, or of an
+/// action not offered on its target, listing what is offered as a record
+/// writes it (at most [`OPTIONS_LISTED`], and how many more).
+pub(crate) fn choice_listed(game: &Game, pick: &Pick) -> Result<Choice, GameError> {
+    choice_for(game, pick).map_err(|e| {
+        let options = game.options();
+        let offered = match (e.kind(), pick) {
+            (ErrorKind::NotAnOption, _) => {
+                let listed = offered_text(
+                    game,
+                    options
+                        .iter()
+                        .filter(|c| matches!(c, Choice::Pick(_) | Choice::Decline)),
+                );
+                format!("the options: {listed}")
+            }
+            (ErrorKind::ActionUnavailable, Pick::Action { name, .. }) => {
+                let actions = &game.rules().pack.program.actions;
+                let action = actions.iter().position(|a| &a.name == name);
+                let listed = offered_text(
+                    game,
+                    options
+                        .iter()
+                        .filter(|c| matches!(c, Choice::Action { action: a, .. } if Some(*a as usize) == action)),
+                );
+                if listed.is_empty() {
+                    "it is not offered now".to_string()
+                } else {
+                    format!("offered now: {listed}")
+                }
+            }
+            _ => return e,
+        };
+        GameError::new(e.kind(), format!("{} ({offered})", e.message()))
+    })
+}
+
+/// Most options a refusal lists.
+const OPTIONS_LISTED: usize = 12;
+
+/// The options `choices` as a record writes them, comma-separated: at most
+/// [`OPTIONS_LISTED`], and how many more.
+fn offered_text<'c>(game: &Game, choices: impl Iterator<Item = &'c Choice>) -> String {
+    let texts: Vec<String> = choices.filter_map(|c| move_text(game, *c)).collect();
+    let mut listed = texts
+        .iter()
+        .take(OPTIONS_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if texts.len() > OPTIONS_LISTED {
+        listed += &format!(" and {} more", texts.len() - OPTIONS_LISTED);
+    }
+    listed
+}
+
 /// A deployment as RON: `(figure: "follower", on: "E")`.
 fn deploy_text(d: &Deploy) -> String {
     match &d.figure {
@@ -287,7 +343,7 @@ pub fn read_move(game: &Game, text: &str) -> Result<Choice, GameError> {
             ErrorKind::WrongDecision,
             format!("`{text}` answers a rule's question, but the game asks for {expected} (or an action)"),
         )),
-        _ => choice_for(game, &pick),
+        _ => choice_listed(game, &pick),
     }
 }
 

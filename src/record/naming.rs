@@ -239,20 +239,9 @@ pub(crate) fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, GameError> 
                     _ => None,
                 })
                 .ok_or_else(|| {
-                    let offered = offered_text(
-                        game,
-                        options
-                            .iter()
-                            .filter(|c| matches!(c, Choice::Action { action: a, .. } if *a as usize == action)),
-                    );
-                    let now = if offered.is_empty() {
-                        "it is not offered now".to_string()
-                    } else {
-                        format!("offered now: {offered}")
-                    };
                     GameError::new(
                         ErrorKind::ActionUnavailable,
-                        format!("the action `{name}` is not available on that now ({now})"),
+                        format!("the action `{name}` is not available on that now"),
                     )
                 });
         }
@@ -264,37 +253,7 @@ pub(crate) fn choice_for(game: &Game, pick: &Pick) -> Result<Choice, GameError> 
             Choice::Pick(t) => wanted.iter().find(|w| same(*t, **w)).map(|w| Choice::Pick(*w)),
             _ => None,
         })
-        .ok_or_else(|| {
-            let offered = offered_text(
-                game,
-                options
-                    .iter()
-                    .filter(|c| matches!(c, Choice::Pick(_) | Choice::Decline)),
-            );
-            GameError::new(
-                ErrorKind::NotAnOption,
-                format!("that is not one of the options (the options: {offered})"),
-            )
-        })
-}
-
-/// Most options an error lists.
-const OPTIONS_LISTED: usize = 12;
-
-/// The options `choices` as a record writes them, comma-separated: at most
-/// [`OPTIONS_LISTED`], and how many more.
-fn offered_text<'c>(game: &Game, choices: impl Iterator<Item = &'c Choice>) -> String {
-    let texts: Vec<String> = choices.filter_map(|c| super::moves::move_text(game, *c)).collect();
-    let mut listed = texts
-        .iter()
-        .take(OPTIONS_LISTED)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if texts.len() > OPTIONS_LISTED {
-        listed += &format!(" and {} more", texts.len() - OPTIONS_LISTED);
-    }
-    listed
+        .ok_or_else(|| GameError::new(ErrorKind::NotAnOption, "that is not one of the options"))
 }
 
 /// The segment of a placed tile that a location names, in board directions.

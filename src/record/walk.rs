@@ -5,7 +5,8 @@
 //! around them; the scripted agent hands them to the game.
 
 use super::format::{Deploy, Pick, Step};
-use super::naming::{action_window, choice_for, deploy_choice, rotation, tile_id};
+use super::moves::choice_listed;
+use super::naming::{action_window, deploy_choice, rotation, tile_id};
 use crate::engine::{Choice, Decision, ErrorKind, Game, GameError, Pos};
 use crate::ir::program::{Domain, Window};
 
@@ -135,7 +136,7 @@ impl StepCursor {
             ));
         };
         self.next += 1;
-        choice_for(game, pick).map_err(|why| why.context(&asked))
+        choice_listed(game, pick).map_err(|why| why.context(&asked))
     }
 }
 
