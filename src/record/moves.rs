@@ -168,6 +168,8 @@ pub(crate) fn choice_listed(game: &Game, pick: &Pick) -> Result<Choice, GameErro
     choice_for(game, pick).map_err(|e| {
         let options = game.options();
         let offered = match (e.kind(), pick) {
+            // A named option's refusal lists the names already.
+            (ErrorKind::NotAnOption, Pick::Named(_)) => return e,
             (ErrorKind::NotAnOption, _) => {
                 let listed = offered_text(
                     game,
@@ -175,7 +177,11 @@ pub(crate) fn choice_listed(game: &Game, pick: &Pick) -> Result<Choice, GameErro
                         .iter()
                         .filter(|c| matches!(c, Choice::Pick(_) | Choice::Decline)),
                 );
-                format!("the options: {listed}")
+                if listed.is_empty() {
+                    "nothing is to be picked now".to_string()
+                } else {
+                    format!("the options: {listed}")
+                }
             }
             (ErrorKind::ActionUnavailable, Pick::Action { name, .. }) => {
                 let actions = &game.rules().pack.program.actions;
