@@ -387,13 +387,7 @@ impl Game {
         let super::task::Pending::Rule(choice) = &**p else {
             return None;
         };
-        let at = self
-            .rules
-            .pack
-            .program
-            .blocks
-            .get(choice.at.0 as usize)?
-            .get(choice.at.1 as usize)?;
+        let at = self.rules.pack.program.statement_at(choice.at)?;
         Some((at.span, super::statements::is_may(&at.stmt)))
     }
 

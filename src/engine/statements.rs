@@ -742,18 +742,10 @@ impl Game {
         choice: &RuleChoice,
     ) -> Option<Result<Vec<Target>, EvalError>> {
         let rules = Arc::clone(&self.rules);
-        let block = rules.pack.program.blocks.get(choice.at.0 as usize)?;
-        let stmt: &Stmt = &block.get(choice.at.1 as usize)?.stmt;
+        let stmt: &Stmt = &rules.pack.program.statement_at(choice.at)?.stmt;
         match stmt {
-            Stmt::Choose {
-                by,
-                slot,
-                domain,
-                list,
-                filter,
-                ..
-            } => {
-                if list.is_none() && asks_current_player_alone(by, *domain, *slot, filter.as_ref()) {
+            Stmt::Choose { .. } => {
+                if is_may(stmt) {
                     return None;
                 }
                 Some(self.choose_options(compiled, choice.frame, choice.at, stmt, choice.player))

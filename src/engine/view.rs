@@ -182,19 +182,12 @@ impl Game {
     fn unlisted_fallback(view: &Game, choice: &super::task::RuleChoice) -> Vec<Target> {
         let program = &view.rules.pack.program;
         match choice.domain {
-            crate::ir::program::Domain::Options => {
-                let arms = program
-                    .blocks
-                    .get(choice.at.0 as usize)
-                    .and_then(|b| b.get(choice.at.1 as usize))
-                    .map(|s| &s.stmt);
-                match arms {
-                    Some(crate::ir::program::Stmt::ChooseOption { options, .. }) => {
-                        options.iter().map(|o| Target::Option(o.body)).collect()
-                    }
-                    _ => choice.options.clone(),
+            crate::ir::program::Domain::Options => match program.statement_at(choice.at).map(|s| &s.stmt) {
+                Some(crate::ir::program::Stmt::ChooseOption { options, .. }) => {
+                    options.iter().map(|o| Target::Option(o.body)).collect()
                 }
-            }
+                _ => choice.options.clone(),
+            },
             crate::ir::program::Domain::Cards => Self::sampled_cards(view, choice.player, &choice.options),
             _ => choice.options.clone(),
         }

@@ -589,6 +589,12 @@ impl HandLimit {
 }
 
 impl Program {
+    /// The statement at `at`: its block, and its place in the block (as a
+    /// pending rule's choice names where it is asked).
+    pub(crate) fn statement_at(&self, at: (BlockId, u32)) -> Option<&StmtAt> {
+        self.blocks.get(at.0 as usize)?.get(at.1 as usize)
+    }
+
     /// The name of the named option of a `choose { NAME { ... } ... }` whose
     /// body is block `body` (as `Target::Option` names it); `None` for any
     /// other block.
