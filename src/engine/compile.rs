@@ -103,6 +103,19 @@ fn figure_feature_kind(e: &Expr) -> Option<u16> {
     }
 }
 
+/// The kind of the feature the figure in local `slot` stands or lies on
+/// (`x.feature.kind`), read off the graph; `None` for a figure off the
+/// board or a value that is no figure, as the query answers `none`.
+fn figure_feature_kind_at(ev: &Evaluator, env: &Env, slot: usize) -> Option<u16> {
+    match env.locals.get(slot) {
+        Some(Value::Figure(id)) => ev
+            .state
+            .figure(*id)
+            .map(|m| ev.state.features().kind(ev.state.feature_of(m.placed, m.seg))),
+        _ => None,
+    }
+}
+
 /// A built-in of one argument that is an [`ArgQuery`](super::queries::ArgQuery),
 /// its receiver and argument both read in place (a [`Direct`] value, or a
 /// constant argument): the query and both readers.
@@ -1260,16 +1273,7 @@ impl Compiler<'_> {
                             // feature read off the graph, no value made
                             // (a figure off the board has no feature, no kind).
                             let (k, slot) = (*k, usize::from(slot));
-                            return Box::new(move |ev, env| {
-                                let kind = match env.locals.get(slot) {
-                                    Some(Value::Figure(id)) => ev.state.figure(*id).map(|m| {
-                                        let features = ev.state.features();
-                                        features.kind(ev.state.feature_of(m.placed, m.seg))
-                                    }),
-                                    _ => None,
-                                };
-                                Ok((kind == Some(k)) == equal)
-                            });
+                            return Box::new(move |ev, env| Ok((figure_feature_kind_at(ev, env, slot) == Some(k)) == equal));
                         }
                         if let Some(answer) = self.on_local(other) {
                             return Box::new(move |ev, env| Ok((answer(ev, env) == c) == equal));
@@ -1277,6 +1281,16 @@ impl Compiler<'_> {
                         let other = self.node(other);
                         return Box::new(move |ev, env| Ok((other(ev, env)? == c) == equal));
                     }
+                }
+                if let (BinOp::Eq | BinOp::Ne, Some(a), Some(b)) = (op, figure_feature_kind(l), figure_feature_kind(r)) {
+                    // `x.feature.kind == y.feature.kind`: both kinds read
+                    // off the graph, no value made (two figures off the
+                    // board have the same kind, none, as the values do).
+                    let (a, b) = (usize::from(a), usize::from(b));
+                    let equal = (op == BinOp::Eq) == HOLDS;
+                    return Box::new(move |ev, env| {
+                        Ok((figure_feature_kind_at(ev, env, a) == figure_feature_kind_at(ev, env, b)) == equal)
+                    });
                 }
                 if let (BinOp::Eq | BinOp::Ne, Some(a), Some(b)) = (op, direct(l), direct(r)) {
                     // Two values read in place (`d != from`,
