@@ -1273,7 +1273,9 @@ impl Compiler<'_> {
                             // feature read off the graph, no value made
                             // (a figure off the board has no feature, no kind).
                             let (k, slot) = (*k, usize::from(slot));
-                            return Box::new(move |ev, env| Ok((figure_feature_kind_at(ev, env, slot) == Some(k)) == equal));
+                            return Box::new(move |ev, env| {
+                                Ok((figure_feature_kind_at(ev, env, slot) == Some(k)) == equal)
+                            });
                         }
                         if let Some(answer) = self.on_local(other) {
                             return Box::new(move |ev, env| Ok((answer(ev, env) == c) == equal));
@@ -1282,7 +1284,8 @@ impl Compiler<'_> {
                         return Box::new(move |ev, env| Ok((other(ev, env)? == c) == equal));
                     }
                 }
-                if let (BinOp::Eq | BinOp::Ne, Some(a), Some(b)) = (op, figure_feature_kind(l), figure_feature_kind(r)) {
+                if let (BinOp::Eq | BinOp::Ne, Some(a), Some(b)) = (op, figure_feature_kind(l), figure_feature_kind(r))
+                {
                     // `x.feature.kind == y.feature.kind`: both kinds read
                     // off the graph, no value made (two figures off the
                     // board have the same kind, none, as the values do).

@@ -75,14 +75,28 @@ impl Budget {
     /// Locals for a frame of `n` slots, all `none`, made while the game is
     /// only read (a function's call, a look at an action's targets): a
     /// spare frame when there is one, else one as `compiled` makes them.
+    /// A spare frame keeps its length: the slots above the `n` asked for
+    /// are those of calls inlined in it (`inline_call`), which each call
+    /// writes before its body reads them (its parameters at the call, a
+    /// count's variable for each member), so they are left as they are,
+    /// not emptied after each use and grown again at the next.
     pub(super) fn frame(&self, compiled: &Compiled, n: usize) -> Vec<Value> {
-        let spare = self.spare.borrow_mut().pop().unwrap_or_default();
-        compiled.frame_in(spare, n)
+        match self.spare.borrow_mut().pop() {
+            Some(mut spare) if spare.len() >= n => {
+                spare[..n].fill(Value::None);
+                spare
+            }
+            Some(mut spare) => {
+                spare.clear();
+                compiled.frame_in(spare, n)
+            }
+            None => compiled.frame(n),
+        }
     }
 
-    /// Keeps a frame made by [`Budget::frame`], emptied, for the next one.
-    pub(super) fn keep(&self, mut locals: Vec<Value>) {
-        locals.clear();
+    /// Keeps a frame made by [`Budget::frame`] for the next one (its slots
+    /// as they are: see there).
+    pub(super) fn keep(&self, locals: Vec<Value>) {
         self.spare.borrow_mut().push(locals);
     }
 

@@ -1173,6 +1173,27 @@ mod tests {
         assert!(stopped > 0 && asked > 0, "{stopped} stopped, {asked} asked");
     }
 
+    /// A frame for a call or a look (`Budget::frame`) holds `none` in every
+    /// slot it is made for, however its list was used before: the slots
+    /// above (those of calls inlined in it, each written before read) are
+    /// kept as they were, and the list is not grown again.
+    #[test]
+    fn budget_frames_start_with_none_in_their_slots() {
+        let rules = Arc::new(Rules::new(load(&[PackRef::Bundled("base".into())]).unwrap()));
+        let game = Game::new(rules, Setup::new(2).seed(1)).unwrap();
+        for (before, n) in [(0, 3), (8, 3), (2, 5), (5, 5)] {
+            game.budget.keep(vec![Value::Int(7); before]);
+            let locals = game.budget.frame(&game.compiled, n);
+            assert_eq!(locals.len(), n.max(before));
+            assert!(locals[..n].iter().all(|v| *v == Value::None), "{locals:?}");
+            assert!(locals[n..].iter().all(|v| *v == Value::Int(7)), "{locals:?}");
+            game.budget.keep(locals);
+            // The list kept is the next frame's: no other is made.
+            let again = game.budget.frame(&game.compiled, 0);
+            assert_eq!(again.len(), n.max(before));
+        }
+    }
+
     /// A frame made from a spare list holds `none` in every slot, however
     /// full the list was when it was kept, and a game's copy keeps none.
     #[test]
