@@ -83,7 +83,9 @@ impl Budget {
     pub(super) fn frame(&self, compiled: &Compiled, n: usize) -> Vec<Value> {
         match self.spare.borrow_mut().pop() {
             Some(mut spare) if spare.len() >= n => {
-                spare[..n].fill(Value::None);
+                for slot in &mut spare[..n] {
+                    *slot = Value::None;
+                }
                 spare
             }
             Some(mut spare) => {
