@@ -149,23 +149,32 @@ impl Game {
     /// card's play has its card in hand).
     #[inline]
     fn action_offers(&self, action: ActionId, out: &mut Vec<Choice>) {
-        // An action with no targets whose `when` needs no frame and no
-        // memo is judged here: listing the options is already a look
+        // An action with no targets (so no memo: its `when` is judged
+        // once) is judged here: listing the options is already a look
         // ([`Game::options_into`]), so the look `each_action_target`
-        // would open inside it changes nothing but the work.
+        // would open inside it changes nothing but the work. Its `when`
+        // runs in a spare frame when it needs one.
         let compiled = &self.compiled;
-        let quick = compiled.action_frame_free.get(action as usize) == Some(&true)
-            && compiled.action_memo.get(action as usize) == Some(&false);
-        if quick {
-            let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
-                return;
+        let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
+            return;
+        };
+        if a.domain.is_none() && compiled.action_memo.get(action as usize) == Some(&false) {
+            let framed = compiled.action_frame_free.get(action as usize) != Some(&true);
+            let mut locals = if framed {
+                self.budget.frame(compiled, a.slots as usize)
+            } else {
+                Vec::new()
             };
             let mut env = Env {
-                locals: &mut Vec::new(),
+                locals: &mut locals,
                 subject: None,
                 depth: 0,
             };
-            if self.action_when_holds(action, a, &self.evaluator(), &mut env) && self.fresh(action, a, Target::None) {
+            let holds = self.action_when_holds(action, a, &self.evaluator(), &mut env);
+            if framed {
+                self.budget.keep(locals);
+            }
+            if holds && self.fresh(action, a, Target::None) {
                 out.push(Choice::Action {
                     action,
                     target: Target::None,
