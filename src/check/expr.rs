@@ -837,13 +837,40 @@ pub(crate) fn bind_range(
                         Type::Feature => Type::Features,
                         Type::Direction => Type::Directions,
                         _ => {
+                            // What the list is, when it is no list at all
+                            // (`c.tiles` counts a feature's tiles).
+                            let found = infer(scope, locals, l, &mut Vec::new())
+                                .map(|t| t.ty)
+                                .filter(|t| t.element().is_none());
+                            // As written: `for tile t in ...`, `count(tile t in ...)`.
+                            let written = |rest: &str| {
+                                let binder = format!("{} {} {rest}", first.name, var.name);
+                                if what == "count" {
+                                    format!("count({binder})")
+                                } else {
+                                    format!("{what} {binder}")
+                                }
+                            };
                             diags.push(
                                 Diagnostic::new(
                                     Code::TypeMismatch,
-                                    format!("`{}` cannot range over a list", first.name),
+                                    format!(
+                                        "`{}`: a `{1}` variable ranges over every {1}, not over a list",
+                                        written("in ..."),
+                                        first.name
+                                    ),
                                 )
-                                .at(l.span(), "remove `in ...`")
-                                .note("`in LIST` works with players, figures, features and directions"),
+                                .at(
+                                    l.span(),
+                                    match found {
+                                        Some(t) => format!("this is {}, not a list", t.a()),
+                                        None => "remove `in ...`".to_string(),
+                                    },
+                                )
+                                .note(format!(
+                                    "write `{}` to keep some of them; `in LIST` works with players, figures, features and directions",
+                                    written("where CONDITION")
+                                )),
                             );
                             return None;
                         }

@@ -728,8 +728,9 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     if RESERVED.contains(&found) {
         return Some(format!("`{found}` is a reserved word and cannot be used as a name"));
     }
-    // `fn where(...)`: the name was passed over as no name at all.
-    if RESERVED.contains(&previous) && statement.split_whitespace().next() == Some("fn") {
+    // `fn where(...)`, `let in = 1`, `var game at: int`: the name a
+    // declaration gives was passed over as no name at all.
+    if RESERVED.contains(&previous) && names_a_reserved_word(statement) {
         return Some(format!("`{previous}` is a reserved word and cannot be used as a name"));
     }
     // A word run on past a keyword (`standsx`) is named by the caller.
@@ -746,6 +747,21 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
                 .any(|w| line.starts_with(w))
     });
     in_tile_body.then(|| "separate the segments of a tile body with `;`".to_string())
+}
+
+/// Whether `statement`, the text of a statement up to where it failed,
+/// ends at the name a declaration gives: `fn NAME`, `let NAME`, `card
+/// NAME` (and the other declarations of one word), `var SCOPE NAME`.
+fn names_a_reserved_word(statement: &str) -> bool {
+    const DECLARES: [&str; 10] = [
+        "fn", "let", "card", "figure", "deck", "marker", "icon", "spot", "action", "feature",
+    ];
+    let words: Vec<&str> = statement.split_whitespace().collect();
+    match words.as_slice() {
+        [declares, _] => DECLARES.contains(declares),
+        ["var", _, _] => true,
+        _ => false,
+    }
 }
 
 fn join_alternatives(names: &[String]) -> String {
