@@ -150,15 +150,22 @@ fn never_feature(e: &Expr) -> bool {
 /// The tests of a filter on a figure `x` (bound to `slot`) made only of
 /// `x.owner == E` and `x.owner != E` joined by `and`, each `E` a value read
 /// where it is that cannot fail ([`direct`]: `current_player`, another
-/// local) or `none`: whether each is an `==`, and its `E`. Such a filter
-/// charges nothing, cannot fail and reads nothing but the owner, so how
-/// many of a feature's figures pass it is known from how many each owner
-/// has there ([`Compiler::owner_counter`]).
-fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>) -> Option<()> {
+/// local) or `none`: whether each is an `==`, and its `E`; and whether it
+/// also asks that `x` be a follower (`x.type.weight > 0`, set in
+/// `followers`). Such a filter charges nothing, cannot fail and reads
+/// nothing but the owner and the weight, so how many of a feature's
+/// figures pass it is known from how many each owner has there, and
+/// whether any follower passes from the owners' majorities
+/// ([`Compiler::owner_counter`]).
+fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>, followers: &mut bool) -> Option<()> {
     match e {
         Expr::Binary(BinOp::And, a, b) => {
-            owner_tests(a, slot, out)?;
-            owner_tests(b, slot, out)
+            owner_tests(a, slot, out, followers)?;
+            owner_tests(b, slot, out, followers)
+        }
+        _ if follower_test(e, slot) => {
+            *followers = true;
+            Some(())
         }
         Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
             let on_owner = |e: &Expr| local_query(e) == Some((Builtin::Owner, slot));
@@ -175,6 +182,27 @@ fn owner_tests<'e>(e: &'e Expr, slot: u16, out: &mut Vec<(bool, &'e Expr)>) -> O
             Some(())
         }
         _ => None,
+    }
+}
+
+/// Whether `e` asks that the figure in `slot` be a follower: its type's
+/// weight above 0 (`x.type.weight > 0`, `>= 1`, `!= 0`, either way round).
+fn follower_test(e: &Expr, slot: u16) -> bool {
+    let weight = |e: &Expr| match e {
+        Expr::Query {
+            builtin: Builtin::Weight,
+            of: Some(of),
+            args,
+        } if args.is_empty() => local_query(of) == Some((Builtin::FigureType, slot)),
+        _ => false,
+    };
+    match e {
+        Expr::Binary(op, l, r) => match (op, &**l, &**r) {
+            (BinOp::Gt | BinOp::Ne, w, Expr::Int(0)) | (BinOp::Ge, w, Expr::Int(1)) => weight(w),
+            (BinOp::Lt | BinOp::Ne, Expr::Int(0), w) | (BinOp::Le, Expr::Int(1), w) => weight(w),
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -1565,6 +1593,7 @@ impl Compiler<'_> {
         &self,
         of: &Expr,
         tests: Vec<(bool, Direct)>,
+        followers: bool,
         slot: u16,
         filter: Option<CompiledFilter>,
     ) -> Counter {
@@ -1604,7 +1633,17 @@ impl Compiler<'_> {
             };
             let features = ev.state.features();
             let total = features.figure_count(f) as usize;
-            if total > SMALL_LIST {
+            let mut passing = fixed;
+            for (eq, e) in &tests_read {
+                let met = owner_bit(&e.read(ev, env));
+                passing &= if *eq { met } else { !met };
+            }
+            // Only whether some follower passes is known from the owners'
+            // majorities (their summed weights), and only for owners: a
+            // count of them, or one that neutral figures may pass, looks
+            // at the figures.
+            let by_figure = followers && (limit > 1 || passing & NEUTRAL != 0);
+            if total > SMALL_LIST || by_figure {
                 let list = ev.query(Builtin::Figures, of, &[], env.depth)?;
                 return ev.count_list(&list, slot, filter.as_ref().map(|f| f as &dyn Filter), env, limit);
             }
@@ -1612,10 +1651,13 @@ impl Compiler<'_> {
             if total == 0 {
                 return Ok(0);
             }
-            let mut passing = fixed;
-            for (eq, e) in &tests_read {
-                let met = owner_bit(&e.read(ev, env));
-                passing &= if *eq { met } else { !met };
+            if followers {
+                let any = features
+                    .standings(f)
+                    .iter()
+                    .enumerate()
+                    .any(|(p, s)| passing & (1 << p) != 0 && s.followers > 0);
+                return Ok(i64::from(any).min(limit));
             }
             let (mut passed, mut owned) = (0usize, 0usize);
             for (p, s) in features.standings(f).iter().enumerate() {
@@ -1652,9 +1694,10 @@ impl Compiler<'_> {
         let at = self.named.borrow().get(&at).copied().unwrap_or(at);
         // A count that runs once while its memo lasts is never found there.
         let once = self.once.get();
+        let mut followers = false;
         let owner_tests = filter.as_deref().and_then(|f| {
             let mut tests = Vec::new();
-            owner_tests(f, slot, &mut tests)?;
+            owner_tests(f, slot, &mut tests, &mut followers)?;
             // Each `E` read in place: `none`, or a value `direct` reads.
             let read = |e: &Expr| match e {
                 Expr::Nothing => Some(Direct::Constant(Value::None)),
@@ -1684,7 +1727,7 @@ impl Compiler<'_> {
                 if let Expr::Query { builtin, of, args } = &**list {
                     if let (Builtin::Figures, true, Some(tests), Some(of)) = (builtin, args.is_empty(), owner_tests, of)
                     {
-                        return self.owner_counter(of, tests, slot, filter);
+                        return self.owner_counter(of, tests, followers, slot, filter);
                     }
                     if let (Some((small, member)), true) = (small_list(*builtin), args.is_empty()) {
                         // A built-in with no receiver is asked of `none`, as walked.
@@ -2122,16 +2165,22 @@ mod tests {
     #[test]
     fn owner_tests_find_filters_that_ask_only_the_owner() {
         let cases = [
-            ("x.owner == current_player", Some(1)),
-            ("x.owner != none and x.owner != current_player", Some(2)),
-            ("none == x.owner", Some(1)),
-            ("x.owner == p and x.owner != current_player and p != x.owner", Some(3)),
+            ("x.owner == current_player", Some((1, false))),
+            ("x.owner != none and x.owner != current_player", Some((2, false))),
+            ("none == x.owner", Some((1, false))),
+            ("x.owner == p and x.owner != current_player and p != x.owner", Some((3, false))),
             ("x.owner == current_player or x.owner == none", None),
             ("x.owner == x.owner", None),
             ("x.owner == current_player and x.type == pawn", None),
             ("mine(x)", None),
             ("x.owner == same(p)", None),
             ("not (x.owner == p)", None),
+            // Followers: a type's weight above 0, said three ways.
+            ("x.owner != none and x.type.weight > 0", Some((1, true))),
+            ("0 != x.type.weight and x.owner == p", Some((1, true))),
+            ("x.type.weight >= 1", Some((0, true))),
+            ("x.type.weight > 1 and x.owner == p", None),
+            ("x.owner == p or x.type.weight > 0", None),
         ];
         let mut text = String::from(
             "pack owners\nlanguage 1\nrequires base\nfigure pawn x1 neutral { stands on road }\n\
@@ -2142,8 +2191,9 @@ mod tests {
         }
         let pack = over_base("owners.rules", text);
         for (i, (filter, tests)) in cases.iter().enumerate() {
-            let mut found = Vec::new();
-            let found = super::owner_tests(case_body(&pack.program, i), 0, &mut found).map(|()| found.len());
+            let (mut found, mut followers) = (Vec::new(), false);
+            let found = super::owner_tests(case_body(&pack.program, i), 0, &mut found, &mut followers)
+                .map(|()| (found.len(), followers));
             assert_eq!(found, *tests, "{filter}");
         }
     }
