@@ -2168,7 +2168,10 @@ mod tests {
             ("x.owner == current_player", Some((1, false))),
             ("x.owner != none and x.owner != current_player", Some((2, false))),
             ("none == x.owner", Some((1, false))),
-            ("x.owner == p and x.owner != current_player and p != x.owner", Some((3, false))),
+            (
+                "x.owner == p and x.owner != current_player and p != x.owner",
+                Some((3, false)),
+            ),
             ("x.owner == current_player or x.owner == none", None),
             ("x.owner == x.owner", None),
             ("x.owner == current_player and x.type == pawn", None),
