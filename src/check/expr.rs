@@ -851,11 +851,18 @@ pub(crate) fn bind_range(
                                     format!("{what} {binder}")
                                 }
                             };
+                            // What such a variable ranges over (docs/language.md, Binders).
+                            let whole = match first.name.as_str() {
+                                "tile" => "every tile on the board",
+                                "square" => "the empty squares next to the board",
+                                "card" => "the cards in the chooser's hand",
+                                _ => "its whole domain",
+                            };
                             diags.push(
                                 Diagnostic::new(
                                     Code::TypeMismatch,
                                     format!(
-                                        "`{}`: a `{1}` variable ranges over every {1}, not over a list",
+                                        "`{}`: a `{}` variable ranges over {whole}, not over a list",
                                         written("in ..."),
                                         first.name
                                     ),
