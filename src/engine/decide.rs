@@ -149,8 +149,8 @@ impl Game {
     /// card's play has its card in hand).
     #[inline]
     fn action_offers(&self, action: ActionId, out: &mut Vec<Choice>) {
-        // An action with no targets (so no memo: its `when` is judged
-        // once) is judged here: listing the options is already a look
+        // An action with no targets (so no memo, `Compiled::action_memo`:
+        // its `when` is judged once) is judged here: listing the options is already a look
         // ([`Game::options_into`]), so the look `each_action_target`
         // would open inside it changes nothing but the work. Its `when`
         // runs in a spare frame when it needs one.
@@ -158,7 +158,7 @@ impl Game {
         let Some(a) = self.rules.pack.program.actions.get(action as usize) else {
             return;
         };
-        if a.domain.is_none() && compiled.action_memo.get(action as usize) == Some(&false) {
+        if a.domain.is_none() {
             let framed = compiled.action_frame_free.get(action as usize) != Some(&true);
             let mut locals = if framed {
                 self.budget.frame(compiled, a.slots as usize)
@@ -861,8 +861,9 @@ mod tests {
         assert!(deploys > 1000, "{deploys} deploy decisions seen");
     }
 
-    /// Actions with no targets whose `when` needs no frame and no memo are
-    /// judged where the options are listed, not in a look of their own:
+    /// Actions with no targets are judged where the options are listed
+    /// (in a spare frame when their `when` uses a local slot: `count` here),
+    /// not in a look of their own:
     /// at every decision of random games, the actions listed are those a
     /// look at each action of the window offers (`Game::offers`), a card's
     /// while it is held, and one not of a card once a turn. The same with
@@ -878,9 +879,10 @@ mod tests {
                     card c1 x6 in d {\n  play in before_place when n % 3 != 1 {\n    set n = n + 1\n  }\n}\n\
                     card c2 x6 in d {\n  play in deploy {\n    set n = n + 2\n  }\n}\n\
                     action tap in before_place when n % 5 != 4 {\n  set n = n + 1\n}\n\
-                    action rest in deploy when n % 2 == 1 {\n  set n = n + 1\n}\n";
+                    action rest in deploy when n % 2 == 1 {\n  set n = n + 1\n}\n\
+                    action count in before_place when count(road r where not r.completed) % 2 == 1 {\n  set n = n + 1\n}\n";
         listed_actions_are_those_a_look_offers(text.to_string());
-        // 62 more actions before placing: 65 in all.
+        // 62 more actions before placing: 66 in all.
         let mut long = text.to_string();
         for i in 0..62 {
             long += &format!(
@@ -891,22 +893,26 @@ mod tests {
         let rules = Rules::new(crate::bundled::over_base("quick", long.clone()));
         assert!(
             rules.actions_in(Window::BeforePlace).offered(&[]).is_none(),
-            "a window of 65 actions"
+            "a window of 66 actions"
         );
         listed_actions_are_those_a_look_offers(long);
     }
 
     /// Plays random games of pack `text` (over base, 3 players), each of
-    /// its actions (the first five: `c0` to `c2`'s plays, `tap` and
-    /// `rest`, each both offered and not) judged where the options are
+    /// its actions (the first six: `c0` to `c2`'s plays, `tap`, `rest` and
+    /// `count`, each both offered and not) judged where the options are
     /// listed, and asserts that those listed are those a look offers.
     fn listed_actions_are_those_a_look_offers(text: String) {
         let rules = Arc::new(Rules::new(crate::bundled::over_base("quick", text)));
         let compiled = Game::new(rules.clone(), Setup::new(3)).unwrap().compiled;
         let actions = rules.pack.program.actions.len();
         assert!(
-            (0..actions).all(|a| compiled.action_frame_free[a] && !compiled.action_memo[a]),
+            rules.pack.program.actions.iter().all(|a| a.domain.is_none()),
             "every action is judged where the options are listed"
+        );
+        assert!(
+            (0..actions).any(|a| !compiled.action_frame_free[a]),
+            "one is judged in a frame"
         );
         let (mut offered, mut refused) = (vec![0; actions], vec![0; actions]);
         for seed in 0..3 {
@@ -946,7 +952,7 @@ mod tests {
         // Each action was both offered and not, for its `when`, its card
         // or the once a turn of an action not of a card.
         assert!(
-            offered.iter().zip(&refused).take(5).all(|(&o, &r)| o > 10 && r > 10),
+            offered.iter().zip(&refused).take(6).all(|(&o, &r)| o > 10 && r > 10),
             "offered {offered:?}, refused {refused:?}"
         );
     }

@@ -29,9 +29,9 @@ pub(super) struct Budget {
     game_work: Cell<u64>,
     /// How many looks are running inside one another (see [`Budget::look`]).
     looking: Cell<u32>,
-    /// Emptied local frames of finished function calls and looks at
-    /// actions' targets, kept for the next ones so that they allocate
-    /// nothing (never cloned).
+    /// Local frames of finished function calls and looks at actions'
+    /// targets, kept for the next ones so that they allocate nothing (never
+    /// cloned; their slots as they were: see [`Budget::frame`]).
     spare: std::cell::RefCell<Vec<Vec<Value>>>,
 }
 
@@ -81,19 +81,15 @@ impl Budget {
     /// count's variable for each member), so they are left as they are,
     /// not emptied after each use and grown again at the next.
     pub(super) fn frame(&self, compiled: &Compiled, n: usize) -> Vec<Value> {
-        match self.spare.borrow_mut().pop() {
-            Some(mut spare) if spare.len() >= n => {
-                for slot in &mut spare[..n] {
-                    *slot = Value::None;
-                }
-                spare
-            }
-            Some(mut spare) => {
-                spare.clear();
-                compiled.frame_in(spare, n)
-            }
-            None => compiled.frame(n),
+        let mut spare = self.spare.borrow_mut().pop().unwrap_or_default();
+        if spare.len() < n {
+            spare.clear();
+            return compiled.frame_in(spare, n);
         }
+        for slot in &mut spare[..n] {
+            *slot = Value::None;
+        }
+        spare
     }
 
     /// Keeps a frame made by [`Budget::frame`] for the next one (its slots
