@@ -7,9 +7,10 @@
 //! evaluator's code (`eval.rs`, `queries.rs`).
 
 use super::eval::{
-    compare_or_compute, constant_value, Compiled, CompiledChoose, CompiledFilter, Counter, Env, Evaluator, Filter,
-    Node, PlainEvent, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
+    compare_or_compute, constant_value, Compiled, CompiledChoose, CompiledFilter, Counter, Env, Evaluator, FeatureTest,
+    Filter, Node, PlainEvent, PlainSet, PlainValue, Test, CANDIDATE, MAX_EVAL_DEPTH,
 };
+use super::features::FeatureId;
 use super::gate::{decided_by_type, GateTile, GATE_WORK};
 use super::queries::{arg_query, figure_owner, simple_query, small_list, tile_root_count, SimpleQuery, SMALL_LIST};
 use super::rules::Rules;
@@ -45,6 +46,55 @@ impl Direct {
             Direct::Global(answer) => answer(ev, &Value::None),
             Direct::Constant(ref v) => read(v),
         }
+    }
+}
+
+/// A conjunct of a feature filter judged of a feature found by a scan (a
+/// root), with nothing bound to the member's slot
+/// ([`CompiledFilter::feature`]), each with whether it must hold: what the
+/// conjunct's compiled test answers with the feature bound.
+enum OnFeature {
+    /// `x.completed`: the kind's `complete when`, as the test asks it.
+    Completed(bool),
+    /// A built-in answered in place (`x.scored`), asked whether it is true.
+    Query(SimpleQuery, bool),
+    /// `x.q(E)`, `E` read in place (`x.controlled_by(current_player)`).
+    Arg(super::queries::ArgQuery, Direct, bool),
+    /// A variable of the feature (`x.locked`), whether it is a flag: a flag
+    /// that is not 0 is true, anything else is not.
+    Flag(crate::ir::VarId, bool, bool),
+    /// `x == E`, `E` read in place (`d != from`), features by their roots.
+    Same(Direct, bool),
+    /// `x.q == E`, both read in place (`f.kind == k`).
+    Equal(SimpleQuery, Direct, bool),
+    /// A conjunct that does not read the member, compiled.
+    Free(Test),
+}
+
+impl OnFeature {
+    #[inline]
+    fn holds(&self, ev: &Evaluator, env: &mut Env, f: FeatureId) -> Result<bool, EvalError> {
+        let member = Value::Feature(f);
+        Ok(match self {
+            OnFeature::Completed(holds) => ev.completed_at(f, env.depth)? == *holds,
+            OnFeature::Query(answer, holds) => answer(ev, &member).truthy() == *holds,
+            OnFeature::Arg(answer, arg, holds) => answer(ev, &member, &arg.read(ev, env)).truthy() == *holds,
+            OnFeature::Flag(var, flag, holds) => (*flag && ev.member_raw(*var, &member) != 0) == *holds,
+            OnFeature::Same(other, equal) => {
+                let same = match other {
+                    Direct::Local(slot) => match env.locals.get(*slot) {
+                        Some(Value::Feature(g)) => ev.state.features().find(*g) == f,
+                        _ => false,
+                    },
+                    other => ev.normal(other.read(ev, env)) == member,
+                };
+                same == *equal
+            }
+            OnFeature::Equal(answer, other, equal) => {
+                (ev.normal(answer(ev, &member)) == ev.normal(other.read(ev, env))) == *equal
+            }
+            OnFeature::Free(test) => test(ev, env)?,
+        })
     }
 }
 
@@ -362,6 +412,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 near: None,
                 occupied: false,
                 rest: None,
+                feature: None,
             }),
             Stmt::ForEach {
                 slot, filter: Some(f), ..
@@ -1536,7 +1587,97 @@ impl Compiler<'_> {
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
             occupied: occupied_test(self.program, e, slot),
             rest: self.after_member_test(e, slot),
+            feature: self.feature_test(e, slot),
         })
+    }
+
+    /// Filter `e` of a feature bound to `slot` as a test of the feature by
+    /// its root, with nothing bound ([`CompiledFilter::feature`]): when
+    /// each of its conjuncts is one of [`OnFeature`]'s, judged in order
+    /// and stopping at the first that fails, as the chain is.
+    fn feature_test(&self, e: &Expr, slot: u16) -> Option<FeatureTest> {
+        let mut conjuncts = Vec::new();
+        and_chain(e, &mut conjuncts);
+        let tests: Box<[OnFeature]> = conjuncts
+            .iter()
+            .map(|c| self.on_feature(c, slot, true))
+            .collect::<Option<_>>()?;
+        // A filter that never reads the member gains nothing.
+        if tests.iter().all(|t| matches!(t, OnFeature::Free(_))) {
+            return None;
+        }
+        Some(Box::new(move |ev, env, f| {
+            for t in &tests {
+                if !t.holds(ev, env, f)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }))
+    }
+
+    /// Conjunct `c` of a feature filter (the feature bound to `slot`) as
+    /// an [`OnFeature`] asking whether it is `holds`; `None` when it reads
+    /// the feature otherwise.
+    fn on_feature(&self, c: &Expr, slot: u16, holds: bool) -> Option<OnFeature> {
+        let reads = |e: &Expr| {
+            let mut reads = false;
+            visit(e, &mut |x| reads |= matches!(x, Expr::Local(s) if *s == slot));
+            reads
+        };
+        if !reads(c) {
+            return Some(OnFeature::Free(if holds {
+                self.test(c)
+            } else {
+                self.test_as::<false>(c)
+            }));
+        }
+        let member = |e: &Expr| matches!(e, Expr::Local(s) if *s == slot);
+        match c {
+            Expr::Unary(UnOp::Not, x) => self.on_feature(x, slot, !holds),
+            Expr::Query {
+                builtin: Builtin::Completed,
+                of: Some(of),
+                args,
+            } if args.is_empty() && member(of) => Some(OnFeature::Completed(holds)),
+            Expr::MemberVar { var, of } if member(of) => Some(OnFeature::Flag(*var, self.is_flag(*var), holds)),
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => {
+                // The member's side and the other, read in place: `x == E`
+                // or `x.q == E` (`f.kind == k`). Comparisons of integers,
+                // compiled on `i64`, are left to the chain.
+                let (mine, other) = match (reads(l), reads(r)) {
+                    (true, false) => (&**l, &**r),
+                    (false, true) => (&**r, &**l),
+                    _ => return None,
+                };
+                if self.is_int(mine) && self.is_int(other) {
+                    return None;
+                }
+                let equal = (*op == BinOp::Eq) == holds;
+                let other = direct(other).or_else(|| constant_value(other).map(Direct::Constant))?;
+                if member(mine) {
+                    return Some(OnFeature::Same(other, equal));
+                }
+                match local_query(mine) {
+                    Some((builtin, s)) if s == slot => Some(OnFeature::Equal(simple_query(builtin)?, other, equal)),
+                    _ => None,
+                }
+            }
+            _ => {
+                if let Some((builtin, s)) = local_query(c) {
+                    let answer = simple_query(builtin).filter(|_| s == slot)?;
+                    return Some(OnFeature::Query(answer, holds));
+                }
+                let Expr::Query { of: Some(of), args, .. } = c else {
+                    return None;
+                };
+                if !member(of) || args.iter().any(reads) {
+                    return None;
+                }
+                let (answer, _, arg) = in_place_arg_query(c)?;
+                Some(OnFeature::Arg(answer, arg, holds))
+            }
+        }
     }
 
     /// Filter `e` less its first conjunct, when that conjunct is itself a
@@ -2779,6 +2920,46 @@ mod tests {
             .sum();
         // A road extended again is found equal to the one remembered.
         assert!(met_again > 0, "a remembered road met again");
+    }
+
+    /// Feature filters judged by the feature's root with nothing bound
+    /// (`CompiledFilter::feature`) play the games the walked filters play,
+    /// with the same work: in counts, `choose`s and an action's targets,
+    /// for every shape of conjunct (`OnFeature`), a completion by a
+    /// clause (a monastery's) included. Filters with another shape (a
+    /// call reading the feature) are judged bound, as before.
+    #[test]
+    fn feature_filters_judged_by_root_play_as_walked() {
+        let text = "pack rooted\nlanguage 1\nrequires base\n\
+            var feature marked: bool = false merge any\n\
+            fn wide(f: feature) = f.tiles > 2\n\
+            action mark in before_place for feature f where f.kind == road and not f.completed and not f.marked {\n  \
+              set f.marked = true\n}\n\
+            on tile_placed(t) {\n  \
+              let k = city\n  \
+              let here = t.feature(road)\n  \
+              score count(feature f where f.kind == k and not f.completed and f != here) to current_player reason \"rooted\"\n  \
+              score count(feature f where f.completed and not f.scored and current_player.supply(follower) > 0) to current_player reason \"rooted\"\n  \
+              score 2 * count(monastery m where not m.completed and m.controlled_by(current_player)) to current_player reason \"rooted\"\n  \
+              score 3 * count(road r where r.marked and here == r) to current_player reason \"rooted\"\n  \
+              choose feature f where f.kind == road and not f.completed and here != f {\n    \
+                score 1 to current_player reason \"rooted\"\n  }\n  \
+              choose city c where wide(c) and not c.completed {\n    \
+                score 1 to current_player reason \"rooted\"\n  }\n}\n";
+        let rules = Arc::new(Rules::new(over_base("rooted.rules", text)));
+        plays_as_walked_beyond_base(&rules, 100);
+        // The first choose's filter is judged by root, the second's (a
+        // call reading the city) bound; and the action's targets by root.
+        let compiled = &super::compile(&rules);
+        let rooted: Vec<bool> = compiled
+            .statements
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|f| f.feature.is_some())
+            .collect();
+        assert_eq!(rooted, [true, false]);
+        assert!(compiled.action_filter.iter().flatten().all(|f| f.feature.is_some()));
     }
 
     /// A count over the board remembered while a `choose`'s options are

@@ -516,16 +516,23 @@ impl Game {
                 // through, never when there is none: a look of an action
                 // the player has nothing to use on costs no more than that.
                 let mut when = None;
+                // A feature is judged by its root where the filter can be,
+                // with nothing bound (`CompiledFilter::feature`).
+                let on_feature = filter.and_then(|f| f.feature_test());
                 // A look that runs out of budget offers what it has found.
                 let _ = ev.each_candidate(*domain, 0, filter, self.state.current(), &mut env, |env, item| {
                     if when == Some(false) {
                         return Ok(());
                     }
                     let target = value_target(&item);
-                    env.locals[0] = item;
-                    if filter.is_none_or(|f| f.holds_found(&ev, env, *domain) == Ok(true))
-                        && *when.get_or_insert_with(|| when_holds(env))
-                    {
+                    let passes = match (on_feature, &item) {
+                        (Some(test), Value::Feature(f)) => test(&ev, env, *f) == Ok(true),
+                        _ => {
+                            env.locals[0] = item;
+                            filter.is_none_or(|f| f.holds_found(&ev, env, *domain) == Ok(true))
+                        }
+                    };
+                    if passes && *when.get_or_insert_with(|| when_holds(env)) {
                         offer(target);
                     }
                     Ok(())

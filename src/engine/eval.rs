@@ -175,6 +175,10 @@ pub(super) type StatementValues = Box<[(usize, Node)]>;
 /// answer `true`.
 pub(super) type Test = Box<dyn Fn(&Evaluator, &mut Env) -> Result<bool, EvalError> + Send + Sync>;
 
+/// A feature filter compiled into a closure judging a feature by its root,
+/// with no value bound to the member's slot (see [`CompiledFilter::feature`]).
+pub(super) type FeatureTest = Box<dyn Fn(&Evaluator, &mut Env, FeatureId) -> Result<bool, EvalError> + Send + Sync>;
+
 /// A count compiled into a closure, given the limit at which it stops (see
 /// [`Evaluator::count`]).
 pub(super) type Counter = Box<dyn Fn(&Evaluator, &mut Env, i64) -> Result<i64, EvalError> + Send + Sync>;
@@ -392,6 +396,14 @@ pub(super) struct CompiledFilter {
     /// called function): what is left to judge of a member a scan found by
     /// that test ([`Filter::holds_found`]).
     pub rest: Option<Test>,
+    /// The whole filter judged of a feature found by a scan, by its root,
+    /// with nothing written to the member's slot: when every conjunct
+    /// either reads the member as the graph answers it (`x.completed`,
+    /// `x.scored`, `x != E`, `x.controlled_by(current_player)`) or does
+    /// not read it at all. The same answers, charges and failures as
+    /// [`Filter::holds`] with the feature bound (see
+    /// `Compiler::feature_test`).
+    pub feature: Option<FeatureTest>,
 }
 
 /// A `choose` statement's parts compiled (see [`Compiled::chooses`]).
@@ -439,6 +451,10 @@ impl Filter for CompiledFilter {
 
     fn occupied(&self, _ev: &Evaluator, _slot: u16) -> bool {
         self.occupied
+    }
+
+    fn feature_test(&self) -> Option<&FeatureTest> {
+        self.feature.as_ref()
     }
 }
 
@@ -952,11 +968,16 @@ impl Evaluator<'_> {
             env.locals.resize_with(slot + 1, || Value::None);
         }
         let (mut passed, mut judged) = (0, 0);
+        let on_feature = filter.and_then(|f| f.feature_test()).filter(|_| found.is_some());
         for member in members {
             if passed >= limit {
                 break;
             }
             judged += 1;
+            if let (Some(test), Value::Feature(f)) = (on_feature, &member) {
+                passed += i64::from(test(self, env, *f)?);
+                continue;
+            }
             env.locals[slot] = member;
             passed += match (filter, found) {
                 (Some(cond), Some(domain)) => i64::from(cond.holds_found(self, env, domain)?),
@@ -1456,6 +1477,13 @@ pub(super) trait Filter {
     /// Whether the filter, a feature bound to `slot`, is false for every
     /// feature with no figure on it ([`occupied_test`]).
     fn occupied(&self, ev: &Evaluator, slot: u16) -> bool;
+
+    /// The filter as a test of a feature found by a scan, judged with no
+    /// value bound to the member's slot ([`CompiledFilter::feature`]);
+    /// `None` when it has none: the member is bound and judged.
+    fn feature_test(&self) -> Option<&FeatureTest> {
+        None
+    }
 }
 
 /// A filter walked as an expression.

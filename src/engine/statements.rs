@@ -630,8 +630,17 @@ impl Game {
                 // choice that ran out of budget still does (near the
                 // limit, a filter's own failure may now be met first).
                 let mut owed = 0;
+                // A feature is judged by its root where the filter can be,
+                // with nothing bound (`CompiledFilter::feature`).
+                let on_feature = filter.and_then(|f| f.feature_test());
                 ev.scan_candidates(*domain, *slot, filter, player as usize, env, |env, item, charge| {
                     owed += usize::from(charge);
+                    if let (Some(test), Value::Feature(f)) = (on_feature, &item) {
+                        if test(&ev, env, *f)? {
+                            options.push(Target::Feature(*f));
+                        }
+                        return Ok(());
+                    }
                     let target = value_target(&item);
                     env.locals[*slot as usize] = item;
                     if filter.map_or(Ok(true), |f| f.holds_found(&ev, env, *domain))? {
