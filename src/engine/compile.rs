@@ -17,7 +17,7 @@ use super::rules::Rules;
 use super::shapes::{and_chain, existence_test, itself_test, local_query, member_test, near_test, occupied_test};
 use super::value::{EvalError, Value, EVAL_BUDGET, GAME_EVAL_BUDGET_PER_TILE};
 use crate::ir::expr::{Builtin, Expr};
-use crate::ir::program::{FnBody, Program, Stmt};
+use crate::ir::program::{Domain, FnBody, Program, Stmt};
 use crate::ir::shared::FnId;
 use crate::ir::{BinOp, RulePack, UnOp};
 use std::cell::{Cell, RefCell};
@@ -385,7 +385,10 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
         action_filter: program
             .actions
             .iter()
-            .map(|a| a.domain.as_ref().and_then(|(_, f)| f.as_ref()).map(|f| c.filter(f, 0)))
+            .map(|a| {
+                let (domain, filter) = a.domain.as_ref()?;
+                Some(c.filter(filter.as_ref()?, 0, matches!(domain, Domain::Features(_))))
+            })
             .collect(),
         action_memo: program
             .actions
@@ -416,10 +419,14 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             }),
             Stmt::ForEach {
                 slot, filter: Some(f), ..
-            }
-            | Stmt::Choose {
-                slot, filter: Some(f), ..
-            } => Some(c.filter(f, *slot)),
+            } => Some(c.filter(f, *slot, false)),
+            Stmt::Choose {
+                slot,
+                domain,
+                list,
+                filter: Some(f),
+                ..
+            } => Some(c.filter(f, *slot, list.is_none() && matches!(domain, Domain::Features(_)))),
             _ => None,
         }),
         chooses: by_statement(program, |stmt| match stmt {
@@ -1576,8 +1583,10 @@ impl Compiler<'_> {
         })
     }
 
-    /// A count's filter, its members bound to `slot`.
-    fn filter(&self, e: &Expr, slot: u16) -> CompiledFilter {
+    /// A count's filter, its members bound to `slot`; judged unbound too
+    /// when `scanned`, the board's features found by a scan
+    /// ([`CompiledFilter::feature`]).
+    fn filter(&self, e: &Expr, slot: u16, scanned: bool) -> CompiledFilter {
         // A filter runs once for each member.
         self.in_context(false, || CompiledFilter {
             test: self.test(e),
@@ -1587,7 +1596,7 @@ impl Compiler<'_> {
             near: near_test(e, slot).map(|(tile, d)| (self.node(tile), d)),
             occupied: occupied_test(self.program, e, slot),
             rest: self.after_member_test(e, slot),
-            feature: self.feature_test(e, slot),
+            feature: scanned.then(|| self.feature_test(e, slot)).flatten(),
         })
     }
 
@@ -1598,14 +1607,24 @@ impl Compiler<'_> {
     fn feature_test(&self, e: &Expr, slot: u16) -> Option<FeatureTest> {
         let mut conjuncts = Vec::new();
         and_chain(e, &mut conjuncts);
-        let tests: Box<[OnFeature]> = conjuncts
+        let shapes: Vec<_> = conjuncts
             .iter()
             .map(|c| self.on_feature(c, slot, true))
             .collect::<Option<_>>()?;
-        // A filter that never reads the member gains nothing.
-        if tests.iter().all(|t| matches!(t, OnFeature::Free(_))) {
+        // A filter that never reads the member gains nothing. Conjuncts
+        // that do not read it are compiled only now, once the filter is
+        // found to be one (each takes its share of the inlining room).
+        if shapes.iter().all(Result::is_err) {
             return None;
         }
+        let tests: Box<[OnFeature]> = shapes
+            .into_iter()
+            .map(|shape| {
+                shape.unwrap_or_else(|(c, holds)| {
+                    OnFeature::Free(if holds { self.test(c) } else { self.test_as::<false>(c) })
+                })
+            })
+            .collect();
         Some(Box::new(move |ev, env, f| {
             for t in &tests {
                 if !t.holds(ev, env, f)? {
@@ -1617,20 +1636,17 @@ impl Compiler<'_> {
     }
 
     /// Conjunct `c` of a feature filter (the feature bound to `slot`) as
-    /// an [`OnFeature`] asking whether it is `holds`; `None` when it reads
-    /// the feature otherwise.
-    fn on_feature(&self, c: &Expr, slot: u16, holds: bool) -> Option<OnFeature> {
+    /// an [`OnFeature`] asking whether it is `holds` (`Err`: a conjunct
+    /// that does not read the feature, and `holds`, to compile as
+    /// [`OnFeature::Free`]); `None` when it reads the feature otherwise.
+    fn on_feature<'e>(&self, c: &'e Expr, slot: u16, holds: bool) -> Option<Result<OnFeature, (&'e Expr, bool)>> {
         let reads = |e: &Expr| {
             let mut reads = false;
             visit(e, &mut |x| reads |= matches!(x, Expr::Local(s) if *s == slot));
             reads
         };
         if !reads(c) {
-            return Some(OnFeature::Free(if holds {
-                self.test(c)
-            } else {
-                self.test_as::<false>(c)
-            }));
+            return Some(Err((c, holds)));
         }
         let member = |e: &Expr| matches!(e, Expr::Local(s) if *s == slot);
         match c {
@@ -1639,8 +1655,8 @@ impl Compiler<'_> {
                 builtin: Builtin::Completed,
                 of: Some(of),
                 args,
-            } if args.is_empty() && member(of) => Some(OnFeature::Completed(holds)),
-            Expr::MemberVar { var, of } if member(of) => Some(OnFeature::Flag(*var, self.is_flag(*var), holds)),
+            } if args.is_empty() && member(of) => Some(Ok(OnFeature::Completed(holds))),
+            Expr::MemberVar { var, of } if member(of) => Some(Ok(OnFeature::Flag(*var, self.is_flag(*var), holds))),
             Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => {
                 // The member's side and the other, read in place: `x == E`
                 // or `x.q == E` (`f.kind == k`). Comparisons of integers,
@@ -1656,17 +1672,17 @@ impl Compiler<'_> {
                 let equal = (*op == BinOp::Eq) == holds;
                 let other = direct(other).or_else(|| constant_value(other).map(Direct::Constant))?;
                 if member(mine) {
-                    return Some(OnFeature::Same(other, equal));
+                    return Some(Ok(OnFeature::Same(other, equal)));
                 }
                 match local_query(mine) {
-                    Some((builtin, s)) if s == slot => Some(OnFeature::Equal(simple_query(builtin)?, other, equal)),
+                    Some((builtin, s)) if s == slot => Some(Ok(OnFeature::Equal(simple_query(builtin)?, other, equal))),
                     _ => None,
                 }
             }
             _ => {
                 if let Some((builtin, s)) = local_query(c) {
                     let answer = simple_query(builtin).filter(|_| s == slot)?;
-                    return Some(OnFeature::Query(answer, holds));
+                    return Some(Ok(OnFeature::Query(answer, holds)));
                 }
                 let Expr::Query { of: Some(of), args, .. } = c else {
                     return None;
@@ -1675,7 +1691,7 @@ impl Compiler<'_> {
                     return None;
                 }
                 let (answer, _, arg) = in_place_arg_query(c)?;
-                Some(OnFeature::Arg(answer, arg, holds))
+                Some(Ok(OnFeature::Arg(answer, arg, holds)))
             }
         }
     }
@@ -1849,7 +1865,8 @@ impl Compiler<'_> {
                 .map(|(eq, e)| Some((eq, read(e)?)))
                 .collect::<Option<Vec<_>>>()
         });
-        let filter = filter.as_deref().map(|f| self.filter(f, slot));
+        let scanned = matches!((domain, list), (Some(Domain::Features(_)), None));
+        let filter = filter.as_deref().map(|f| self.filter(f, slot, scanned));
         match (domain, list) {
             (Some(domain), None) => {
                 let (domain, memo) = (*domain, memo.clone());
@@ -2924,41 +2941,73 @@ mod tests {
 
     /// Feature filters judged by the feature's root with nothing bound
     /// (`CompiledFilter::feature`) play the games the walked filters play,
-    /// with the same work: in counts, `choose`s and an action's targets,
-    /// for every shape of conjunct (`OnFeature`), a completion by a
-    /// clause (a monastery's) included. Filters with another shape (a
-    /// call reading the feature) are judged bound, as before.
+    /// with the same work: in counts (cut short or not), `choose`s and an
+    /// action's targets, for every shape of conjunct (`OnFeature`): a
+    /// completion by a clause (a monastery's) included, `x == E` against a
+    /// local holding a feature that a later join made no root, a constant
+    /// and a global, `x.q == E` against a constant, a local and a global,
+    /// `x.q(E)` of a local player, and conjuncts that do not read the
+    /// feature (a count remembered, an inlined call) first, between and
+    /// last. Filters with another shape (a call reading the feature) are
+    /// judged bound; so are `for` loops, which no scan judges.
     #[test]
     fn feature_filters_judged_by_root_play_as_walked() {
         let text = "pack rooted\nlanguage 1\nrequires base\n\
             var feature marked: bool = false merge any\n\
+            var game last: feature = none\n\
             fn wide(f: feature) = f.tiles > 2\n\
+            fn some_cities() = count(feature g where g.kind == city) > 1\n\
             action mark in before_place for feature f where f.kind == road and not f.completed and not f.marked {\n  \
               set f.marked = true\n}\n\
             on tile_placed(t) {\n  \
               let k = city\n  \
               let here = t.feature(road)\n  \
+              let old = last\n  \
               score count(feature f where f.kind == k and not f.completed and f != here) to current_player reason \"rooted\"\n  \
               score count(feature f where f.completed and not f.scored and current_player.supply(follower) > 0) to current_player reason \"rooted\"\n  \
               score 2 * count(monastery m where not m.completed and m.controlled_by(current_player)) to current_player reason \"rooted\"\n  \
               score 3 * count(road r where r.marked and here == r) to current_player reason \"rooted\"\n  \
+              score count(feature f where current_player.supply(follower) >= 0 and f.tile == placed_tile and f != none and some_cities()) to current_player reason \"rooted\"\n  \
+              for player p in players {\n    \
+                score count(road r where r.controlled_by(p) and not r.completed) to p reason \"rooted\"\n  }\n  \
+              if count(feature f where f == old and not f.completed) > 0 {\n    \
+                score 5 to current_player reason \"rooted\"\n  }\n  \
+              set last = here\n  \
               choose feature f where f.kind == road and not f.completed and here != f {\n    \
                 score 1 to current_player reason \"rooted\"\n  }\n  \
+              choose feature f where f != old and count(feature g where g.kind == road) > 2 and road == f.kind and some_cities() {\n    \
+                score 1 to current_player reason \"rooted\"\n  }\n  \
               choose city c where wide(c) and not c.completed {\n    \
-                score 1 to current_player reason \"rooted\"\n  }\n}\n";
+                score 1 to current_player reason \"rooted\"\n  }\n  \
+              for feature f where not f.completed and f.kind == k {\n    \
+                score 0 to current_player reason \"rooted\"\n  }\n}\n";
         let rules = Arc::new(Rules::new(over_base("rooted.rules", text)));
-        plays_as_walked_beyond_base(&rules, 100);
-        // The first choose's filter is judged by root, the second's (a
-        // call reading the city) bound; and the action's targets by root.
+        let games = plays_as_walked_beyond_base(&rules, 100);
+        // A road remembered from the turn before was met again (a root
+        // or, after a join, a member of one).
+        assert!(paid(&games, 5) > 0, "a remembered road met again");
+        // The first two chooses' filters are judged by root; the third's
+        // (a call reading the city) and the loop's bound; the action's
+        // targets by root.
         let compiled = &super::compile(&rules);
-        let rooted: Vec<bool> = compiled
-            .statements
+        let kinds = super::by_statement(&rules.pack.program, |stmt| {
+            Some(match stmt {
+                crate::ir::program::Stmt::Choose { .. } => "choose",
+                crate::ir::program::Stmt::ForEach { .. } => "for",
+                _ => "other",
+            })
+        });
+        let rooted: Vec<(&str, bool)> = kinds
             .iter()
             .flatten()
-            .flatten()
-            .map(|f| f.feature.is_some())
+            .zip(compiled.statements.iter().flatten())
+            .filter_map(|(kind, filter)| Some(((*kind)?, filter.as_ref()?.feature.is_some())))
+            .filter(|(kind, _)| *kind != "other")
             .collect();
-        assert_eq!(rooted, [true, false]);
+        assert_eq!(
+            rooted,
+            [("choose", true), ("choose", true), ("choose", false), ("for", false)]
+        );
         assert!(compiled.action_filter.iter().flatten().all(|f| f.feature.is_some()));
     }
 
