@@ -2944,8 +2944,8 @@ mod tests {
     /// with the same work: in counts (cut short or not), `choose`s and an
     /// action's targets, for every shape of conjunct (`OnFeature`): a
     /// completion by a clause (a monastery's) included, `x == E` against a
-    /// local holding a feature that a later join made no root, a constant
-    /// and a global, `x.q == E` against a constant, a local and a global,
+    /// local (one holding a feature that a later join made no root) and a
+    /// constant, `x.q == E` against a constant, a local and a global,
     /// `x.q(E)` of a local player, and conjuncts that do not read the
     /// feature (a count remembered, an inlined call) first, between and
     /// last. Filters with another shape (a call reading the feature) are
