@@ -302,6 +302,101 @@ mod tests {
         assert!(judged >= 40, "only {judged} views of the other player's choice");
     }
 
+    /// When no sample gives another player's card choice an option, the
+    /// view offers every kind of card in the chooser's sampled hand from
+    /// the decks the question offers (in order, each once), never the real
+    /// hand's, so the view leaves them something to choose and reveals
+    /// nothing hidden.
+    #[test]
+    fn a_card_choice_no_sample_answers_offers_the_sampled_hand() {
+        let pack = format!(
+            "{TOKENS}deck stars\ncard star x4 in stars {{ kept }}\n\
+             on tile_placed {{\n  draw card from stars for next_player\n  \
+             choose by next_player card k where k == sun {{ }}\n}}\n"
+        );
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", &pack)));
+        let program = &rules.pack.program;
+        let tokens = program.deck_of(program.cards.iter().position(|c| c.name == "sun").expect("sun") as CardId);
+        let kinds = |hand: &[CardId]| {
+            let mut kinds: Vec<CardId> = hand.iter().copied().filter(|c| program.deck_of(*c) == tokens).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            kinds.into_iter().map(Target::Card).collect::<Vec<_>>()
+        };
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
+        let mut agent = RandomAgent::new(1);
+        let (mut judged, mut unlike_real, mut other_decks) = (0, 0, 0);
+        while game.decision().is_some() && judged < 40 {
+            if let Phase::Choose(p) = &game.phase {
+                if let Pending::Rule(choice) = &**p {
+                    assert_eq!(choice.domain, crate::ir::program::Domain::Cards);
+                    let chooser = usize::from(choice.player);
+                    let viewer = Player((choice.player + 1) % 2);
+                    for seed in 0..4 {
+                        let view = game.view_with_seed(viewer, seed).expect("a player of the game");
+                        let offered = Game::unlisted_fallback(&view, choice);
+                        let sampled = kinds(&view.state.hands()[chooser]);
+                        assert_eq!(offered, sampled, "the sampled hand's cards of the offered deck");
+                        assert!(!offered.is_empty(), "the chooser holds a card of the offered deck");
+                        unlike_real += usize::from(offered != kinds(&game.state.hands()[chooser]));
+                        other_decks += usize::from(sampled.len() < view.state.hands()[chooser].len());
+                        judged += 1;
+                    }
+                }
+            }
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        assert!(judged >= 40, "only {judged} views of the other player's card choice");
+        assert!(unlike_real > 0, "no sampled hand differed from the real one");
+        assert!(
+            other_decks > 0,
+            "the chooser never held a card the question does not offer"
+        );
+    }
+
+    /// When no sample gives another player's named options one, the view
+    /// offers every option of the `choose`, whichever `when`s hold.
+    #[test]
+    fn named_options_no_sample_answers_offer_every_arm() {
+        let pack = format!(
+            "{TOKENS}on tile_placed {{\n  choose by next_player {{\n    \
+             play_sun when next_player.holds(sun) {{ }}\n    \
+             play_moon when next_player.holds(moon) {{ }}\n    \
+             pass {{ }}\n  }}\n}}\n"
+        );
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", &pack)));
+        let program = &rules.pack.program;
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
+        let mut agent = RandomAgent::new(1);
+        let (mut judged, mut fewer_real) = (0, 0);
+        while game.decision().is_some() && judged < 20 {
+            if let Phase::Choose(p) = &game.phase {
+                if let Pending::Rule(choice) = &**p {
+                    let view = game
+                        .view_for(Player((choice.player + 1) % 2))
+                        .expect("a player of the game");
+                    let names: Vec<_> = Game::unlisted_fallback(&view, choice)
+                        .into_iter()
+                        .map(|t| match t {
+                            Target::Option(b) => program.option_name(b),
+                            _ => None,
+                        })
+                        .collect();
+                    assert_eq!(names, [Some("play_sun"), Some("play_moon"), Some("pass")]);
+                    fewer_real += usize::from(choice.options.len() < names.len());
+                    judged += 1;
+                }
+            }
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        assert!(judged >= 20, "only {judged} views of the other player's choice");
+        assert!(fewer_real > 0, "the real game always offered every option");
+    }
+
     #[test]
     fn a_view_depends_only_on_what_its_player_sees() {
         let game = game_with_a_hidden_card();
