@@ -248,6 +248,31 @@ mod tests {
         game
     }
 
+    /// Plays a random game of `rules` (2 players) and hands each pending
+    /// choice of a rule to `judge`, which says how many views of it it
+    /// judged, until `enough` were judged or the game is over: how many
+    /// were.
+    fn judge_rule_choices(
+        rules: &Arc<Rules>,
+        enough: usize,
+        mut judge: impl FnMut(&Game, &super::super::task::RuleChoice) -> usize,
+    ) -> usize {
+        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
+        let mut agent = RandomAgent::new(1);
+        let mut judged = 0;
+        while game.decision().is_some() && judged < enough {
+            if let Phase::Choose(p) = &game.phase {
+                if let Pending::Rule(choice) = &**p {
+                    judged += judge(&game, choice);
+                }
+            }
+            let options = game.options();
+            let choice = agent.choose(&game, &options).expect("random agents choose");
+            game.apply(choice).expect("options are legal");
+        }
+        judged
+    }
+
     /// Another player's named options whose `when` reads their hand are
     /// judged on the view's sample of it: offered when the sampled hand
     /// holds the card, whatever the real hand holds.
@@ -263,42 +288,34 @@ mod tests {
         let program = &rules.pack.program;
         let card = |name: &str| program.cards.iter().position(|c| c.name == name).expect("a card") as CardId;
         let (sun, moon) = (card("sun"), card("moon"));
-        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
-        let mut agent = RandomAgent::new(1);
-        let mut judged = 0;
-        while game.decision().is_some() && judged < 40 {
-            if let Phase::Choose(p) = &game.phase {
-                let chooser = p.player() as usize;
-                let viewer = Player((chooser as u8 + 1) % 2);
-                for seed in 0..4 {
-                    let view = game.view_with_seed(viewer, seed).expect("a player of the game");
-                    let hand = &view.state.hands()[chooser];
-                    let offered: Vec<&str> = view
-                        .options()
-                        .iter()
-                        .filter_map(|c| match c {
-                            Choice::Pick(Target::Option(b)) => program.option_name(*b),
-                            _ => None,
-                        })
-                        .collect();
-                    assert_eq!(
-                        offered.contains(&"play_sun"),
-                        hand.contains(&sun),
-                        "{offered:?} {hand:?}"
-                    );
-                    assert_eq!(
-                        offered.contains(&"play_moon"),
-                        hand.contains(&moon),
-                        "{offered:?} {hand:?}"
-                    );
-                    assert!(offered.contains(&"pass"));
-                    judged += 1;
-                }
+        let judged = judge_rule_choices(&rules, 40, |game, choice| {
+            let chooser = usize::from(choice.player);
+            let viewer = Player((choice.player + 1) % 2);
+            for seed in 0..4 {
+                let view = game.view_with_seed(viewer, seed).expect("a player of the game");
+                let hand = &view.state.hands()[chooser];
+                let offered: Vec<&str> = view
+                    .options()
+                    .iter()
+                    .filter_map(|c| match c {
+                        Choice::Pick(Target::Option(b)) => program.option_name(*b),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(
+                    offered.contains(&"play_sun"),
+                    hand.contains(&sun),
+                    "{offered:?} {hand:?}"
+                );
+                assert_eq!(
+                    offered.contains(&"play_moon"),
+                    hand.contains(&moon),
+                    "{offered:?} {hand:?}"
+                );
+                assert!(offered.contains(&"pass"));
             }
-            let options = game.options();
-            let choice = agent.choose(&game, &options).expect("random agents choose");
-            game.apply(choice).expect("options are legal");
-        }
+            4
+        });
         assert!(judged >= 40, "only {judged} views of the other player's choice");
     }
 
@@ -323,31 +340,22 @@ mod tests {
             kinds.dedup();
             kinds.into_iter().map(Target::Card).collect::<Vec<_>>()
         };
-        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
-        let mut agent = RandomAgent::new(1);
-        let (mut judged, mut unlike_real, mut other_decks) = (0, 0, 0);
-        while game.decision().is_some() && judged < 40 {
-            if let Phase::Choose(p) = &game.phase {
-                if let Pending::Rule(choice) = &**p {
-                    assert_eq!(choice.domain, crate::ir::program::Domain::Cards);
-                    let chooser = usize::from(choice.player);
-                    let viewer = Player((choice.player + 1) % 2);
-                    for seed in 0..4 {
-                        let view = game.view_with_seed(viewer, seed).expect("a player of the game");
-                        let offered = Game::unlisted_fallback(&view, choice);
-                        let sampled = kinds(&view.state.hands()[chooser]);
-                        assert_eq!(offered, sampled, "the sampled hand's cards of the offered deck");
-                        assert!(!offered.is_empty(), "the chooser holds a card of the offered deck");
-                        unlike_real += usize::from(offered != kinds(&game.state.hands()[chooser]));
-                        other_decks += usize::from(sampled.len() < view.state.hands()[chooser].len());
-                        judged += 1;
-                    }
-                }
+        let (mut unlike_real, mut other_decks) = (0, 0);
+        let judged = judge_rule_choices(&rules, 40, |game, choice| {
+            assert_eq!(choice.domain, crate::ir::program::Domain::Cards);
+            let chooser = usize::from(choice.player);
+            let viewer = Player((choice.player + 1) % 2);
+            for seed in 0..4 {
+                let view = game.view_with_seed(viewer, seed).expect("a player of the game");
+                let offered = Game::unlisted_fallback(&view, choice);
+                let hand = &view.state.hands()[chooser];
+                assert_eq!(offered, kinds(hand), "the sampled hand's cards of the offered deck");
+                assert!(!offered.is_empty(), "the chooser holds a card of the offered deck");
+                unlike_real += usize::from(offered != kinds(&game.state.hands()[chooser]));
+                other_decks += usize::from(hand.iter().any(|c| program.deck_of(*c) != tokens));
             }
-            let options = game.options();
-            let choice = agent.choose(&game, &options).expect("random agents choose");
-            game.apply(choice).expect("options are legal");
-        }
+            4
+        });
         assert!(judged >= 40, "only {judged} views of the other player's card choice");
         assert!(unlike_real > 0, "no sampled hand differed from the real one");
         assert!(
@@ -368,31 +376,22 @@ mod tests {
         );
         let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", &pack)));
         let program = &rules.pack.program;
-        let mut game = Game::new(rules.clone(), Setup::new(2).seed(5)).expect("two players can play");
-        let mut agent = RandomAgent::new(1);
-        let (mut judged, mut fewer_real) = (0, 0);
-        while game.decision().is_some() && judged < 20 {
-            if let Phase::Choose(p) = &game.phase {
-                if let Pending::Rule(choice) = &**p {
-                    let view = game
-                        .view_for(Player((choice.player + 1) % 2))
-                        .expect("a player of the game");
-                    let names: Vec<_> = Game::unlisted_fallback(&view, choice)
-                        .into_iter()
-                        .map(|t| match t {
-                            Target::Option(b) => program.option_name(b),
-                            _ => None,
-                        })
-                        .collect();
-                    assert_eq!(names, [Some("play_sun"), Some("play_moon"), Some("pass")]);
-                    fewer_real += usize::from(choice.options.len() < names.len());
-                    judged += 1;
-                }
-            }
-            let options = game.options();
-            let choice = agent.choose(&game, &options).expect("random agents choose");
-            game.apply(choice).expect("options are legal");
-        }
+        let mut fewer_real = 0;
+        let judged = judge_rule_choices(&rules, 20, |game, choice| {
+            let view = game
+                .view_for(Player((choice.player + 1) % 2))
+                .expect("a player of the game");
+            let names: Vec<_> = Game::unlisted_fallback(&view, choice)
+                .into_iter()
+                .map(|t| match t {
+                    Target::Option(b) => program.option_name(b),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(names, [Some("play_sun"), Some("play_moon"), Some("pass")]);
+            fewer_real += usize::from(choice.options.len() < names.len());
+            1
+        });
         assert!(judged >= 20, "only {judged} views of the other player's choice");
         assert!(fewer_real > 0, "the real game always offered every option");
     }
