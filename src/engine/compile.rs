@@ -180,6 +180,25 @@ fn in_place_arg_query(e: &Expr) -> Option<(super::queries::ArgQuery, Direct, Dir
     Some((answer, of, arg))
 }
 
+/// `(c and a…) or (not c and b…)` (either way round) as `c` and the
+/// conjuncts judged when it holds and when it does not, where `c` is a
+/// built-in of a local answered in place (`x.lying`): asking it once
+/// instead of twice gives the same answer and charges the same work.
+fn select<'e>(l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, Vec<&'e Expr>, Vec<&'e Expr>)> {
+    let (mut when, mut unless) = (Vec::new(), Vec::new());
+    and_chain(l, &mut when);
+    and_chain(r, &mut unless);
+    let (first, rest) = when.split_first()?;
+    let (other, others) = unless.split_first()?;
+    let (c, a, b) = match (first, other) {
+        (c, Expr::Unary(UnOp::Not, n)) if **n == **c => (*c, rest, others),
+        (Expr::Unary(UnOp::Not, n), c) if **n == **c => (*c, others, rest),
+        _ => return None,
+    };
+    let in_place = local_query(c).is_some_and(|(builtin, _)| simple_query(builtin).is_some());
+    in_place.then(|| (c, a.to_vec(), b.to_vec()))
+}
+
 /// The slot of `x` in `x.owner == current_player` (either way round).
 fn owner_against_current(l: &Expr, r: &Expr) -> Option<usize> {
     let current =
@@ -1279,6 +1298,13 @@ impl Compiler<'_> {
                 }
             }
             Expr::Binary(BinOp::Or, l, r) => {
+                // `(c and a) or (not c and b)`: `c` judged once, as
+                // `if c then a else b` would (`x.lying` in a posture test).
+                if let Some((c, a, b)) = select(l, r) {
+                    let c = self.test_as::<true>(c);
+                    let (a, b) = (self.all_of_or_true::<HOLDS>(&a), self.all_of_or_true::<HOLDS>(&b));
+                    return Box::new(move |ev, env| if c(ev, env)? { a(ev, env) } else { b(ev, env) });
+                }
                 let (l, r) = (self.test_as::<HOLDS>(l), self.test_as::<HOLDS>(r));
                 if HOLDS {
                     Box::new(move |ev, env| Ok(l(ev, env)? || r(ev, env)?))
@@ -1728,6 +1754,16 @@ impl Compiler<'_> {
     /// [`Compiler::all_of`] answering whether the chain's value is
     /// `HOLDS`: with `HOLDS` false, whether some conjunct fails, judged in
     /// the same order and stopping at the same conjunct.
+    /// The conjuncts `conjuncts` asked whether they all are `HOLDS`, as
+    /// [`Compiler::all_of_as`] (`true` when there are none).
+    fn all_of_or_true<const HOLDS: bool>(&self, conjuncts: &[&Expr]) -> Test {
+        match conjuncts {
+            [] => Box::new(|_, _| Ok(HOLDS)),
+            [one] => self.test_as::<HOLDS>(one),
+            _ => self.all_of_as::<HOLDS>(conjuncts),
+        }
+    }
+
     fn all_of_as<const HOLDS: bool>(&self, conjuncts: &[&Expr]) -> Test {
         let tests: Box<[Test]> = conjuncts.iter().map(|c| self.test_as::<HOLDS>(c)).collect();
         Box::new(move |ev, env| {
@@ -2743,6 +2779,92 @@ mod tests {
                 .iter()
                 .map(|(_, events, _)| events.iter().filter(|e| e.starts_with("Placed")).count())
                 .sum();
+            assert!(
+                times > 0 && times < placed,
+                "the rule paying {points}: {times} of {placed} placements"
+            );
+        }
+    }
+
+    /// Which disjunctions `select` judges as `if c then a else b`: `c` a
+    /// built-in of a local answered in place, negated on the other side
+    /// (either way round), with any conjuncts after it; not where `c` is a
+    /// count or a call (charged as they run, so asking once would charge
+    /// less), nor where the sides ask different things.
+    #[test]
+    fn selects_are_found_where_asking_once_changes_nothing() {
+        use crate::ir::{expr::Expr, BinOp};
+        let cases = [
+            (
+                "(x.lying and x.owner == p) or (not x.lying and x.owner != p)",
+                Some((1, 1)),
+            ),
+            (
+                "(not x.lying and x.owner == p) or (x.lying and x.owner != p)",
+                Some((1, 1)),
+            ),
+            (
+                "(x.lying and x.owner == p and x.type.weight > 0) or (not x.lying and x.owner != p)",
+                Some((2, 1)),
+            ),
+            ("x.lying or not x.lying", Some((0, 0))),
+            ("(x.lying and x.owner == p) or (not x.lying)", Some((1, 0))),
+            // The same question on both sides, but not negated.
+            ("(x.lying and x.owner == p) or (x.lying and x.owner != p)", None),
+            // Another question on the other side.
+            ("(x.lying and x.owner == p) or (not (x.owner == p) and x.lying)", None),
+            // Neither a built-in of a local: a call and a count.
+            ("(flat(x) and x.owner == p) or (not flat(x) and x.owner != p)", None),
+            (
+                "(count(y in x.tile.features where y.kind == road) > 0 and x.lying)\n  \
+                 or (not (count(y in x.tile.features where y.kind == road) > 0) and not x.lying)",
+                None,
+            ),
+        ];
+        let mut text = String::from("pack selects\nlanguage 1\nrequires base\nfn flat(y: figure) = y.lying\n");
+        for (i, (test, _)) in cases.iter().enumerate() {
+            text += &format!("fn case_{i}(x: figure, p: player) = {test}\n");
+        }
+        let pack = over_base("selects.rules", text);
+        for (i, (test, shape)) in cases.iter().enumerate() {
+            let Expr::Binary(BinOp::Or, l, r) = case_body(&pack.program, i) else {
+                panic!("{test}: not a disjunction");
+            };
+            let found = super::select(l, r).map(|(_, a, b)| (a.len(), b.len()));
+            assert_eq!(found, *shape, "{test}");
+        }
+    }
+
+    /// Disjunctions judged as `if c then a else b` (`select`) play the
+    /// games the walked ones play, with the same work: both ways round,
+    /// with conjuncts after `c`, in a count's filter, in a guard, and
+    /// negated (asked whether they fail).
+    #[test]
+    fn selects_play_as_walked() {
+        let text = "pack selects\nlanguage 1\nrequires base\n\
+            fn turns(x: figure, f: feature) =\n  \
+              (x.lying and x.type.stands_on(f.kind)) or (not x.lying and x.type.lies_on(f.kind))\n\
+            on tile_placed(t) when count(figure x where (x.lying and x.owner == current_player)\n    \
+              or (not x.lying and x.owner != current_player and x.type.weight > 0)) > 2 {\n  \
+              score 21 to current_player reason \"select\"\n}\n\
+            on tile_placed(t) when count(figure x where (not x.lying and x.owner == current_player)\n    \
+              or (x.lying and x.owner != none)) > 1 {\n  \
+              score 22 to current_player reason \"select\"\n}\n\
+            on tile_placed(t) when count(figure x where x.owner == current_player\n    \
+              and count(f in x.tile.features where turns(x, f)) > 1) > 0 {\n  \
+              score 23 to current_player reason \"select\"\n}\n\
+            on tile_placed(t) when count(figure x where not ((x.lying and x.owner == current_player)\n    \
+              or (not x.lying and x.owner != current_player))) > 3 {\n  \
+              score 24 to current_player reason \"select\"\n}\n";
+        let rules = Arc::new(Rules::new(over_base("selects.rules", text)));
+        let games = plays_as_walked_beyond_base(&rules, 20);
+        let placed: usize = games
+            .iter()
+            .map(|(_, events, _)| events.iter().filter(|e| e.starts_with("Placed")).count())
+            .sum();
+        // Each guard held at some placement and failed at another.
+        for points in 21..=24 {
+            let times = paid(&games, points);
             assert!(
                 times > 0 && times < placed,
                 "the rule paying {points}: {times} of {placed} placements"
