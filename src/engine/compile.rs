@@ -1751,9 +1751,6 @@ impl Compiler<'_> {
         self.all_of_as::<true>(conjuncts)
     }
 
-    /// [`Compiler::all_of`] answering whether the chain's value is
-    /// `HOLDS`: with `HOLDS` false, whether some conjunct fails, judged in
-    /// the same order and stopping at the same conjunct.
     /// The conjuncts `conjuncts` asked whether they all are `HOLDS`, as
     /// [`Compiler::all_of_as`] (`true` when there are none).
     fn all_of_or_true<const HOLDS: bool>(&self, conjuncts: &[&Expr]) -> Test {
@@ -1764,6 +1761,9 @@ impl Compiler<'_> {
         }
     }
 
+    /// [`Compiler::all_of`] answering whether the chain's value is
+    /// `HOLDS`: with `HOLDS` false, whether some conjunct fails, judged in
+    /// the same order and stopping at the same conjunct.
     fn all_of_as<const HOLDS: bool>(&self, conjuncts: &[&Expr]) -> Test {
         let tests: Box<[Test]> = conjuncts.iter().map(|c| self.test_as::<HOLDS>(c)).collect();
         Box::new(move |ev, env| {
