@@ -199,6 +199,13 @@ fn select<'e>(l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, Vec<&'e Expr>, Vec<
     in_place.then(|| (c, a.to_vec(), b.to_vec()))
 }
 
+/// Whether a filter over `domain` judges features a scan of the board
+/// found (not the members of a list, `listed`): those it may judge by
+/// their root, unbound ([`CompiledFilter::feature`]).
+fn scans_features(domain: &Domain, listed: bool) -> bool {
+    !listed && matches!(domain, Domain::Features(_))
+}
+
 /// The slot of `x` in `x.owner == current_player` (either way round).
 fn owner_against_current(l: &Expr, r: &Expr) -> Option<usize> {
     let current =
@@ -406,7 +413,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
             .iter()
             .map(|a| {
                 let (domain, filter) = a.domain.as_ref()?;
-                Some(c.filter(filter.as_ref()?, 0, matches!(domain, Domain::Features(_))))
+                Some(c.filter(filter.as_ref()?, 0, scans_features(domain, false)))
             })
             .collect(),
         action_memo: program
@@ -445,7 +452,7 @@ pub(super) fn compile(rules: &Rules) -> Compiled {
                 list,
                 filter: Some(f),
                 ..
-            } => Some(c.filter(f, *slot, list.is_none() && matches!(domain, Domain::Features(_)))),
+            } => Some(c.filter(f, *slot, scans_features(domain, list.is_some()))),
             _ => None,
         }),
         chooses: by_statement(program, |stmt| match stmt {
@@ -1901,7 +1908,7 @@ impl Compiler<'_> {
                 .map(|(eq, e)| Some((eq, read(e)?)))
                 .collect::<Option<Vec<_>>>()
         });
-        let scanned = matches!((domain, list), (Some(Domain::Features(_)), None));
+        let scanned = domain.is_some_and(|d| scans_features(&d, list.is_some()));
         let filter = filter.as_deref().map(|f| self.filter(f, slot, scanned));
         match (domain, list) {
             (Some(domain), None) => {
