@@ -6,7 +6,7 @@
 //! checks need without a walk (open edges, the number of figures on it); the
 //! members of a feature form a circular list, so scoring can visit them.
 
-use super::ids::PlacedId;
+use super::ids::{PlacedId, MAX_PLAYERS};
 use crate::ir::program::Merge;
 use crate::ir::KindId;
 
@@ -23,14 +23,19 @@ struct Node {
     placed: PlacedId,
     /// Segment index on its tile.
     seg: u8,
-    rank: u8,
+    /// The union's rank (below [`DONE`]; at most log2 of the nodes), and
+    /// at roots [`DONE`] once the feature was completed and scored: one
+    /// byte, so that a node with its standings' row is no larger.
+    rank_done: u8,
     /// At roots: edges or half-edges that face an empty square.
     open: u16,
-    /// At roots: completed and scored.
-    done: bool,
     /// At roots: figures on the board standing on the feature.
     figures: u32,
     kind: KindId,
+    /// At roots: the players' standings' row in `Features::standing`,
+    /// counted from 1; 0 while no figure of a player has stood on the
+    /// feature and no bonus was given there (all standings 0).
+    row: u32,
 }
 
 /// A player's standing on a feature: what their majority there counts.
@@ -58,8 +63,12 @@ pub struct Features {
     /// Feature variables: `vars[node * stride + k]`, meaningful at roots.
     vars: Vec<i64>,
     stride: usize,
-    /// Each player's standing on a feature: `standing[node * players + p]`,
-    /// meaningful at roots (one table, so a copy allocates it once).
+    /// Each player's standing on a feature: for a root whose `row` is `r`,
+    /// `standing[(r - 1) * players + p]` (one table, so a copy allocates it
+    /// once). Only features where a player's figure has stood, or a bonus
+    /// was given, have a row, taken then: most features never hold one, and
+    /// a search copy copies the table at each look ahead (at 4 players a row
+    /// for every segment was the larger part of a copy).
     standing: Vec<Standing>,
     players: usize,
     /// The roots of each kind, made at the first scan for the features of
@@ -100,6 +109,25 @@ impl RootIndex {
 /// segments), and growing a table copies all of it again.
 const COPY_ROOM: usize = 24;
 
+/// The bit of [`Node::rank_done`] set at the root of a completed and
+/// scored feature.
+const DONE: u8 = 0x80;
+
+// A node with its standings' row is as large as one was before without it.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
+
+/// Rows of standings a copy has room for beyond the original's: a
+/// look-ahead copy's deployment or rule takes a row or two.
+const COPY_ROWS: usize = 4;
+
+/// The standings of a feature without a row: every player's nothing.
+static NO_STANDINGS: [Standing; MAX_PLAYERS] = [Standing {
+    followers: 0,
+    bonus: 0,
+    figures: 0,
+}; MAX_PLAYERS];
+
 /// A copy of `v` with room for `extra` more elements.
 pub(crate) fn copy_with_room<T: Clone>(v: &[T], extra: usize) -> Vec<T> {
     let mut copy = Vec::with_capacity(v.len() + extra);
@@ -113,7 +141,7 @@ impl Clone for Features {
             nodes: copy_with_room(&self.nodes, COPY_ROOM),
             vars: copy_with_room(&self.vars, COPY_ROOM * self.stride),
             stride: self.stride,
-            standing: copy_with_room(&self.standing, COPY_ROOM * self.players),
+            standing: copy_with_room(&self.standing, COPY_ROWS * self.players),
             players: self.players,
             index: match self.index.get() {
                 Some(index) => RootIndex {
@@ -170,15 +198,37 @@ impl Features {
     pub(crate) fn reserve(&mut self, nodes: usize) {
         self.nodes.reserve(nodes);
         self.vars.reserve(nodes * self.stride);
+        // A segment takes at most one row in a game (as a root without
+        // one; once joined to another feature it never takes one again), so
+        // the rows never outgrow the room of the segments (a copy copies
+        // only the rows taken).
         self.standing.reserve(nodes * self.players);
     }
 
     /// Adds to a player's majority bonus on a feature.
     pub fn strengthen(&mut self, f: FeatureId, player: usize, by: i64) {
-        let i = self.find(f) as usize * self.players + player;
-        if let Some(s) = self.standing.get_mut(i) {
+        let root = self.find(f) as usize;
+        if let Some(s) = self.standing_mut(root, player) {
             s.bonus = (i64::from(s.bonus) + by).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
         }
+    }
+
+    /// A player's standing on the feature of root `root`, its row taken
+    /// first when it has none; `None` for a player the graph does not have.
+    fn standing_mut(&mut self, root: usize, player: usize) -> Option<&mut Standing> {
+        if player >= self.players {
+            return None;
+        }
+        let mut row = self.nodes[root].row as usize;
+        if row == 0 {
+            // (Pushed, not resized: a resize of two or four entries calls memset.)
+            for _ in 0..self.players {
+                self.standing.push(Standing::default());
+            }
+            row = self.standing.len() / self.players;
+            self.nodes[root].row = row as u32;
+        }
+        self.standing.get_mut((row - 1) * self.players + player)
     }
 
     /// Adds a segment as a feature of its own, its variables at `init`; returns its node.
@@ -186,21 +236,17 @@ impl Features {
         if self.stride > 0 {
             self.vars.extend_from_slice(&init[..self.stride]);
         }
-        // (Pushed, not resized: a resize of two or four entries calls memset.)
-        for _ in 0..self.players {
-            self.standing.push(Standing::default());
-        }
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             parent: id,
             next: id,
             placed,
             seg,
-            rank: 0,
+            rank_done: 0,
             open,
-            done: false,
             figures: 0,
             kind,
+            row: 0,
         });
         if let Some(index) = self.index.get_mut() {
             if usize::from(kind) >= index.kinds {
@@ -292,16 +338,14 @@ impl Features {
             return;
         }
         let open = (self.nodes[ra as usize].open + self.nodes[rb as usize].open).saturating_sub(2);
-        let done = self.nodes[ra as usize].done || self.nodes[rb as usize].done;
+        let done = (self.nodes[ra as usize].rank_done | self.nodes[rb as usize].rank_done) & DONE;
         let figures = self.nodes[ra as usize].figures + self.nodes[rb as usize].figures;
-        let (root, child) = if self.nodes[ra as usize].rank >= self.nodes[rb as usize].rank {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        if self.nodes[root as usize].rank == self.nodes[child as usize].rank {
-            self.nodes[root as usize].rank += 1;
-        }
+        let rank = |n: u32| self.nodes[n as usize].rank_done & !DONE;
+        let (root, child) = if rank(ra) >= rank(rb) { (ra, rb) } else { (rb, ra) };
+        let raised = u8::from(rank(root) == rank(child));
+        // (A rank is at most log2 of the nodes, far below the flag's bit.)
+        debug_assert!(rank(root) + raised < DONE, "a rank stays below the done flag");
+        self.nodes[root as usize].rank_done += raised;
         self.nodes[child as usize].parent = root;
         if let Some(index) = self.index.get_mut() {
             let kind = self.nodes[child as usize].kind;
@@ -323,15 +367,25 @@ impl Features {
         }
         let r = &mut self.nodes[root as usize];
         r.open = open;
-        r.done = done;
+        r.rank_done = (r.rank_done & !DONE) | done;
         r.figures = figures;
-        for p in 0..self.players {
-            let (r, c) = (root as usize * self.players + p, child as usize * self.players + p);
-            let child = self.standing[c];
-            let root = &mut self.standing[r];
-            root.bonus = root.bonus.saturating_add(child.bonus);
-            root.followers = root.followers.saturating_add(child.followers);
-            root.figures = root.figures.wrapping_add(child.figures);
+        // The child's standings join the root's: its row becomes the
+        // root's when the root has none (the child's is read no more).
+        match (
+            self.nodes[root as usize].row as usize,
+            self.nodes[child as usize].row as usize,
+        ) {
+            (_, 0) => {}
+            (0, c) => self.nodes[root as usize].row = c as u32,
+            (r, c) => {
+                for p in 0..self.players {
+                    let child = self.standing[(c - 1) * self.players + p];
+                    let root = &mut self.standing[(r - 1) * self.players + p];
+                    root.bonus = root.bonus.saturating_add(child.bonus);
+                    root.followers = root.followers.saturating_add(child.followers);
+                    root.figures = root.figures.wrapping_add(child.figures);
+                }
+            }
         }
         for (k, merge) in merges.iter().enumerate() {
             let (x, y) = (
@@ -371,8 +425,7 @@ impl Features {
     pub(crate) fn add_figure(&mut self, node: u32, owner: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         self.nodes[root].figures += 1;
-        if let Some((p, weight)) = owner {
-            let s = &mut self.standing[root * self.players + p];
+        if let Some((s, weight)) = owner.and_then(|(p, weight)| Some((self.standing_mut(root, p)?, weight))) {
             s.followers = s.followers.saturating_add(weight);
             s.figures = s.figures.wrapping_add(1);
         }
@@ -386,8 +439,7 @@ impl Features {
             "a figure leaves only a feature it stands on"
         );
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
-        if let Some((p, weight)) = owner {
-            let s = &mut self.standing[root * self.players + p];
+        if let Some((s, weight)) = owner.and_then(|(p, weight)| Some((self.standing_mut(root, p)?, weight))) {
             s.followers = s.followers.saturating_sub(weight);
             s.figures = s.figures.wrapping_sub(1);
         }
@@ -398,20 +450,26 @@ impl Features {
         self.standings(node).get(player).map_or(0, |s| s.followers)
     }
 
-    /// Each player's standing on the feature of `node`.
+    /// Each player's standing on the feature of `node` (all 0 for a
+    /// feature without a row).
     pub(crate) fn standings(&self, node: u32) -> &[Standing] {
-        let at = self.find(node) as usize * self.players;
-        self.standing.get(at..at + self.players).unwrap_or_default()
+        match self.nodes[self.find(node) as usize].row as usize {
+            0 => NO_STANDINGS.get(..self.players).unwrap_or_default(),
+            row => {
+                let at = (row - 1) * self.players;
+                self.standing.get(at..at + self.players).unwrap_or_default()
+            }
+        }
     }
 
     /// Whether the feature was completed and scored.
     pub fn is_done(&self, f: FeatureId) -> bool {
-        self.nodes[f as usize].done
+        self.nodes[f as usize].rank_done & DONE != 0
     }
 
     /// Marks the feature completed and scored.
     pub fn set_done(&mut self, f: FeatureId) {
-        self.nodes[f as usize].done = true;
+        self.nodes[f as usize].rank_done |= DONE;
     }
 
     /// The members of a feature: (placed tile index, segment index).
@@ -645,23 +703,36 @@ mod tests {
         check(&f);
     }
 
-    /// Each player's figures and followers on a feature, and its figures
-    /// of no owner, are those of the figures standing on its segments:
-    /// through figures coming and going (neutral ones, owned ones that
-    /// count for a majority and owned ones that do not) and unions.
+    /// Each player's figures, followers and bonus on a feature, and its
+    /// figures of no owner, are those of the figures standing on its
+    /// segments and the bonuses given there: through figures coming and
+    /// going (neutral ones, owned ones that count for a majority and owned
+    /// ones that do not), bonuses, unions, and copies of the graph (a
+    /// clone, and one copied into another graph's lists) played on.
     #[test]
     fn standings_count_the_figures_on_each_feature() {
         let players = 3;
         let mut f = Features::with_vars(0, players);
         // Figures standing: their segment, and owner and weight.
         let mut standing: Vec<(u32, Option<(usize, u32)>)> = Vec::new();
+        // Bonuses given: the segment, the player and the bonus.
+        let mut bonuses: Vec<(u32, usize, i64)> = Vec::new();
         let mut seed = 0x0ee5_u64;
         let mut next = |n: u64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
         for step in 0..3000u16 {
-            match next(5) {
+            if step == 1000 {
+                f = f.clone();
+            } else if step == 2000 {
+                let mut into = Features::with_vars(0, players);
+                into.add(PlacedId(0), 0, 0, 2, &[]);
+                into.add_figure(0, Some((1, 1)));
+                into.clone_from(&f);
+                f = into;
+            }
+            match next(6) {
                 0 => {
                     f.add(PlacedId(step), 0, next(2) as KindId, 2, &[]);
                 }
@@ -684,6 +755,15 @@ mod tests {
                     let (node, owner) = standing.swap_remove(next(standing.len() as u64) as usize);
                     f.remove_figure(node, owner);
                 }
+                5 if f.len() > 0 && next(4) == 0 => {
+                    let (node, player, by) = (
+                        next(f.len() as u64) as u32,
+                        next(players as u64) as usize,
+                        next(5) as i64 - 2,
+                    );
+                    f.strengthen(node, player, by);
+                    bonuses.push((node, player, by));
+                }
                 _ => {}
             }
         }
@@ -701,8 +781,54 @@ mod tests {
                 assert_eq!(usize::from(s.figures), mine().count(), "root {root}, player {p}");
                 let weight: u32 = mine().map(|(_, o)| o.map_or(0, |(_, w)| w)).sum();
                 assert_eq!(s.followers, weight, "root {root}, player {p}");
+                let bonus: i64 = bonuses
+                    .iter()
+                    .filter(|(n, q, _)| f.find(*n) == root && *q == p)
+                    .map(|(_, _, by)| by)
+                    .sum();
+                assert_eq!(i64::from(s.bonus), bonus, "root {root}, player {p}");
             }
         }
+    }
+
+    /// A feature takes a row of standings only when a player's figure
+    /// stands there or a bonus is given there; a union keeps one row, the
+    /// one of either side when only one has a row; a feature without a row
+    /// answers every player's nothing.
+    #[test]
+    fn standings_take_a_row_only_where_something_stands() {
+        let players = 4;
+        let mut f = Features::with_vars(0, players);
+        let nodes: Vec<u32> = (0..6).map(|i| f.add(PlacedId(i), 0, 0, 2, &[])).collect();
+        let rows = |f: &Features| f.standing.len() / players;
+        assert_eq!(rows(&f), 0, "no figure, no row");
+        assert_eq!(f.standings(nodes[0]).len(), players);
+        assert!(f
+            .standings(nodes[0])
+            .iter()
+            .all(|s| s.followers == 0 && s.figures == 0 && s.bonus == 0));
+        // A neutral figure counts on the feature but takes no row.
+        f.add_figure(nodes[0], None);
+        assert_eq!((rows(&f), f.figure_count(nodes[0])), (0, 1));
+        f.add_figure(nodes[1], Some((2, 1)));
+        f.strengthen(nodes[2], 3, 1);
+        assert_eq!(rows(&f), 2);
+        // A feature without a row joins one with a row: that row serves both.
+        f.connect(nodes[0], nodes[1], &[]);
+        assert_eq!(rows(&f), 2);
+        assert_eq!(f.followers(nodes[0], 2), 1);
+        // Two features with rows: one row, the sum of both.
+        f.connect(nodes[1], nodes[2], &[]);
+        assert_eq!(rows(&f), 2);
+        let s = f.standings(nodes[2]);
+        assert_eq!((s[2].followers, s[2].figures, s[3].bonus), (1, 1, 1));
+        // Another figure on the joined feature takes no new row.
+        f.add_figure(nodes[0], Some((0, 1)));
+        assert_eq!(rows(&f), 2);
+        assert_eq!(f.followers(nodes[2], 0), 1);
+        // A player the graph does not have changes nothing.
+        f.strengthen(nodes[3], players, 5);
+        assert_eq!((rows(&f), f.followers(nodes[3], players)), (2, 0));
     }
 
     #[test]
