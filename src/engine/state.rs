@@ -212,10 +212,28 @@ impl Clone for State {
         game_vars.clone_from(&source.game_vars);
         *stride = source.stride;
         player_vars.clone_from(&source.player_vars);
-        piles.clone_from(&source.piles);
-        discards.clone_from(&source.discards);
-        hands.clone_from(&source.hands);
+        copy_cards(piles, &source.piles);
+        copy_cards(discards, &source.discards);
+        copy_cards(hands, &source.hands);
     }
+}
+
+/// `source`'s lists of cards copied into `into`'s, each as one copy of its
+/// cards (a list's `clone_from` copies them one at a time past the length
+/// the list had, and a search copy's piles and hands are copied at every
+/// look ahead).
+fn copy_cards(into: &mut Vec<Cards>, source: &[Cards]) {
+    into.truncate(source.len());
+    for (into, source) in into.iter_mut().zip(source) {
+        if into.len() == source.len() {
+            into.copy_from_slice(source);
+        } else {
+            into.clear();
+            into.extend_from_slice(source);
+        }
+    }
+    let have = into.len();
+    into.extend(source[have..].iter().cloned());
 }
 
 impl State {
