@@ -186,6 +186,7 @@ impl Features {
     /// A graph whose features carry `stride` variables and a majority bonus
     /// for each of `players` players.
     pub fn with_vars(stride: usize, players: usize) -> Features {
+        debug_assert!(players <= MAX_PLAYERS, "a game has at most {MAX_PLAYERS} players");
         Features {
             stride,
             players,
@@ -439,7 +440,14 @@ impl Features {
             "a figure leaves only a feature it stands on"
         );
         self.nodes[root].figures = self.nodes[root].figures.saturating_sub(1);
-        if let Some((s, weight)) = owner.and_then(|(p, weight)| Some((self.standing_mut(root, p)?, weight))) {
+        let Some((p, weight)) = owner else {
+            return;
+        };
+        // A player's figure stood here, so the feature has its row.
+        let row = self.nodes[root].row as usize;
+        debug_assert!(row != 0, "a player's figure leaves only a feature it stood on");
+        if row != 0 && p < self.players {
+            let s = &mut self.standing[(row - 1) * self.players + p];
             s.followers = s.followers.saturating_sub(weight);
             s.figures = s.figures.wrapping_sub(1);
         }
@@ -826,9 +834,59 @@ mod tests {
         f.add_figure(nodes[0], Some((0, 1)));
         assert_eq!(rows(&f), 2);
         assert_eq!(f.followers(nodes[2], 0), 1);
-        // A player the graph does not have changes nothing.
-        f.strengthen(nodes[3], players, 5);
-        assert_eq!((rows(&f), f.followers(nodes[3], players)), (2, 0));
+        // A feature with a row joined by one without keeps its row.
+        f.connect(nodes[2], nodes[3], &[]);
+        assert_eq!((rows(&f), f.followers(nodes[3], 2)), (2, 1));
+        // A player the graph does not have changes nothing, here or on
+        // the next feature.
+        f.strengthen(nodes[4], players, 5);
+        f.add_figure(nodes[4], Some((players, 1)));
+        assert_eq!((rows(&f), f.figure_count(nodes[4])), (2, 1));
+        assert!(f
+            .standings(nodes[4])
+            .iter()
+            .chain(f.standings(nodes[5]))
+            .all(|s| s.bonus == 0 && s.followers == 0));
+        // A copy into a graph with more rows has the source's.
+        let mut into = Features::with_vars(0, players);
+        for i in 0..4 {
+            let n = into.add(PlacedId(i), 0, 0, 2, &[]);
+            into.add_figure(n, Some((1, 1)));
+        }
+        into.clone_from(&f);
+        assert_eq!(rows(&into), rows(&f));
+        assert_eq!((into.followers(nodes[0], 1), into.followers(nodes[0], 2)), (0, 1));
+    }
+
+    /// The done flag shares its byte with the union's rank: a feature
+    /// marked done stays done through unions on either side, and the ranks
+    /// still choose the roots they did.
+    #[test]
+    fn done_features_stay_done_through_unions() {
+        let mut f = Features::default();
+        let nodes: Vec<u32> = (0..4).map(|i| f.add(PlacedId(i), 0, 0, 2, &[])).collect();
+        f.connect(nodes[0], nodes[1], &[]);
+        let big = f.find(nodes[0]);
+        f.set_done(big);
+        assert!(f.is_done(big) && !f.is_done(nodes[2]));
+        // The feature of rank 1 stays the root of one of rank 0, done or not.
+        f.connect(nodes[2], nodes[0], &[]);
+        assert_eq!(f.find(nodes[2]), big);
+        assert!(f.is_done(big));
+        // Done on the absorbed side is kept by the root.
+        f.set_done(nodes[3]);
+        f.connect(nodes[0], nodes[3], &[]);
+        assert_eq!(f.find(nodes[3]), big);
+        assert!(f.is_done(big));
+        // A done feature of rank 0 joins one of rank 1 not done: the rank
+        // alone picks the root, which is then done.
+        let more: Vec<u32> = (4..7).map(|i| f.add(PlacedId(i), 0, 0, 2, &[])).collect();
+        f.connect(more[0], more[1], &[]);
+        let ranked = f.find(more[0]);
+        f.set_done(more[2]);
+        f.connect(more[2], more[0], &[]);
+        assert_eq!(f.find(more[2]), ranked);
+        assert!(f.is_done(ranked));
     }
 
     #[test]
