@@ -426,7 +426,10 @@ impl Features {
     pub(crate) fn add_figure(&mut self, node: u32, owner: Option<(usize, u32)>) {
         let root = self.find(node) as usize;
         self.nodes[root].figures += 1;
-        if let Some((s, weight)) = owner.and_then(|(p, weight)| Some((self.standing_mut(root, p)?, weight))) {
+        let Some((p, weight)) = owner else {
+            return;
+        };
+        if let Some(s) = self.standing_mut(root, p) {
             s.followers = s.followers.saturating_add(weight);
             s.figures = s.figures.wrapping_add(1);
         }
