@@ -12,6 +12,7 @@
 //! `scoring`, `cards`, `view`). No module imports one above it.
 
 mod board;
+mod card_lists;
 mod cards;
 mod compile;
 mod decide;

@@ -19,10 +19,10 @@ impl Game {
     pub(super) fn draw_card(&mut self, deck: u16, player: usize) -> Result<(), Halt> {
         let d = deck as usize;
         let program = &self.rules.pack.program;
-        if self.state.piles()[d].is_empty() && program.decks[d].reshuffle {
+        if self.state.pile(d).is_empty() && program.decks[d].reshuffle {
             self.state.reshuffle(d);
         }
-        let pile = &self.state.piles()[d];
+        let pile = self.state.pile(d);
         if pile.is_empty() {
             return Ok(());
         }
@@ -86,7 +86,7 @@ impl Game {
     /// The hand limit: a player over a limit must discard one of the cards
     /// it covers (and is asked again until within every limit).
     pub(super) fn trim(&mut self, player: u8) -> Step {
-        let hand = &self.state.hands()[player as usize];
+        let hand = self.state.hand(player as usize);
         let program = &self.rules.pack.program;
         // A hand no bigger than a limit holds no more cards it covers.
         if program.hand_limits.iter().all(|h| hand.len() <= h.limit as usize) {
@@ -123,7 +123,9 @@ impl Game {
         });
         self.state.set_current(player as usize);
         let program = &self.rules.pack.program;
-        let cards: Vec<(CardId, BlockId, u16, Span)> = self.state.hands()[player as usize]
+        let cards: Vec<(CardId, BlockId, u16, Span)> = self
+            .state
+            .hand(player as usize)
             .iter()
             .filter_map(|c| {
                 let (block, slots) = program.cards.get(*c as usize)?.at_end?;

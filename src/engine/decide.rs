@@ -126,7 +126,7 @@ impl Game {
         // A card's play needs the card in hand: most are not, and need no
         // look at all. The actions offered a look are found by the hand's
         // cards (`WindowActions::offered`), in order.
-        let hand = &self.state.hands()[self.state.current()];
+        let hand = self.state.hand(self.state.current());
         match actions.offered(hand) {
             Some(mut places) => {
                 while places != 0 {
@@ -396,7 +396,7 @@ impl Game {
         // A card's action is offered only while its card is in hand.
         let mut found = false;
         if a.card
-            .is_none_or(|c| self.state.hands()[self.state.current()].contains(&c))
+            .is_none_or(|c| self.state.hand(self.state.current()).contains(&c))
         {
             self.each_action_target(action, &mut |t| found |= self.same_target(t, target));
         }

@@ -1425,7 +1425,7 @@ impl Evaluator<'_> {
                 items.extend(squares.into_iter().map(|(x, y)| Value::Square(x, y)));
             }
             Domain::Cards => {
-                let mut kinds: Vec<u16> = self.state.hands()[player].to_vec();
+                let mut kinds: Vec<u16> = self.state.hand(player).to_vec();
                 kinds.sort_unstable();
                 kinds.dedup();
                 items.extend(kinds.into_iter().map(Value::Card));

@@ -466,7 +466,7 @@ impl Game {
     /// The cards in a player's hand, by kind; `None` for a player the game
     /// does not have. In a [`View`](crate::engine::View), other players' hands are a sample.
     pub fn hand(&self, player: Player) -> Option<&[CardId]> {
-        self.state.hands().get(player.index()).map(|hand| hand.as_slice())
+        self.state.hands().get(player.index())
     }
 
     /// Cards left in a deck's draw pile, and in its discard pile; `None` for
@@ -484,7 +484,7 @@ impl Game {
     /// not seen, in hands and draw piles, from the rest), and an agent
     /// counting cards reads it here.
     pub fn discard_pile(&self, deck: u16) -> Option<&[CardId]> {
-        self.state.discards().get(deck as usize).map(|pile| pile.as_slice())
+        self.state.discards().get(deck as usize)
     }
 
     /// Whether this game is a player's [`View`](crate::engine::View) (or a copy of

@@ -173,13 +173,15 @@ impl Evaluator<'_> {
             Builtin::StandsOn => stands_on(self, &of, arg0),
             Builtin::Weight => weight(self, &of),
             Builtin::Cards => match (player(&of), args.first()) {
-                (Some(p), Some(Value::Deck(d))) => int(self.state.hands()[p]
+                (Some(p), Some(Value::Deck(d))) => int(self
+                    .state
+                    .hand(p)
                     .iter()
                     .filter(|c| pack.program.deck_of(**c) == *d)
                     .count()),
                 _ => Value::Int(0),
             },
-            Builtin::HandSize => player(&of).map_or(Value::Int(0), |p| int(self.state.hands()[p].len())),
+            Builtin::HandSize => player(&of).map_or(Value::Int(0), |p| int(self.state.hand(p).len())),
             Builtin::Holds => holds(self, &of, arg0),
             Builtin::Left => left(self, &of),
             Builtin::AllFeatures => {
@@ -467,7 +469,7 @@ fn supply(ev: &Evaluator, of: &Value, figure_type: &Value) -> Value {
 
 fn holds(ev: &Evaluator, of: &Value, card: &Value) -> Value {
     match (player(of), card) {
-        (Some(p), Value::Card(c)) => Value::Bool(ev.state.hands()[p].contains(c)),
+        (Some(p), Value::Card(c)) => Value::Bool(ev.state.hand(p).contains(c)),
         _ => Value::Bool(false),
     }
 }
@@ -688,7 +690,7 @@ fn feature_tile(ev: &Evaluator, of: &Value) -> Value {
 
 fn left(ev: &Evaluator, of: &Value) -> Value {
     match of {
-        Value::Deck(d) => Value::Int(ev.state.piles()[*d as usize].len() as i64),
+        Value::Deck(d) => Value::Int(ev.state.pile(*d as usize).len() as i64),
         _ => Value::Int(0),
     }
 }

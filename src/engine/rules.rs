@@ -91,6 +91,9 @@ pub struct Rules {
     /// asks for (`Gate::Near`): the board lists the tiles with a segment of
     /// one of them as they are placed (`Board::near`).
     pub(crate) near_kinds: u64,
+    /// Each deck's draw pile at the start of a game, its cards in the order
+    /// the packs list them (made once; each game copies them).
+    pub(crate) start_piles: Vec<Vec<CardId>>,
     /// How many tiles the set has ([`RulePack::tile_count`], counted once:
     /// the game's evaluation budget is made of it, `Compiled::game_eval_budget`).
     pub(crate) tile_count: u64,
@@ -250,7 +253,12 @@ impl Rules {
             .iter()
             .map(|t| t.segments.iter().fold(0, |bits, s| bits | kind_bit(s.kind)))
             .collect();
+        let mut start_piles = vec![Vec::new(); program.decks.len()];
+        for (c, card) in program.cards.iter().enumerate() {
+            start_piles[card.deck as usize].extend(std::iter::repeat_n(c as CardId, card.count as usize));
+        }
         Rules {
+            start_piles,
             tile_kinds,
             near_kinds,
             tile_count: u64::from(pack.tile_count()),

@@ -28,6 +28,7 @@
 //!   discard pile, or being resolved on its way to its discard pile.
 
 use super::board::{Board, PlacedTile, Pos};
+use super::card_lists::{CardLists, Lists};
 use super::error::{ErrorKind, GameError};
 use super::features::{copy_with_room, FeatureId, Features};
 use super::ids::{PlacedId, Player, Rotation};
@@ -38,7 +39,6 @@ use super::value::{nones, EvalError, Value};
 use crate::ir::geometry::{facing_half_edge, opposite_edge};
 use crate::ir::CardId;
 use crate::ir::{FigureTypeId, Ownership, ReasonId, TileId, Topology};
-use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Most entries of a table (feature-graph nodes, tiles, figures) a new game
@@ -55,15 +55,6 @@ pub(super) fn full_stack(rules: &Rules) -> Vec<TileId> {
     }
     stack
 }
-
-/// A list of cards (a hand, a draw pile or a discard pile), held in place
-/// up to [`CARDS_IN_PLACE`] cards: a copy of the state for search makes no
-/// list of its own for each hand and pile.
-pub(super) type Cards = SmallVec<[CardId; CARDS_IN_PLACE]>;
-
-/// Cards a [`Cards`] list holds in place before it allocates: a hand, and
-/// most decks (the bundled ones hold at most 32 cards).
-pub(super) const CARDS_IN_PLACE: usize = 32;
 
 /// `State::board_slots` for a figure not on the board.
 const OFF_BOARD: u32 = u32::MAX;
@@ -110,12 +101,16 @@ pub(super) struct State {
     stride: usize,
     /// `player_vars[player * stride + k]`.
     player_vars: Vec<i64>,
-    /// Draw and discard piles, by deck.
-    piles: Vec<Cards>,
-    discards: Vec<Cards>,
-    /// Each player's hand.
-    hands: Vec<Cards>,
+    /// The draw piles by deck, then the discard piles by deck, then each
+    /// player's hand (see [`State::piles`], [`State::discards`],
+    /// [`State::hands`]): one table, copied at once.
+    cards: CardLists,
+    /// How many decks the packs have.
+    decks: usize,
 }
+
+/// Cards a hand has room for before its list grows.
+const HAND_ROOM: usize = 8;
 
 /// Figures a copy of the state has room to stand (and ids to give) before
 /// its lists grow: a search copy plays a few moves and is dropped.
@@ -124,8 +119,8 @@ const COPY_FIGURES: usize = 8;
 impl Clone for State {
     /// A copy with room to play on: the lists that a turn grows (figures on
     /// the board, their slots) get a little room, so a search copy does not
-    /// reallocate at its first deployment; hands and piles are held in
-    /// place ([`Cards`]).
+    /// reallocate at its first deployment; hands and piles are in one
+    /// table ([`CardLists`]).
     fn clone(&self) -> State {
         State {
             players: self.players,
@@ -152,9 +147,8 @@ impl Clone for State {
             game_vars: self.game_vars.clone(),
             stride: self.stride,
             player_vars: self.player_vars.clone(),
-            piles: self.piles.clone(),
-            discards: self.discards.clone(),
-            hands: self.hands.clone(),
+            cards: self.cards.clone(),
+            decks: self.decks,
         }
     }
 
@@ -187,9 +181,8 @@ impl Clone for State {
             game_vars,
             stride,
             player_vars,
-            piles,
-            discards,
-            hands,
+            cards,
+            decks,
         } = self;
         (*players, *current) = (source.players, source.current);
         board.clone_from(&source.board);
@@ -212,28 +205,9 @@ impl Clone for State {
         game_vars.clone_from(&source.game_vars);
         *stride = source.stride;
         player_vars.clone_from(&source.player_vars);
-        copy_cards(piles, &source.piles);
-        copy_cards(discards, &source.discards);
-        copy_cards(hands, &source.hands);
+        cards.copy_from(&source.cards);
+        *decks = source.decks;
     }
-}
-
-/// `source`'s lists of cards copied into `into`'s, each as one copy of its
-/// cards (a list's `clone_from` copies them one at a time past the length
-/// the list had, and a search copy's piles and hands are copied at every
-/// look ahead).
-fn copy_cards(into: &mut Vec<Cards>, source: &[Cards]) {
-    into.truncate(source.len());
-    for (into, source) in into.iter_mut().zip(source) {
-        if into.len() == source.len() {
-            into.copy_from_slice(source);
-        } else {
-            into.clear();
-            into.extend_from_slice(source);
-        }
-    }
-    let have = into.len();
-    into.extend(source[have..].iter().cloned());
 }
 
 impl State {
@@ -254,9 +228,19 @@ impl State {
         let all_figures: usize = supply.iter().chain(&neutral).map(|n| usize::from(*n)).sum();
         let reasons = pack.reasons.len();
         let program = &pack.program;
-        let mut piles = vec![Cards::new(); program.decks.len()];
-        for (c, card) in program.cards.iter().enumerate() {
-            piles[card.deck as usize].extend(std::iter::repeat_n(c as CardId, card.count as usize));
+        // A deck's draw and discard piles each have room for all its cards,
+        // a hand for a few (it grows as it must).
+        let piles = &rules.start_piles;
+        let decks = piles.len();
+        let mut cards = CardLists::with_rooms(
+            piles
+                .iter()
+                .chain(piles)
+                .map(Vec::len)
+                .chain(std::iter::repeat_n(HAND_ROOM, players)),
+        );
+        for (deck, pile) in piles.iter().enumerate() {
+            cards.set(deck, pile);
         }
         let mut state = State {
             players,
@@ -299,9 +283,8 @@ impl State {
             player_vars: (0..players)
                 .flat_map(|_| rules.player_var_init.iter().copied())
                 .collect(),
-            discards: vec![Cards::new(); piles.len()],
-            piles,
-            hands: vec![Cards::new(); players],
+            cards,
+            decks,
         };
         // Room for the segments of the whole tile set (up to a bound, so a
         // huge set grows as it is played instead).
@@ -463,21 +446,41 @@ impl State {
         self.player_vars[player * self.stride + k]
     }
 
+    /// A player's hand. Panics for a player the game does not have (the
+    /// hands are the table's last lists).
+    #[inline]
+    pub(super) fn hand(&self, player: usize) -> &[CardId] {
+        self.cards.get(2 * self.decks + player)
+    }
+
+    /// A deck's draw pile.
+    #[inline]
+    pub(super) fn pile(&self, deck: usize) -> &[CardId] {
+        debug_assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
+        self.cards.get(deck)
+    }
+
     /// Every player's hand.
     #[inline]
-    pub(super) fn hands(&self) -> &[Cards] {
-        &self.hands
+    pub(super) fn hands(&self) -> Lists<'_> {
+        self.cards.view(2 * self.decks, self.players)
     }
 
     /// Draw piles, by deck.
     #[inline]
-    pub(super) fn piles(&self) -> &[Cards] {
-        &self.piles
+    pub(super) fn piles(&self) -> Lists<'_> {
+        self.cards.view(0, self.decks)
     }
 
     /// Discard piles, by deck.
-    pub(super) fn discards(&self) -> &[Cards] {
-        &self.discards
+    pub(super) fn discards(&self) -> Lists<'_> {
+        self.cards.view(self.decks, self.decks)
+    }
+
+    /// The list in `cards` of a player's hand.
+    fn hand_list(&self, player: usize) -> usize {
+        assert!(player < self.players, "no player {player} of {}", self.players);
+        2 * self.decks + player
     }
 
     // ----- the board -----
@@ -912,35 +915,38 @@ impl State {
 
     /// Refills an empty draw pile from its discard pile.
     pub(super) fn reshuffle(&mut self, deck: usize) {
-        let State { piles, discards, .. } = self;
-        piles[deck].append(&mut discards[deck]);
+        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
+        self.cards.append(deck, self.decks + deck);
     }
 
     /// Takes the card at `i` out of a deck's draw pile.
     pub(super) fn take_card(&mut self, deck: usize, i: usize) -> CardId {
-        self.piles[deck].swap_remove(i)
+        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
+        self.cards.swap_remove(deck, i)
     }
 
     /// A drawn card goes into a player's hand.
     pub(super) fn add_to_hand(&mut self, player: usize, card: CardId) {
-        self.hands[player].push(card);
+        let hand = self.hand_list(player);
+        self.cards.push(hand, card);
     }
 
     /// A card (drawn and resolved) goes onto its deck's discard pile.
     pub(super) fn put_on_discard(&mut self, rules: &Rules, card: CardId) {
-        let deck = rules.pack.program.deck_of(card);
-        self.discards[deck as usize].push(card);
+        let deck = usize::from(rules.pack.program.deck_of(card));
+        self.cards.push(self.decks + deck, card);
     }
 
     /// Moves a card from a player's hand to its deck's discard pile; false
     /// if the hand holds no such card.
     pub(super) fn discard_from_hand(&mut self, rules: &Rules, player: usize, card: CardId) -> bool {
-        let Some(i) = self.hands[player].iter().position(|c| *c == card) else {
+        let hand = self.hand_list(player);
+        let Some(i) = self.cards.get(hand).iter().position(|c| *c == card) else {
             return false;
         };
-        let deck = rules.pack.program.deck_of(card);
-        self.hands[player].remove(i);
-        self.discards[deck as usize].push(card);
+        let deck = usize::from(rules.pack.program.deck_of(card));
+        self.cards.remove(hand, i);
+        self.cards.push(self.decks + deck, card);
         true
     }
 
@@ -948,8 +954,8 @@ impl State {
     /// the draw piles); the game itself only resamples them through
     /// [`State::resample_hidden`].
     #[cfg(test)]
-    pub(super) fn hidden_mut(&mut self) -> (&mut Vec<TileId>, &mut [Cards], &mut [Cards]) {
-        (&mut self.stack, &mut self.hands, &mut self.piles)
+    pub(super) fn hidden_mut(&mut self) -> (&mut Vec<TileId>, &mut CardLists) {
+        (&mut self.stack, &mut self.cards)
     }
 
     /// Samples anew what `viewer` cannot see: the order of the stack (draws
@@ -965,24 +971,21 @@ impl State {
     pub(super) fn resample_hidden(&mut self, viewer: usize, rng: &mut Rng, deck_of: impl Fn(CardId) -> u16) {
         self.stack.sort_unstable();
         rng.shuffle(&mut self.stack);
-        for (deck, pile) in self.piles.iter_mut().enumerate() {
+        for deck in 0..self.decks {
             let of_deck = |c: &CardId| deck_of(*c) as usize == deck;
-            let mut pool: Vec<CardId> = std::mem::take(pile).into_vec();
-            for (p, hand) in self.hands.iter().enumerate() {
-                if p != viewer {
-                    pool.extend(hand.iter().copied().filter(of_deck));
-                }
+            let mut pool: Vec<CardId> = self.cards.get(deck).to_vec();
+            let hands = (0..self.players).filter(|p| *p != viewer).map(|p| 2 * self.decks + p);
+            for hand in hands.clone() {
+                pool.extend(self.cards.get(hand).iter().copied().filter(of_deck));
             }
             pool.sort_unstable();
             rng.shuffle(&mut pool);
-            for (p, hand) in self.hands.iter_mut().enumerate() {
-                if p != viewer {
-                    for card in hand.iter_mut().filter(|c| of_deck(c)) {
-                        *card = pool.pop().expect("the pool holds every hidden card of the deck");
-                    }
+            for hand in hands {
+                for card in self.cards.get_mut(hand).iter_mut().filter(|c| of_deck(c)) {
+                    *card = pool.pop().expect("the pool holds every hidden card of the deck");
                 }
             }
-            *pile = Cards::from_vec(pool);
+            self.cards.set(deck, &pool);
         }
     }
 

@@ -1108,7 +1108,7 @@ mod tests {
                 let choice = match decision {
                     Decision::Place { .. } => {
                         for p in 0..3 {
-                            assert!(game.state.hands()[p].len() <= 1, "{drawn} a turn: player {p}");
+                            assert!(game.state.hand(p).len() <= 1, "{drawn} a turn: player {p}");
                         }
                         placements += 1;
                         options[0]

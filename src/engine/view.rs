@@ -205,7 +205,9 @@ impl Game {
                 _ => None,
             })
             .collect();
-        let mut kinds: Vec<CardId> = view.state.hands()[usize::from(player)]
+        let mut kinds: Vec<CardId> = view
+            .state
+            .hand(usize::from(player))
             .iter()
             .copied()
             .filter(|c| decks.contains(&program.deck_of(*c)))
@@ -237,9 +239,11 @@ mod tests {
         let rules = Arc::new(Rules::new(crate::bundled::over_base("tokens.rules", TOKENS)));
         let mut game = Game::new(rules, Setup::new(2).seed(7)).expect("two players can play");
         let mut agent = RandomAgent::new(3);
-        while !(game.state.hands()[1]
+        while !(game
+            .state
+            .hand(1)
             .iter()
-            .any(|c| game.state.piles()[0].iter().any(|d| d != c)))
+            .any(|c| game.state.pile(0).iter().any(|d| d != c)))
         {
             let options = game.options();
             let choice = agent.choose(&game, &options).expect("random agents choose");
@@ -293,7 +297,7 @@ mod tests {
             let viewer = Player((choice.player + 1) % 2);
             for seed in 0..4 {
                 let view = game.view_with_seed(viewer, seed).expect("a player of the game");
-                let hand = &view.state.hands()[chooser];
+                let hand = view.state.hand(chooser);
                 let offered: Vec<&str> = view
                     .options()
                     .iter()
@@ -348,10 +352,10 @@ mod tests {
             for seed in 0..4 {
                 let view = game.view_with_seed(viewer, seed).expect("a player of the game");
                 let offered = Game::unlisted_fallback(&view, choice);
-                let hand = &view.state.hands()[chooser];
+                let hand = view.state.hand(chooser);
                 assert_eq!(offered, kinds(hand), "the sampled hand's cards of the offered deck");
                 assert!(!offered.is_empty(), "the chooser holds a card of the offered deck");
-                unlike_real += usize::from(offered != kinds(&game.state.hands()[chooser]));
+                unlike_real += usize::from(offered != kinds(game.state.hand(chooser)));
                 other_decks += usize::from(hand.iter().any(|c| program.deck_of(*c) != tokens));
             }
             4
@@ -403,12 +407,16 @@ mod tests {
         // a card of player 1 swapped with another from the draw pile, the
         // stack and the piles reordered, another RNG.
         let mut twin = game.clone();
-        let (stack, hands, piles) = twin.state.hidden_mut();
-        let held = hands[1][0];
-        let i = piles[0].iter().position(|c| *c != held).expect("a different card");
-        std::mem::swap(&mut hands[1][0], &mut piles[0][i]);
+        // (The draw piles are the first lists, the hands come after the
+        // discard piles.)
+        let decks = twin.state.piles().iter().count();
+        let (stack, cards) = twin.state.hidden_mut();
+        let held = cards.get(2 * decks + 1)[0];
+        let i = cards.get(0).iter().position(|c| *c != held).expect("a different card");
+        cards.get_mut(2 * decks + 1)[0] = cards.get(0)[i];
+        cards.get_mut(0)[i] = held;
         stack.reverse();
-        piles[0].reverse();
+        cards.get_mut(0).reverse();
         twin.rng = Rng::new(99);
         let (a, b) = (
             game.view_for(Player(0)).expect("player 0"),
@@ -418,11 +426,7 @@ mod tests {
         assert_eq!(a.state.piles(), b.state.piles());
         assert_eq!(a.state.stack(), b.state.stack());
         assert_eq!(format!("{:?}", a.rng), format!("{:?}", b.rng));
-        assert_eq!(
-            a.state.hands()[0],
-            game.state.hands()[0],
-            "a player sees their own hand"
-        );
+        assert_eq!(a.state.hand(0), game.state.hand(0), "a player sees their own hand");
         // Another seed samples again.
         let c = game.view_with_seed(Player(0), 1).expect("player 0");
         assert!(c.state.stack() != a.state.stack() || c.state.hands() != a.state.hands());
