@@ -202,6 +202,9 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
         return Err(ErrorKind::NoSuchId.error("no agents to play the game: give one per player"));
     }
     let mut options = Vec::with_capacity(64);
+    // The views agents are handed, each made in the lists of the last
+    // (`view_with_seed_into`, the sample `view_for` makes).
+    let mut view: Option<Game> = None;
     while game.decision().is_some() {
         game.options_into(&mut options);
         let player = game.deciding_player().unwrap_or_default();
@@ -209,10 +212,10 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
         // The tile order is hidden in every game, so an agent that looks
         // always gets a view.
         let choice = if agent.looks() {
-            let view = game
-                .view_for(player)
+            let view = view.get_or_insert_with(|| game.search_clone());
+            game.view_with_seed_into(player, 0, view)
                 .ok_or_else(|| ErrorKind::NoSuchId.error(format!("no player {player} in this game")))?;
-            agent.choose(&view, &options)?
+            agent.choose(view, &options)?
         } else {
             agent.choose(game, &options)?
         };
