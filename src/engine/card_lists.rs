@@ -327,6 +327,26 @@ mod tests {
     }
 
     #[test]
+    fn lists_are_equal_by_their_cards_not_their_rooms() {
+        let lists = |rooms: [usize; 2], cards: [Vec<CardId>; 2]| CardLists::new(rooms.into_iter().zip(cards));
+        let a = lists([1, 0], [vec![1], vec![]]);
+        assert_eq!(a, lists([5, 9], [vec![1], vec![]]));
+        assert_ne!(a, lists([1, 0], [vec![2], vec![]]));
+        assert_ne!(a, lists([1, 1], [vec![], vec![1]]));
+        assert_ne!(a, CardLists::new([(1, vec![1])]));
+        assert_eq!(a.view(0, 1), lists([3, 3], [vec![1], vec![4]]).view(0, 1));
+    }
+
+    #[test]
+    fn a_list_is_changed_in_place() {
+        let mut store = CardLists::new([(2, vec![1, 2]), (3, vec![3, 4, 5])]);
+        store.get_mut(1).reverse();
+        store.get_mut(0)[1] = 9;
+        assert_eq!(store.get(0), &[1, 9]);
+        assert_eq!(store.get(1), &[5, 4, 3]);
+    }
+
+    #[test]
     fn views_number_their_lists_from_zero() {
         let store = CardLists::new([(3, vec![1, 2, 3]), (3, vec![]), (0, vec![7]), (0, vec![8, 9])]);
         let hands = store.view(2, 2);

@@ -453,10 +453,10 @@ impl State {
         self.cards.get(2 * self.decks + player)
     }
 
-    /// A deck's draw pile.
+    /// A deck's draw pile. Panics for a deck the packs do not have.
     #[inline]
     pub(super) fn pile(&self, deck: usize) -> &[CardId] {
-        debug_assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
+        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
         self.cards.get(deck)
     }
 
@@ -1120,6 +1120,90 @@ mod tests {
             .sum();
         let declared: usize = pack.program.cards.iter().map(|c| c.count as usize).sum();
         assert_eq!(held + resolving, declared, "every card is somewhere");
+    }
+
+    /// Each move of a card takes it from the list it names and puts it on
+    /// the one it names (a deck's draw pile, its discard pile, a player's
+    /// hand, each a region of one table), in order, through a hand that
+    /// outgrows its room.
+    #[test]
+    fn cards_move_between_the_lists_they_name() {
+        let text = "pack decks\nrequires base\ndeck a\ndeck b\n\
+            card star x2 in a { kept }\ncard sun x10 in a { kept }\ncard moon x2 in b { kept }\n";
+        let rules = Arc::new(Rules::new(crate::bundled::over_base("decks.rules", text)));
+        let card = |name: &str| {
+            let program = &rules.pack.program;
+            program
+                .cards
+                .iter()
+                .position(|c| c.name == name)
+                .expect("the pack has the card") as u16
+        };
+        let (star, sun, moon) = (card("star"), card("sun"), card("moon"));
+        // A card of a draw pile, taken by its place there.
+        let take = |state: &mut super::State, deck: usize, c: u16| {
+            let i = state
+                .pile(deck)
+                .iter()
+                .position(|x| *x == c)
+                .expect("the pile holds the card");
+            state.take_card(deck, i)
+        };
+        let mut game = Game::new(rules.clone(), Setup::new(3).seed(1)).expect("three players can play");
+        let state = &mut game.state;
+        assert_eq!(
+            state.pile(0),
+            &[star, star, sun, sun, sun, sun, sun, sun, sun, sun, sun, sun]
+        );
+        assert_eq!(state.pile(1), &[moon; 2]);
+        assert!(state
+            .hands()
+            .iter()
+            .chain(state.discards().iter())
+            .all(<[u16]>::is_empty));
+        // Player 2 takes a moon, a star and nine suns: more than a hand's room.
+        for (deck, c) in [(1, moon), (0, star)].into_iter().chain([(0, sun); 9]) {
+            let taken = take(state, deck, c);
+            state.add_to_hand(2, taken);
+        }
+        let mut hand = vec![moon, star];
+        hand.extend([sun; 9]);
+        assert_eq!(state.hand(2), hand.as_slice());
+        let mut pile = state.pile(0).to_vec();
+        pile.sort_unstable();
+        assert_eq!(pile, [star, sun]);
+        assert_eq!(state.pile(1), &[moon]);
+        assert!(state.hand(0).is_empty() && state.hand(1).is_empty());
+        // The moon leaves the hand for its own deck's discard pile, the other
+        // cards keeping their order; a player without one discards nothing.
+        let taken = take(state, 0, sun);
+        state.add_to_hand(1, taken);
+        assert!(state.discard_from_hand(&rules, 2, moon));
+        assert!(!state.discard_from_hand(&rules, 0, moon));
+        assert_eq!(state.hand(2), &hand[1..]);
+        assert_eq!(state.hand(1), &[sun]);
+        assert_eq!(state.discards()[1], [moon]);
+        assert!(state.discards()[0].is_empty());
+        state.put_on_discard(&rules, star);
+        assert_eq!(state.discards()[0], [star]);
+        // An empty draw pile is refilled from its own discard pile.
+        assert_eq!(state.take_card(1, 0), moon);
+        assert!(state.pile(1).is_empty());
+        state.reshuffle(1);
+        assert_eq!(state.pile(1), &[moon]);
+        assert!(state.discards()[1].is_empty());
+        assert_eq!(state.discards()[0], [star], "the other deck's discards stay");
+        // A card resolved goes onto its own deck's discard pile.
+        let moon_drawn = state.take_card(1, 0);
+        state.put_on_discard(&rules, moon_drawn);
+        assert_eq!(state.discards()[1], [moon]);
+        assert_eq!(state.discards()[0], [star]);
+        // A copy into a state whose hands never grew holds the same lists.
+        let mut copy = Game::new(rules, Setup::new(3).seed(2)).expect("three players can play");
+        copy.state.clone_from(&game.state);
+        assert_eq!(copy.state.hands(), game.state.hands());
+        assert_eq!(copy.state.piles(), game.state.piles());
+        assert_eq!(copy.state.discards(), game.state.discards());
     }
 
     #[test]
