@@ -126,7 +126,7 @@ impl Game {
         // A card's play needs the card in hand: most are not, and need no
         // look at all. The actions offered a look are found by the hand's
         // cards (`WindowActions::offered`), in order.
-        let hand = self.state.hand(self.state.current());
+        let hand = || self.state.hand(self.state.current());
         match actions.offered(hand) {
             Some(mut places) => {
                 while places != 0 {
@@ -137,7 +137,7 @@ impl Game {
             }
             None => {
                 for &(action, card) in list {
-                    if card.is_none_or(|c| hand.contains(&c)) {
+                    if card.is_none_or(|c| hand().contains(&c)) {
                         self.action_offers(action, out);
                     }
                 }
@@ -899,7 +899,7 @@ mod tests {
         }
         let rules = Rules::new(crate::bundled::over_base("quick", long.clone()));
         assert!(
-            rules.actions_in(Window::BeforePlace).offered(&[]).is_none(),
+            rules.actions_in(Window::BeforePlace).offered(|| &[]).is_none(),
             "a window of 66 actions"
         );
         listed_actions_are_those_a_look_offers(long);

@@ -121,6 +121,9 @@ pub(crate) struct WindowActions {
     free: u64,
     /// For each card of the program, the places of its plays.
     plays: Box<[u64]>,
+    /// Whether some action of the window is a card's play: if none is, a
+    /// hand offers nothing more than the free actions, and is not read.
+    card_plays: bool,
 }
 
 impl WindowActions {
@@ -134,7 +137,13 @@ impl WindowActions {
                 None => {}
             }
         }
-        WindowActions { list, free, plays }
+        let card_plays = list.iter().any(|(_, card)| card.is_some());
+        WindowActions {
+            list,
+            free,
+            plays,
+            card_plays,
+        }
     }
 
     /// The actions, in the program's order, each with the card it needs.
@@ -145,13 +154,17 @@ impl WindowActions {
     /// The places in [`WindowActions::list`] of the actions a player holding
     /// `hand` is offered a look at (those that need no card, and the plays
     /// of the cards held), as bits; `None` for a window of more than 64
-    /// actions, whose cards are looked for in the hand one by one.
+    /// actions, whose cards are looked for in the hand one by one. The hand
+    /// is read only when some action of the window is a card's play.
     #[inline]
-    pub(crate) fn offered(&self, hand: &[CardId]) -> Option<u64> {
+    pub(crate) fn offered<'h>(&self, hand: impl FnOnce() -> &'h [CardId]) -> Option<u64> {
         if self.list.len() > 64 {
             return None;
         }
-        Some(hand.iter().fold(self.free, |bits, &c| {
+        if !self.card_plays {
+            return Some(self.free);
+        }
+        Some(hand().iter().fold(self.free, |bits, &c| {
             bits | self.plays.get(usize::from(c)).copied().unwrap_or(0)
         }))
     }
@@ -479,7 +492,7 @@ mod tests {
         ];
         let window = WindowActions::new(list.clone(), 4);
         let places = |hand: &[CardId]| {
-            let bits = window.offered(hand).unwrap();
+            let bits = window.offered(|| hand).unwrap();
             (0..64).filter(|i| bits & (1 << i) != 0).collect::<Vec<_>>()
         };
         let expected = |hand: &[CardId]| {
@@ -492,12 +505,19 @@ mod tests {
         }
         assert_eq!(places(&[0, 2]), [0, 1, 2, 3, 4]);
         let long: Vec<_> = (0..65).map(|a| (a, Some(0))).collect();
-        assert_eq!(WindowActions::new(long, 1).offered(&[0]), None);
+        assert_eq!(WindowActions::new(long, 1).offered(|| &[0]), None);
         let full: Vec<_> = (0..64).map(|a| (a, if a == 63 { Some(1) } else { None })).collect();
-        assert_eq!(WindowActions::new(full, 2).offered(&[1]), Some(u64::MAX));
+        assert_eq!(WindowActions::new(full, 2).offered(|| &[1]), Some(u64::MAX));
         assert_eq!(
-            WindowActions::new((0..64).map(|a| (a, Some(1))).collect(), 2).offered(&[]),
+            WindowActions::new((0..64).map(|a| (a, Some(1))).collect(), 2).offered(|| &[]),
             Some(0)
+        );
+        // A window without card plays offers its free actions and never
+        // reads the hand.
+        let free = WindowActions::new(vec![(0, None), (1, None)], 3);
+        assert_eq!(
+            free.offered(|| unreachable!("no card's play: the hand is not read")),
+            Some(0b11)
         );
     }
 
