@@ -202,8 +202,8 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
         return Err(ErrorKind::NoSuchId.error("no agents to play the game: give one per player"));
     }
     let mut options = Vec::with_capacity(64);
-    // The views agents are handed, each made in the lists of the last
-    // (`view_with_seed_into`, the sample `view_for` makes).
+    // The view an agent is handed, each made in the lists of the view
+    // before (`view_with_seed_into` with `view_for`'s seed: the same sample).
     let mut view: Option<Game> = None;
     while game.decision().is_some() {
         game.options_into(&mut options);
