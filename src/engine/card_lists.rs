@@ -13,13 +13,15 @@ const START_ROOM: usize = 8;
 /// cards are `cards[start .. end]` of its [`Region`], with room up to
 /// `limit`. A list that outgrows its room has the table laid out anew with
 /// more room for it (rare: a pile starts with room for its whole deck).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(super) struct CardLists {
     cards: Vec<CardId>,
     regions: Vec<Region>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where a list lies in the table: its cards `start .. end`, its room up
+/// to `limit`.
+#[derive(Clone, Copy)]
 struct Region {
     start: u32,
     end: u32,

@@ -450,7 +450,7 @@ impl State {
     /// hands are the table's last lists).
     #[inline]
     pub(super) fn hand(&self, player: usize) -> &[CardId] {
-        self.cards.get(2 * self.decks + player)
+        self.cards.get(self.hand_list(player))
     }
 
     /// A deck's draw pile. Panics for a deck the packs do not have.
@@ -463,7 +463,7 @@ impl State {
     /// Every player's hand.
     #[inline]
     pub(super) fn hands(&self) -> Lists<'_> {
-        self.cards.view(2 * self.decks, self.players)
+        self.cards.view(self.hand_list(0), self.players)
     }
 
     /// Draw piles, by deck.
@@ -477,10 +477,17 @@ impl State {
         self.cards.view(self.decks, self.decks)
     }
 
-    /// The list in `cards` of a player's hand.
-    fn hand_list(&self, player: usize) -> usize {
-        assert!(player < self.players, "no player {player} of {}", self.players);
+    /// The list in `cards` of a player's hand: after the draw piles and
+    /// the discard piles, the last lists, so a list past them is none.
+    pub(super) fn hand_list(&self, player: usize) -> usize {
         2 * self.decks + player
+    }
+
+    /// The list in `cards` of a deck's discard pile. Panics for a deck the
+    /// packs do not have (its list would be a hand).
+    fn discard_list(&self, deck: usize) -> usize {
+        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
+        self.decks + deck
     }
 
     // ----- the board -----
@@ -916,7 +923,7 @@ impl State {
     /// Refills an empty draw pile from its discard pile.
     pub(super) fn reshuffle(&mut self, deck: usize) {
         assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
-        self.cards.append(deck, self.decks + deck);
+        self.cards.append(deck, self.discard_list(deck));
     }
 
     /// Takes the card at `i` out of a deck's draw pile.
@@ -934,7 +941,7 @@ impl State {
     /// A card (drawn and resolved) goes onto its deck's discard pile.
     pub(super) fn put_on_discard(&mut self, rules: &Rules, card: CardId) {
         let deck = usize::from(rules.pack.program.deck_of(card));
-        self.cards.push(self.decks + deck, card);
+        self.cards.push(self.discard_list(deck), card);
     }
 
     /// Moves a card from a player's hand to its deck's discard pile; false
@@ -946,7 +953,7 @@ impl State {
         };
         let deck = usize::from(rules.pack.program.deck_of(card));
         self.cards.remove(hand, i);
-        self.cards.push(self.decks + deck, card);
+        self.cards.push(self.discard_list(deck), card);
         true
     }
 
@@ -974,7 +981,8 @@ impl State {
         for deck in 0..self.decks {
             let of_deck = |c: &CardId| deck_of(*c) as usize == deck;
             let mut pool: Vec<CardId> = self.cards.get(deck).to_vec();
-            let hands = (0..self.players).filter(|p| *p != viewer).map(|p| 2 * self.decks + p);
+            let first_hand = self.hand_list(0);
+            let hands = (0..self.players).filter(|p| *p != viewer).map(|p| first_hand + p);
             for hand in hands.clone() {
                 pool.extend(self.cards.get(hand).iter().copied().filter(of_deck));
             }

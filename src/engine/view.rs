@@ -407,13 +407,12 @@ mod tests {
         // a card of player 1 swapped with another from the draw pile, the
         // stack and the piles reordered, another RNG.
         let mut twin = game.clone();
-        // (The draw piles are the first lists, the hands come after the
-        // discard piles.)
-        let decks = twin.state.piles().iter().count();
+        // (List 0 is the first deck's draw pile.)
+        let hand = twin.state.hand_list(1);
         let (stack, cards) = twin.state.hidden_mut();
-        let held = cards.get(2 * decks + 1)[0];
+        let held = cards.get(hand)[0];
         let i = cards.get(0).iter().position(|c| *c != held).expect("a different card");
-        cards.get_mut(2 * decks + 1)[0] = cards.get(0)[i];
+        cards.get_mut(hand)[0] = cards.get(0)[i];
         cards.get_mut(0)[i] = held;
         stack.reverse();
         cards.get_mut(0).reverse();
