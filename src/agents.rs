@@ -76,6 +76,10 @@ pub struct GreedyAgent {
     /// deployment that follows a placement: made once, then copied into.
     next: Scratch,
     after: Scratch,
+    /// Lists reused from one decision to the next: the deployments that
+    /// follow a placement tried, and each option's gain.
+    deploys: Vec<Choice>,
+    gains: Vec<i64>,
 }
 
 /// A game an agent looks ahead or plays out in, made anew for each look
@@ -124,6 +128,8 @@ impl GreedyAgent {
             rng: Rng::new(seed),
             next: Scratch::default(),
             after: Scratch::default(),
+            deploys: Vec::new(),
+            gains: Vec::new(),
         }
     }
 
@@ -144,28 +150,47 @@ impl GreedyAgent {
         }
         let mut best = next.scores()[player.index()] - before;
         if matches!(choice, Choice::Place { .. }) && next.deciding_player() == Some(player) && !next.is_over() {
-            let deploys = next.options();
-            for (i, &deploy) in deploys.iter().enumerate() {
-                // The last deployment is tried in the copy after the
-                // placement itself, which is not needed again: a copy fewer.
-                let after = if i + 1 == deploys.len() {
-                    &mut *next
-                } else {
-                    self.after.copy_of(next)
-                };
-                match after.apply(deploy) {
-                    Ok(()) => best = best.max(after.scores()[player.index()] - before),
-                    Err(e) if e.kind().is_rule_failure() => {
-                        return Err(e
-                            .context("greedy, trying one of its moves and a deployment after it")
-                            .in_look())
-                    }
-                    Err(_) => {}
-                }
-            }
+            // In the agent's kept list, taken out while the copies are used.
+            let mut deploys = std::mem::take(&mut self.deploys);
+            next.options_into(&mut deploys);
+            let tried = best_deployment(&mut self.after, next, &deploys, player, before);
+            self.deploys = deploys;
+            best = best.max(tried?);
         }
         Ok(best)
     }
+}
+
+/// The most points `player` (who had `before`) has after one of `deploys`,
+/// each tried after the placement `next` has made, in `after` made a copy
+/// of it (the last in `next` itself); `i64::MIN` when none can be made.
+fn best_deployment(
+    after: &mut Scratch,
+    next: &mut Game,
+    deploys: &[Choice],
+    player: crate::engine::Player,
+    before: i64,
+) -> Result<i64, GameError> {
+    let mut best = i64::MIN;
+    for (i, &deploy) in deploys.iter().enumerate() {
+        // The last deployment is tried in the copy after the placement
+        // itself, which is not needed again: a copy fewer.
+        let after = if i + 1 == deploys.len() {
+            &mut *next
+        } else {
+            after.copy_of(next)
+        };
+        match after.apply(deploy) {
+            Ok(()) => best = best.max(after.scores()[player.index()] - before),
+            Err(e) if e.kind().is_rule_failure() => {
+                return Err(e
+                    .context("greedy, trying one of its moves and a deployment after it")
+                    .in_look())
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(best)
 }
 
 impl Agent for GreedyAgent {
@@ -173,13 +198,29 @@ impl Agent for GreedyAgent {
         if options.is_empty() {
             return Err(no_options());
         }
-        let gains = options
-            .iter()
-            .map(|c| self.gain(game, *c))
-            .collect::<Result<Vec<i64>, GameError>>()?;
+        let mut gains = std::mem::take(&mut self.gains);
+        gains.clear();
+        for &choice in options {
+            match self.gain(game, choice) {
+                Ok(gain) => gains.push(gain),
+                Err(e) => {
+                    self.gains = gains;
+                    return Err(e);
+                }
+            }
+        }
+        // A tie broken at random: the k-th of the options with the best gain.
         let best = gains.iter().copied().max().unwrap_or(0);
-        let top: Vec<usize> = (0..options.len()).filter(|&i| gains[i] == best).collect();
-        Ok(options[top[self.rng.below(top.len())]])
+        let ties = gains.iter().filter(|&&g| g == best).count();
+        let k = self.rng.below(ties);
+        let pick = gains
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| g == best)
+            .nth(k)
+            .map(|(i, _)| i);
+        self.gains = gains;
+        Ok(options[pick.expect("the best gain is one of the gains")])
     }
 
     fn name(&self) -> &str {
