@@ -456,8 +456,7 @@ impl State {
     /// A deck's draw pile. Panics for a deck the packs do not have.
     #[inline]
     pub(super) fn pile(&self, deck: usize) -> &[CardId] {
-        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
-        self.cards.get(deck)
+        self.cards.get(self.pile_list(deck))
     }
 
     /// Every player's hand.
@@ -483,11 +482,18 @@ impl State {
         2 * self.decks + player
     }
 
-    /// The list in `cards` of a deck's discard pile. Panics for a deck the
-    /// packs do not have (its list would be a hand).
-    fn discard_list(&self, deck: usize) -> usize {
+    /// The list in `cards` of a deck's draw pile: the first lists. Panics
+    /// for a deck the packs do not have (its list would be a discard pile).
+    #[inline]
+    pub(super) fn pile_list(&self, deck: usize) -> usize {
         assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
-        self.decks + deck
+        deck
+    }
+
+    /// The list in `cards` of a deck's discard pile, after the draw piles.
+    /// Panics for a deck the packs do not have (its list would be a hand).
+    fn discard_list(&self, deck: usize) -> usize {
+        self.decks + self.pile_list(deck)
     }
 
     // ----- the board -----
@@ -922,14 +928,12 @@ impl State {
 
     /// Refills an empty draw pile from its discard pile.
     pub(super) fn reshuffle(&mut self, deck: usize) {
-        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
-        self.cards.append(deck, self.discard_list(deck));
+        self.cards.append(self.pile_list(deck), self.discard_list(deck));
     }
 
     /// Takes the card at `i` out of a deck's draw pile.
     pub(super) fn take_card(&mut self, deck: usize, i: usize) -> CardId {
-        assert!(deck < self.decks, "no deck {deck} of {}", self.decks);
-        self.cards.swap_remove(deck, i)
+        self.cards.swap_remove(self.pile_list(deck), i)
     }
 
     /// A drawn card goes into a player's hand.
@@ -980,7 +984,7 @@ impl State {
         rng.shuffle(&mut self.stack);
         for deck in 0..self.decks {
             let of_deck = |c: &CardId| deck_of(*c) as usize == deck;
-            let mut pool: Vec<CardId> = self.cards.get(deck).to_vec();
+            let mut pool: Vec<CardId> = self.pile(deck).to_vec();
             let first_hand = self.hand_list(0);
             let hands = (0..self.players).filter(|p| *p != viewer).map(|p| first_hand + p);
             for hand in hands.clone() {
@@ -993,7 +997,7 @@ impl State {
                     *card = pool.pop().expect("the pool holds every hidden card of the deck");
                 }
             }
-            self.cards.set(deck, &pool);
+            self.cards.set(self.pile_list(deck), &pool);
         }
     }
 

@@ -407,15 +407,18 @@ mod tests {
         // a card of player 1 swapped with another from the draw pile, the
         // stack and the piles reordered, another RNG.
         let mut twin = game.clone();
-        // (List 0 is the first deck's draw pile.)
-        let hand = twin.state.hand_list(1);
+        let (hand, pile) = (twin.state.hand_list(1), twin.state.pile_list(0));
         let (stack, cards) = twin.state.hidden_mut();
         let held = cards.get(hand)[0];
-        let i = cards.get(0).iter().position(|c| *c != held).expect("a different card");
-        cards.get_mut(hand)[0] = cards.get(0)[i];
-        cards.get_mut(0)[i] = held;
+        let i = cards
+            .get(pile)
+            .iter()
+            .position(|c| *c != held)
+            .expect("a different card");
+        cards.get_mut(hand)[0] = cards.get(pile)[i];
+        cards.get_mut(pile)[i] = held;
         stack.reverse();
-        cards.get_mut(0).reverse();
+        cards.get_mut(pile).reverse();
         twin.rng = Rng::new(99);
         let (a, b) = (
             game.view_for(Player(0)).expect("player 0"),
