@@ -244,8 +244,8 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
     }
     let mut options = Vec::with_capacity(64);
     // The view an agent is handed, each made in the lists of the view
-    // before (`view_with_seed_into` with `view_for`'s seed: the same sample).
-    let mut view: Option<Game> = None;
+    // before (`Scratch::view_of` with `view_for`'s seed: the same sample).
+    let mut view = Scratch::default();
     while game.decision().is_some() {
         game.options_into(&mut options);
         let player = game.deciding_player().unwrap_or_default();
@@ -253,8 +253,8 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
         // The tile order is hidden in every game, so an agent that looks
         // always gets a view.
         let choice = if agent.looks() {
-            let view = view.get_or_insert_with(|| game.search_clone());
-            game.view_with_seed_into(player, 0, view)
+            let view = view
+                .view_of(game, player, 0)
                 .ok_or_else(|| ErrorKind::NoSuchId.error(format!("no player {player} in this game")))?;
             agent.choose(view, &options)?
         } else {
