@@ -188,6 +188,21 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             checker.resolve_vars(u, file);
         }
     }
+    names::taken(
+        &[
+            &checker.kind_names,
+            &checker.marker_names,
+            &checker.icon_names,
+            &checker.figure_names,
+            &checker.card_names,
+            &checker.deck_names,
+            &checker.spot_names,
+        ],
+        &checker.var_names,
+        |id| checker.vars.get(usize::from(id)).map_or(VarScope::Game, |v| v.scope),
+        &checker.fn_names,
+        &mut checker.diags,
+    );
     for &u in &order {
         if let Some(file) = asts[u] {
             checker.resolve_fns(u, file);

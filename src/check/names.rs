@@ -162,3 +162,117 @@ impl Namespace {
             .map(|e| e.name.as_str())
     }
 }
+
+/// Words a rule reads as something of the language's own wherever a name
+/// stands (`none`, the compass points), or as an expression of its own
+/// before a call (`count(...)`, `if`).
+const RESERVED: &[&str] = &["none", "count", "if", "N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+
+/// What a rule would read instead of a declared name, if anything: a
+/// reserved word, a global built-in, or a feature's built-in (read by its
+/// bare name inside a kind's clauses); with the label and where.
+fn taken_by_language(name: &str) -> Option<(String, String)> {
+    use crate::ir::expr::{Builtin, Receiver};
+    if RESERVED.contains(&name) {
+        Some((
+            format!("`{name}` is a word of the language"),
+            "a rule reads the language's".into(),
+        ))
+    } else if Builtin::find(Receiver::Global, name).is_some() {
+        Some((format!("`{name}` is a built-in"), "a rule reads the built-in".into()))
+    } else if Builtin::find(Receiver::Feature, name).is_some() {
+        Some((
+            format!("`{name}` is a feature's built-in"),
+            "inside a kind's clauses (`score completed = ...`), a rule reads the feature's own".into(),
+        ))
+    } else {
+        None
+    }
+}
+
+/// E0064: names a rule could not reach, or that would hide the language's,
+/// because the language or another declaration answers to them first.
+/// `bare` are the namespaces whose names a rule reads bare, in the order a
+/// rule looks a name up in them (kinds, markers, icons, figures, cards,
+/// decks, spots); `vars` with each variable's scope (game variables are
+/// read bare, after those, and player and feature ones as `p.NAME`,
+/// `c.NAME`, before the built-ins); `fns` are called, after the built-ins.
+pub(crate) fn taken(
+    bare: &[&Namespace],
+    vars: &Namespace,
+    scope_of: impl Fn(u16) -> crate::ir::program::VarScope,
+    fns: &Namespace,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::ir::expr::{Builtin, Receiver};
+    use crate::ir::program::VarScope;
+    let rename = |e: &Entry| format!("give it another name, such as `my_{}`", e.name);
+    let language = |what: &str, e: &Entry, (why, reads): (String, String), called: bool| {
+        let used = if called {
+            format!("`{}(...)`", e.name)
+        } else {
+            format!("`{}`", e.name)
+        };
+        Diagnostic::new(
+            Code::NameTaken,
+            format!("{what} `{}` has a name the language uses", e.name),
+        )
+        .at(e.span, why)
+        .note(format!("{reads} {used}, not this {what}; {}", rename(e)))
+    };
+    // Names read bare, in the order a rule looks for them: the first of
+    // each name is the one a rule reads.
+    let read_bare = bare
+        .iter()
+        .flat_map(|ns| ns.entries.iter().map(move |e| (ns.what, e)))
+        .chain(
+            vars.entries
+                .iter()
+                .filter(|e| scope_of(e.id) == VarScope::Game)
+                .map(|e| ("variable", e)),
+        );
+    let mut first: std::collections::HashMap<&str, (&str, &Entry)> = Default::default();
+    for (what, e) in read_bare {
+        if let Some(taken) = taken_by_language(&e.name) {
+            diags.push(language(what, e, taken, false));
+        } else if let Some(&(other, earlier)) = first.get(e.name.as_str()) {
+            diags.push(
+                Diagnostic::new(
+                    Code::NameTaken,
+                    format!("{what} `{}` has the name of the {other} `{}`", e.name, e.name),
+                )
+                .at(e.span, format!("a rule reads a bare `{}` as the {other}", e.name))
+                .also(earlier.span, format!("the {other} `{}`", e.name))
+                .note(format!("rename one of the two, such as `my_{}`", e.name)),
+            );
+        } else {
+            first.insert(&e.name, (what, e));
+        }
+    }
+    for e in &vars.entries {
+        let (receiver, whose, of) = match scope_of(e.id) {
+            VarScope::Game => continue,
+            VarScope::Player => (Receiver::Player, "a player's", "p"),
+            VarScope::Feature => (Receiver::Feature, "a feature's", "c"),
+        };
+        if Builtin::find(receiver, &e.name).is_some() {
+            diags.push(
+                Diagnostic::new(
+                    Code::NameTaken,
+                    format!("variable `{}` hides {whose} built-in `{}`", e.name, e.name),
+                )
+                .at(e.span, format!("`{}` is {whose} built-in", e.name))
+                .note(format!(
+                    "`{of}.{}` would read and set this variable, and the built-in could no longer be read; {}",
+                    e.name,
+                    rename(e)
+                )),
+            );
+        }
+    }
+    for e in &fns.entries {
+        if let Some(taken) = taken_by_language(&e.name) {
+            diags.push(language("function", e, taken, true));
+        }
+    }
+}
