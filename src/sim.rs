@@ -392,13 +392,21 @@ impl Totals {
         }
     }
 
-    /// Counts game `g` of `run`.
+    /// Counts game `g` of `run`. A game with more seats than the totals
+    /// were made for adds the tallies it needs, so no seat is dropped.
     pub fn add(&mut self, run: &Run, g: usize, result: &GameResult) {
         let shares = result.win_shares();
-        let players = result.scores.len().min(self.seats.len());
+        let players = result.scores.len();
+        if self.seats.len() < players {
+            self.seats.resize(players, Tally::default());
+        }
         for seat in 0..players {
             self.seats[seat].add(result, seat, &shares);
-            self.slots[run.slot(g, seat)].add(result, seat, &shares);
+            let slot = run.slot(g, seat);
+            if self.slots.len() <= slot {
+                self.slots.resize(slot + 1, Tally::default());
+            }
+            self.slots[slot].add(result, seat, &shares);
         }
         self.turns.add(f64::from(result.turns));
         self.turn_counts.add(i64::from(result.turns));

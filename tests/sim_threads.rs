@@ -85,3 +85,25 @@ fn a_run_stops_at_its_first_failed_game_on_any_number_of_threads() {
     );
     assert_eq!(one, four);
 }
+
+/// Totals made for fewer seats than a run's games have (a program's slip)
+/// count every seat and every lineup slot all the same, seats rotating or
+/// not: the same totals as those made for the run's players.
+#[test]
+fn totals_made_for_too_few_seats_count_every_seat() {
+    use meeple::sim::{GameResult, Totals};
+    let rules = bundled(&["base"]);
+    for rotate in [false, true] {
+        let run = Run::new(3, 6).seed(4).rotate_seats(rotate).threads(1);
+        let results = play_games(&rules, &run, &agent, |_, played| {
+            GameResult::of(&played.expect("random games finish"))
+        });
+        let (mut few, mut right) = (Totals::new(2), Totals::new(3));
+        for (g, result) in results.iter().enumerate() {
+            few.add(&run, g, result);
+            right.add(&run, g, result);
+        }
+        assert_eq!(few.seats.len(), 3);
+        assert_eq!(few, right, "seats rotating: {rotate}");
+    }
+}
