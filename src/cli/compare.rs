@@ -27,6 +27,24 @@ struct Row {
     paired: Paired,
 }
 
+impl Row {
+    /// The interval of the difference B − A. A win rate's is clamped to the
+    /// differences two rates can have, ±1 (±100 points): the t-interval of
+    /// a few games can reach past them, and the true difference cannot.
+    fn interval(&self) -> crate::stats::Interval {
+        let i = self.paired.interval();
+        // Untested (one game pair): no interval, as the table and JSON say.
+        if self.percent && tested(&self.paired) {
+            crate::stats::Interval {
+                low: i.low.max(-1.0),
+                high: i.high.min(1.0),
+            }
+        } else {
+            i
+        }
+    }
+}
+
 /// A game that stopped, under which variant.
 struct Failure {
     variant: usize,
@@ -215,7 +233,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
         let rows_json: Vec<_> = rows
             .iter()
             .map(|r| {
-                let i = r.paired.interval();
+                let i = r.interval();
                 json!({
                     "statistic": r.name, "a": r.paired.first().mean(), "b": r.paired.second().mean(),
                     "difference": r.paired.mean(), "difference_ci": [i.low, i.high],
@@ -364,7 +382,7 @@ fn table(
     );
     for r in rows {
         let (scale, unit) = if r.percent { (100.0, "%") } else { (1.0, "") };
-        let i = r.paired.interval();
+        let i = r.interval();
         let name: String = r.name.chars().take(width).collect();
         out += &format!(
             "{name:<width$} {:>9} {:>9} {:>22} {:>8}{}\n",
@@ -390,4 +408,34 @@ fn table(
     }
     out += &format!("\n{summary}\n(* significant at 5%, paired t-test; each statistic is tested on its own)\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Five games whose win shares swing both ways: the paired t-interval
+    /// reaches past ±1, and a win rate's is clamped to what two rates can
+    /// differ by; a score's is not.
+    #[test]
+    fn a_win_rate_difference_stays_within_a_hundred_points() {
+        let mut paired = Paired::new();
+        for (a, b) in [(1.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, 1.0), (1.0, 0.0)] {
+            paired.add(a, b);
+        }
+        let raw = paired.interval();
+        assert!(raw.low < -1.0 && raw.high > 1.0, "{raw:?}");
+        let rate = Row {
+            name: "win rate".into(),
+            percent: true,
+            paired: paired.clone(),
+        };
+        assert_eq!((rate.interval().low, rate.interval().high), (-1.0, 1.0));
+        let score = Row {
+            name: "score".into(),
+            percent: false,
+            paired,
+        };
+        assert_eq!(score.interval(), raw);
+    }
 }
