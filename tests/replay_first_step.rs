@@ -177,6 +177,11 @@ fn a_mutated_record_fails_no_later_than_its_first_illegal_step() {
             };
             failed += 1;
             let Some(reported) = e.step() else {
+                // A record left with no step fails at its setup when the
+                // setup draws cards, which only a step can list.
+                if record.turns.is_empty() {
+                    continue;
+                }
                 panic!("{}: a mutated step failed outside the steps: {e}", path.display());
             };
             let first = first_illegal(&record, &rules);

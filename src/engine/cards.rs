@@ -14,7 +14,7 @@ use crate::source::Span;
 
 impl Game {
     /// Draws the top card of a deck for a player: resolved at once if it
-    /// says so, else into the hand. An empty deck reshuffles its discard pile
+    /// says so (as that player), else into the hand. An empty deck reshuffles its discard pile
     /// when it may; otherwise nothing is drawn.
     pub(super) fn draw_card(&mut self, deck: u16, player: usize) -> Result<(), Halt> {
         let d = deck as usize;
@@ -58,6 +58,14 @@ impl Game {
             .and_then(|c| c.on_draw.map(|b| (b, c.span)))
         {
             Some(((block, slots), origin)) => {
+                // The card acts as the player who drew it (its rules'
+                // `current_player`, who answers its questions), as a hand's
+                // game-end cards do; then the turn's player is current again.
+                let current = self.state.current();
+                if player != current {
+                    self.tasks.push(Task::Current(current as u8));
+                    self.state.set_current(player);
+                }
                 self.tasks.push(Task::ToDiscard(card));
                 let locals = self.locals(slots as usize);
                 self.push_frame(locals, origin, block);

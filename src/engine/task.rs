@@ -56,6 +56,9 @@ pub(super) enum Task {
     },
     /// A card resolved on drawing goes to its discard pile.
     ToDiscard(u16),
+    /// The player is current again (after a card another player drew
+    /// acted as that player).
+    Current(u8),
     FinalScoring,
     Finish,
     /// An event fires: every handler's `when` is judged now, against the

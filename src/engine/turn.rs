@@ -446,6 +446,10 @@ impl Game {
                 Task::GameEnd => self.game_end(),
                 Task::EndCards { next, saved } => self.end_cards(next, saved),
                 Task::ToDiscard(card) => self.discard_resolved(card),
+                Task::Current(player) => {
+                    self.state.set_current(usize::from(player));
+                    Step::Next
+                }
                 Task::NextTurn => self.next_turn(code, &mut last),
                 Task::FinalScoring => self.final_scoring()?,
                 Task::Finish => {

@@ -126,6 +126,12 @@ pub(crate) fn action_window(game: &Game, pick: Option<&Pick>) -> Option<Window> 
         .map(|a| a.window)
 }
 
+/// Whether a pick is an action that no action of the rules is named as.
+pub(crate) fn names_no_action(game: &Game, pick: Option<&Pick>) -> bool {
+    matches!(pick, Some(Pick::Action { name, .. })
+        if !game.rules().pack.program.actions.iter().any(|a| &a.name == name))
+}
+
 /// The targets a pick may mean on the board now (several figures can share a spot).
 pub(crate) fn target_of(game: &Game, pick: &Pick) -> Result<Vec<Target>, GameError> {
     let no_target = |message: String| GameError::new(ErrorKind::NoSuchTarget, message);

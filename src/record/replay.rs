@@ -109,10 +109,23 @@ pub fn replay_watching(
     if let Some(stack) = stack {
         setup = setup.stack(stack);
     }
-    let mut game = Game::new(rules.clone(), setup).map_err(|e| match e.kind() {
-        ErrorKind::Setup => ReplayError::Setup(e.to_string()),
-        _ => ReplayError::Step { index: 0, error: e },
-    })?;
+    let mut game = match Game::new(rules.clone(), setup) {
+        Ok(game) => game,
+        Err(e) if e.kind() == ErrorKind::Setup => return Err(ReplayError::Setup(e.to_string())),
+        // The first step's wrong names are why a setup that draws what the
+        // first step lists (cards drawn at setup count with it) failed.
+        Err(e) => {
+            return Err(match wrong {
+                Some(wrong) if playable == 0 => wrong,
+                // No step to lay the fault at: the setup's own.
+                _ if record.turns.is_empty() => ReplayError::Setup(format!(
+                    "{} (the record has no step; the cards a game's setup draws are listed in its first step's `cards`)",
+                    e.message()
+                )),
+                _ => ReplayError::Step { index: 0, error: e },
+            });
+        }
+    };
     let mut draws_seen = 0;
     watch(None, &game);
     // Events before the first step (setup) count with the first step.
@@ -193,6 +206,14 @@ fn step_draws(
         } else {
             "the tile set"
         };
+        if left.iter().all(|&n| n == 0) {
+            return Err(GameError::new(
+                ErrorKind::GameOver,
+                format!(
+                    "the game is over: the steps before drew every tile in {whence}, so no turn can follow; remove this step and those after it"
+                ),
+            ));
+        }
         let never = match stack {
             Some(s) => !s.contains(&id),
             None => rules.pack.tiles[id as usize].count == 0,

@@ -6,7 +6,7 @@
 
 use super::format::{Deploy, Pick, Step};
 use super::moves::choice_listed;
-use super::naming::{action_window, deploy_choice, rotation, tile_id};
+use super::naming::{action_window, deploy_choice, names_no_action, rotation, tile_id};
 use crate::engine::{Choice, Decision, ErrorKind, Game, GameError, Pos};
 use crate::ir::program::{Domain, Window};
 
@@ -81,7 +81,12 @@ impl StepCursor {
         let next = turn.choices.get(self.next);
         match game.decision() {
             Some(Decision::Choose { .. }) => self.answer(game, turn),
-            Some(Decision::Place { .. }) if !self.placed && action_window(game, next) == Some(Window::BeforePlace) => {
+            // An action taken before placing, or one the rules do not have
+            // (refused here, with the names it may have meant).
+            Some(Decision::Place { .. })
+                if !self.placed
+                    && (action_window(game, next) == Some(Window::BeforePlace) || names_no_action(game, next)) =>
+            {
                 self.answer(game, turn)
             }
             Some(Decision::Deploy { placed, .. }) if self.placed => {
