@@ -640,17 +640,29 @@ fn replay(path: &Path, board: bool, json: bool, packs_dirs: &[PathBuf], pictures
             }
             return ExitCode::SUCCESS;
         }
-        Err(ReplayError::Load(e)) => {
-            report(&e);
-            return ExitCode::FAILURE;
-        }
-        // A parse error names the file and the place already.
-        Err(e @ ReplayError::Parse(_)) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            // A script asking for JSON gets it on failure too: what failed,
+            // where, and why (the message is also on standard error).
+            if json {
+                let message = match &e {
+                    ReplayError::Load(load) => load.render(),
+                    e => e.to_string(),
+                };
+                let out = serde_json::json!({
+                    "failed_as_expected": false,
+                    "failed": true,
+                    "step": e.step(),
+                    "kind": e.kind().to_string(),
+                    "message": message,
+                });
+                emit(&format!("{out:#}\n"));
+            }
+            match e {
+                ReplayError::Load(e) => report(&e),
+                // A parse error names the file and the place already.
+                e @ ReplayError::Parse(_) => eprintln!("error: {e}"),
+                e => eprintln!("{}: {e}", path.display()),
+            }
             return ExitCode::FAILURE;
         }
     };
@@ -753,9 +765,10 @@ fn pack_list(packs: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Prints a run's report (or its error) and gives its exit status: 1 if
-/// any game failed, 130 after Ctrl-C.
-fn reported(run: Result<sim::Report, String>) -> ExitCode {
+/// Prints a run's report (or its error: with `json`, as a JSON object on
+/// standard output too, so a script reads every outcome) and gives its
+/// exit status: 1 if any game failed, 130 after Ctrl-C.
+fn reported(run: Result<sim::Report, String>, json: bool) -> ExitCode {
     match run {
         Ok(report) => {
             emit(&report.text);
@@ -771,6 +784,9 @@ fn reported(run: Result<sim::Report, String>) -> ExitCode {
             }
         }
         Err(e) => {
+            if json {
+                emit(&format!("{:#}\n", serde_json::json!({ "failed": true, "error": e })));
+            }
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
@@ -794,7 +810,8 @@ fn simulate(opts: sim::SimOptions) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let rules = Arc::new(Rules::new(pack));
-    reported(sim::run(rules, &opts))
+    let json = opts.json;
+    reported(sim::run(rules, &opts), json)
 }
 
 fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
@@ -830,7 +847,7 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
         packs: variants[0].packs.clone(),
         ..opts
     };
-    reported(compare::run(&variants[0], &variants[1], &opts, plot))
+    reported(compare::run(&variants[0], &variants[1], &opts, plot), opts.json)
 }
 
 /// Whether a file can be written at `path`: opened to append (which changes

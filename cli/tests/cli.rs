@@ -1538,7 +1538,18 @@ fn a_run_whose_every_game_failed_says_there_are_no_statistics() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(err.contains("(3, reported above)"), "{args:?}: {err}");
-        assert!(stdout(&out).is_empty(), "{args:?}: no figures of no games");
+        if args.contains(&"--json") {
+            // JSON says the run failed, and why, with no figures.
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+            assert_eq!(report["failed"], true, "{report}");
+            assert!(
+                report["error"].as_str().unwrap().contains("(3, reported above)"),
+                "{report}"
+            );
+            assert!(report.get("seats").is_none(), "{args:?}: no figures of no games");
+        } else {
+            assert!(stdout(&out).is_empty(), "{args:?}: no figures of no games");
+        }
     }
 }
 
@@ -1674,5 +1685,57 @@ fn a_required_packs_figure_may_be_extended_onto_a_new_kind() {
         stderr(&out).contains("figure `follower` already goes on `canal`"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// With `--json`, a run a game stopped still prints JSON on standard
+/// output (what stopped it, as standard error says), and so does a replay
+/// that fails: a script reads every outcome.
+#[test]
+fn json_runs_that_fail_still_print_json() {
+    let dir = scratch("json_failure");
+    let pack = dir.join("flaky.rules");
+    std::fs::write(&pack, FLAKY).unwrap();
+    let records = dir.join("records");
+    let out = meeple(&[
+        "sim",
+        "--rules",
+        &text(&pack),
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--record-dir",
+        &text(&records),
+        "--json",
+    ]);
+    assert!(!out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    assert_eq!(report["failed"], true, "{report}");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("division by zero in the rule at"), "{error}");
+    assert!(stderr(&out).contains(error), "{}", stderr(&out));
+
+    let out = meeple(&["replay", "../tests/scenarios/base/illegal_edge_mismatch.ron", "--json"]);
+    assert!(out.status.success());
+    assert_eq!(json_of(&out)["failed_as_expected"], true);
+    let record = dir.join("extra.ron");
+    let mut text_of = std::fs::read_to_string("../tests/scenarios/base/illegal_turn_after_the_last_tile.ron").unwrap();
+    text_of = text_of.replace(
+        "    fails: Fails(step: 1, kind: GameOver, message: \"the game is over\"),\n",
+        "",
+    );
+    std::fs::write(&record, text_of).unwrap();
+    let out = meeple(&["replay", &text(&record), "--json"]);
+    assert!(!out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    assert_eq!(
+        (&report["failed"], &report["step"], &report["kind"]),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(1),
+            &serde_json::json!("GameOver")
+        ),
+        "{report}"
     );
 }
