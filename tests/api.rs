@@ -238,6 +238,43 @@ fn a_record_needs_the_whole_log_and_a_name_per_player() {
     assert_eq!(err.kind(), ErrorKind::IncompleteLog);
 }
 
+/// A record's `rules` are the packs its game was played with: a pack name
+/// the game did not load, or one left out, is refused (its replay would
+/// fail or play another game); none lists the game's packs; paths are
+/// taken as given.
+#[test]
+fn a_record_lists_the_packs_its_game_was_played_with() {
+    use meeple::Record;
+    let names = || vec!["A".to_string(), "B".to_string()];
+    let game = base_game(2);
+    let rules = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let err = Record::from_game(&game, rules(&["abbot"]), names(), Some(1)).expect_err("abbot was not loaded");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+    assert!(
+        err.to_string().contains("`abbot`, a pack this game did not load"),
+        "{err}"
+    );
+    let listed = Record::from_game(&game, Vec::new(), names(), Some(1)).unwrap();
+    assert_eq!(listed.rules, ["base"]);
+    let paths = rules(&["my/own/base.rules"]);
+    assert_eq!(
+        Record::from_game(&game, paths.clone(), names(), Some(1)).unwrap().rules,
+        paths
+    );
+
+    let packs = [PackRef::Bundled("base".into()), PackRef::Bundled("abbot".into())];
+    let game = Game::new(Arc::new(Rules::new(load(&packs).unwrap())), Setup::new(2).seed(1)).unwrap();
+    let err = Record::from_game(&game, rules(&["base"]), names(), Some(1)).expect_err("abbot is left out");
+    assert!(err.to_string().contains("leave out `abbot`"), "{err}");
+    // The abbot pack requires base, which is then not listed itself.
+    assert_eq!(
+        Record::from_game(&game, Vec::new(), names(), Some(1)).unwrap().rules,
+        ["abbot"]
+    );
+    assert!(Record::from_game(&game, rules(&["abbot"]), names(), Some(1)).is_ok());
+    assert!(Record::from_game(&game, rules(&["base", "abbot"]), names(), Some(1)).is_ok());
+}
+
 #[test]
 fn loading_no_packs_says_so() {
     let err = load(&[]).expect_err("nothing to load");

@@ -7,9 +7,59 @@ use super::naming::{action_pick, degrees, deploy_of, pick_of};
 use crate::engine::{ErrorKind, Event, Game, GameError};
 use crate::ir::program::Window;
 
+/// The packs a record of `game` lists: `rules` as given, checked against
+/// the packs the game loaded when they are all pack names (paths are taken
+/// as given), or, when none are given, the game's packs that no other of
+/// its packs requires, by name.
+fn rules_of(game: &Game, rules: Vec<String>) -> Result<Vec<String>, GameError> {
+    let packs = &game.rules().pack.packs;
+    let required: Vec<bool> = (0..packs.len())
+        .map(|i| packs.iter().any(|p| p.requires.iter().any(|r| usize::from(*r) == i)))
+        .collect();
+    let loaded = || packs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+    if rules.is_empty() {
+        return Ok(packs
+            .iter()
+            .zip(&required)
+            .filter(|(_, required)| !**required)
+            .map(|(p, _)| p.name.clone())
+            .collect());
+    }
+    if rules.iter().any(|r| r.contains(['/', '\\']) || r.ends_with(".rules")) {
+        return Ok(rules);
+    }
+    let id = |name: &str| packs.iter().position(|p| p.name == name);
+    if let Some(stray) = rules.iter().find(|r| id(r).is_none()) {
+        return Err(ErrorKind::NoSuchId.error(format!(
+            "the record's rules name `{stray}`, a pack this game did not load; give the packs it was played with ({}), or none to have them listed",
+            loaded()
+        )));
+    }
+    // Every pack the game loaded is listed, or required by one that is.
+    let mut covered = vec![false; packs.len()];
+    let mut todo: Vec<usize> = rules.iter().filter_map(|r| id(r)).collect();
+    while let Some(i) = todo.pop() {
+        if !std::mem::replace(&mut covered[i], true) {
+            todo.extend(packs[i].requires.iter().map(|r| usize::from(*r)));
+        }
+    }
+    if let Some(missing) = packs.iter().zip(&covered).find(|(_, c)| !**c).map(|(p, _)| p) {
+        return Err(ErrorKind::NoSuchId.error(format!(
+            "the record's rules leave out `{}`, a pack this game was played with; give the packs it was played with ({}), or none to have them listed",
+            missing.name,
+            loaded()
+        )));
+    }
+    Ok(rules)
+}
+
 impl Record {
     /// The record of a played game: every draw and decision, in order, with
     /// one name per player in turn order (none: `Player 1`, `Player 2` ...).
+    /// `rules` lists the packs a replay loads: pack names are checked
+    /// against the packs the game was played with (each one loaded, every
+    /// one listed or required by one listed), paths are taken as given, and
+    /// none lists the game's packs that no other of them requires.
     /// A player's view (or a copy of one) is refused: its hidden parts are a
     /// sample, not the game that was played; so is a game whose log misses
     /// events (`IncompleteLog`: logging turned off, or a search copy).
@@ -41,6 +91,7 @@ impl Record {
                 players.len()
             )));
         }
+        let rules = rules_of(game, rules)?;
         let pack = &game.rules().pack;
         let mut turns: Vec<Step> = Vec::new();
         // Replay answers a Turn's choices from its placement decision on, so
