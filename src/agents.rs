@@ -260,7 +260,20 @@ pub fn play(game: &mut Game, agents: &mut [Box<dyn Agent>]) -> Result<(), GameEr
         } else {
             agent.choose(game, &options)?
         };
-        game.apply(choice)?;
+        // A choice the game refuses names the agent that made it: a program's
+        // own agent may be at fault. (The options listed are always taken;
+        // a broken rule's error says so itself.)
+        if let Err(e) = game.apply(choice) {
+            return Err(if options.contains(&choice) {
+                e
+            } else {
+                e.context(format_args!(
+                    "player {player}'s agent `{}` chose {choice:?}, which is not among the {} options",
+                    agent.name(),
+                    options.len()
+                ))
+            });
+        }
     }
     Ok(())
 }

@@ -100,11 +100,29 @@ impl Session {
         }
     }
 
-    /// Answers the pending decision with `choice`. A choice the game
-    /// refuses changes nothing, and the error says why; so does one after
-    /// which a rule fails ([`ErrorKind::is_rule_failure`]: the game is
-    /// played again up to before it), and the error names the rule.
+    /// Answers the pending decision with `choice`, for a person's seat (an
+    /// agent's seat is asked with [`Session::play_agent`], and a choice for
+    /// it is refused, `WrongDecision`). A choice the game refuses changes
+    /// nothing, and the error says why; so does one after which a rule
+    /// fails ([`ErrorKind::is_rule_failure`]: the game is played again up
+    /// to before it), and the error names the rule.
     pub fn decide(&mut self, choice: Choice) -> Result<&Decided, GameError> {
+        if let Some(player) = self.game.deciding_player() {
+            if let Some(Seat::Agent(agent)) = self.seats.get(player.index()) {
+                return Err(GameError::new(
+                    ErrorKind::WrongDecision,
+                    format!(
+                        "player {player} is played by the agent `{}`: its decisions are made with play_agent, not decide",
+                        agent.name()
+                    ),
+                ));
+            }
+        }
+        self.apply(choice)
+    }
+
+    /// Plays `choice` for whoever is to decide, and keeps it.
+    fn apply(&mut self, choice: Choice) -> Result<&Decided, GameError> {
         let asked = self
             .game
             .decision()
@@ -151,7 +169,7 @@ impl Session {
         } else {
             agent.choose(&self.game, &options)?
         };
-        self.decide(choice).map(Some)
+        self.apply(choice).map(Some)
     }
 
     /// Takes back `player`'s last decision and every decision made after
@@ -160,6 +178,13 @@ impl Session {
     /// waits for that decision of `player`'s again. Agents are asked anew
     /// for the decisions after it.
     pub fn undo(&mut self, player: Player) -> Result<Vec<Decided>, GameError> {
+        let players = self.game.players();
+        if player.index() >= players {
+            return Err(GameError::new(
+                ErrorKind::NoSuchId,
+                format!("no player {player} in this game of {players} players (players are numbered from 0)"),
+            ));
+        }
         let Some(last) = self.decisions.iter().rposition(|d| d.player == player) else {
             return Err(GameError::new(
                 ErrorKind::NoSuchTarget,

@@ -303,3 +303,51 @@ fn out_of_range_tile_and_card_ids_are_named_where_given() {
     assert!(err.to_string().contains("card id 9999"), "{err}");
     assert!(Game::new(rules, Setup::new(2).replay(vec![], vec![])).is_ok());
 }
+
+/// An agent whose choice the game refuses is named in the error, with what
+/// it chose: a program's own agent may be at fault.
+#[test]
+fn a_refused_choice_names_the_agent_that_made_it() {
+    struct Decliner;
+    impl Agent for Decliner {
+        fn choose(&mut self, _: &Game, _: &[Choice]) -> Result<Choice, meeple::engine::GameError> {
+            Ok(Choice::Decline)
+        }
+        fn name(&self) -> &str {
+            "decliner"
+        }
+    }
+    let mut game = base_game(2);
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Decliner)];
+    let err = play(&mut game, &mut agents).expect_err("a placement cannot be declined");
+    let text = err.to_string();
+    assert!(
+        text.contains("agent `decliner` chose Decline, which is not among the"),
+        "{text}"
+    );
+    assert!(text.contains("must be placed"), "the game's own reason is kept: {text}");
+}
+
+/// A session answers a person's seat through `decide` and an agent's through
+/// `play_agent`: a choice given for an agent's seat is refused, and so is
+/// taking back the moves of a player the game does not have.
+#[test]
+fn a_session_keeps_agents_seats_and_its_players_apart() {
+    use meeple::agents::RandomAgent;
+    use meeple::session::{Seat, Session};
+    let rules = base_game(2).rules().clone();
+    let seats = vec![Seat::Agent(Box::new(RandomAgent::new(3))), Seat::Human];
+    let mut session = Session::new(rules, seats, 1).unwrap();
+    let first = session.game().options()[0];
+    let err = session.decide(first).expect_err("player 0 is an agent's seat");
+    assert_eq!(err.kind(), ErrorKind::WrongDecision);
+    assert!(err.to_string().contains("the agent `random`"), "{err}");
+    assert!(session.decisions().is_empty(), "the refused choice changed nothing");
+    session.play_agent().unwrap().expect("the agent decides");
+    let err = session.undo(Player(9)).expect_err("no player 9");
+    assert_eq!(err.kind(), ErrorKind::NoSuchId);
+    assert!(
+        err.to_string().contains("no player 9 in this game of 2 players"),
+        "{err}"
+    );
+}
