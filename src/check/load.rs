@@ -163,7 +163,24 @@ pub(crate) fn read_all(
                 .map(|d| d.join(format!("{}.rules", req.name)))
                 .filter(|p| p.is_file());
             let found = match local {
-                Some(path) => read_ref(&PackRef::Path(path), Some(&req), roots, &units, sources, diags),
+                Some(path) => read_ref(&PackRef::Path(path.clone()), Some(&req), roots, &units, sources, diags).filter(
+                    |unit| match unit.pack_name() {
+                        // A required pack is found by its name: a file of
+                        // that name declaring another pack is not it.
+                        Some(declared) if declared != req.name => {
+                            diags.push(
+                                Diagnostic::new(Code::MissingPack, format!("no pack named `{}`", req.name))
+                                    .at(req.span, "required here")
+                                    .note(format!(
+                                        "`{}` declares `pack {declared}`: a required pack is found by its name, so name the file after its pack (`{declared}.rules`), or require `{declared}`",
+                                        path.display()
+                                    )),
+                            );
+                            false
+                        }
+                        _ => true,
+                    },
+                ),
                 None if bundled(&req.name).is_some() => read_ref(
                     &PackRef::Bundled(req.name.clone()),
                     Some(&req),
