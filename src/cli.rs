@@ -755,6 +755,16 @@ fn checked(mut opts: sim::SimOptions) -> Result<sim::SimOptions, String> {
     Ok(opts)
 }
 
+/// A pack a list names twice (a slip: it would load once, and the run's
+/// title would name it twice).
+fn listed_twice(packs: &[String]) -> Option<&str> {
+    packs
+        .iter()
+        .enumerate()
+        .find(|(i, p)| packs[..*i].contains(p))
+        .map(|(_, p)| p.as_str())
+}
+
 /// `--rules "base, mine"`: the spaces around the commas are not part of the names.
 fn pack_list(packs: &[String]) -> Vec<String> {
     packs
@@ -806,6 +816,10 @@ fn simulate(opts: sim::SimOptions) -> ExitCode {
         eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
         return ExitCode::FAILURE;
     }
+    if let Some(twice) = listed_twice(&opts.packs) {
+        eprintln!("error: --rules lists `{twice}` twice; list each pack once");
+        return ExitCode::FAILURE;
+    }
     let Some(pack) = load_or_report(&opts.packs) else {
         return ExitCode::FAILURE;
     };
@@ -827,6 +841,10 @@ fn compare(a: &str, b: &str, opts: sim::SimOptions) -> ExitCode {
         let packs = pack_list(&[text.to_string()]);
         if packs.is_empty() {
             eprintln!("error: variant {name} names no pack; give bundled names or paths, comma-separated");
+            return ExitCode::FAILURE;
+        }
+        if let Some(twice) = listed_twice(&packs) {
+            eprintln!("error: variant {name} lists `{twice}` twice; list each pack once");
             return ExitCode::FAILURE;
         }
         let pack = match load(&pack_refs(&packs)) {

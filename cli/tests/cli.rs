@@ -91,6 +91,24 @@ fn pack_lists_are_trimmed() {
 }
 
 #[test]
+fn a_pack_listed_twice_is_refused() {
+    let out = meeple(&["sim", "--rules", "base, base", "--games", "1"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--rules lists `base` twice; list each pack once"),
+        "{}",
+        stderr(&out)
+    );
+    let out = meeple(&["compare", "base", "abbot,abbot", "--games", "2"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("variant B lists `abbot` twice"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn a_folder_given_as_a_pack_is_called_a_folder() {
     let dir = scratch("folder-pack");
     std::fs::write(dir.join("mine.rules"), "pack mine\nrequires base\n").unwrap();
