@@ -209,7 +209,23 @@ fn mismatch_of(scope: &ExprScope, expr: &ast::Expr, want: Type, got: Type, place
         ),
         _ => None,
     };
-    mismatch(expr.span(), want, got, place).maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
+    mismatch(expr.span(), want, got, place)
+        .maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
+        .maybe_note(quoting(expr, want))
+}
+
+/// A note for a value written with the wrong quoting: a declared name in
+/// quotes where the name itself is meant (`c.kind == "city"`), or a bare
+/// name where a reason, which is quoted, is meant (`reason city`).
+fn quoting(expr: &ast::Expr, want: Type) -> Option<String> {
+    match (expr, want) {
+        (ast::Expr::Name(id), Type::Reason) => Some(format!("a reason is written in quotes: `\"{}\"`", id.name)),
+        (
+            ast::Expr::Str(text, _),
+            Type::Kind | Type::Marker | Type::FigureType | Type::Icon | Type::Card | Type::Deck,
+        ) => Some(format!("{} is written by its name, without quotes: `{text}`", want.a())),
+        _ => None,
+    }
 }
 
 /// Checks `expr` and requires a value of type `want`.
@@ -753,7 +769,8 @@ impl Cx<'_, '_, '_> {
                         )
                         .at(rhs.span(), format!("this is {}", r.ty.a()))
                         .also(lhs.span(), format!("this is {}", l.ty.a()))
-                        .note("`==` and `!=` compare two values of the same type, or a value with `none`"),
+                        .note("`==` and `!=` compare two values of the same type, or a value with `none`")
+                        .maybe_note(quoting(rhs, l.ty).or_else(|| quoting(lhs, r.ty))),
                     );
                     return None;
                 }
