@@ -157,6 +157,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         icons: Vec::new(),
         vars: Vec::new(),
         fn_sigs: Vec::new(),
+        var_shaped: Vec::new(),
         program: Program::default(),
         reasons: std::cell::RefCell::new(Vec::new()),
         kind_claims: Vec::new(),
@@ -188,6 +189,11 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             checker.resolve_vars(u, file);
         }
     }
+    for &u in &order {
+        if let Some(file) = asts[u] {
+            checker.resolve_fns(u, file);
+        }
+    }
     names::taken(
         &[
             &checker.kind_names,
@@ -199,15 +205,18 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
             &checker.spot_names,
         ],
         &checker.var_names,
-        |id| checker.vars.get(usize::from(id)).map_or(VarScope::Game, |v| v.scope),
+        |id| {
+            checker
+                .var_shaped
+                .get(usize::from(id))
+                .copied()
+                .unwrap_or(false)
+                .then(|| checker.vars[usize::from(id)].scope)
+        },
         &checker.fn_names,
+        |id| matches!(checker.fn_sigs.get(usize::from(id)), Some(Some(sig)) if sig.result.is_some()),
         &mut checker.diags,
     );
-    for &u in &order {
-        if let Some(file) = asts[u] {
-            checker.resolve_fns(u, file);
-        }
-    }
     checker.check_call_counts();
     for &u in &order {
         if let Some(file) = asts[u] {
@@ -320,6 +329,9 @@ struct Checker {
     vars: Vec<Var>,
     /// Signatures of the functions checked so far.
     fn_sigs: Vec<Option<FnSig>>,
+    /// Whether each variable's declaration gave it a scope and type (E0064
+    /// judges only those).
+    var_shaped: Vec<bool>,
     program: Program,
     /// Scoring reasons (kinds first): interned by `score`/`adjust` and by
     /// quoted texts in expressions, so shared with [`Names`].
@@ -535,6 +547,7 @@ impl Checker {
                 Item::Var(v) => {
                     let id = self.vars.len() as u16;
                     if self.var_names.declare(&v.name, u, id, d) {
+                        self.var_shaped.push(false);
                         self.vars.push(Var {
                             name: v.name.name.clone(),
                             scope: VarScope::Game,
@@ -649,6 +662,7 @@ impl Checker {
                 });
                 let var = &mut self.vars[id as usize];
                 (var.scope, var.ty, var.merge, var.init) = (scope, ty, merge, init);
+                self.var_shaped[id as usize] = true;
             }
             self.diags = diags;
         }

@@ -402,7 +402,9 @@ impl Totals {
         }
         for seat in 0..players {
             self.seats[seat].add(result, seat, &shares);
-            let slot = run.slot(g, seat);
+            // A game of more seats than the run's players has no lineup
+            // to rotate through: each seat is its own slot.
+            let slot = if players > run.players { seat } else { run.slot(g, seat) };
             if self.slots.len() <= slot {
                 self.slots.resize(slot + 1, Tally::default());
             }

@@ -273,6 +273,28 @@ fn a_record_lists_the_packs_its_game_was_played_with() {
     );
     assert!(Record::from_game(&game, rules(&["abbot"]), names(), Some(1)).is_ok());
     assert!(Record::from_game(&game, rules(&["base", "abbot"]), names(), Some(1)).is_ok());
+    let err = Record::from_game(&game, rules(&["abbot", "abbot"]), names(), Some(1)).expect_err("twice");
+    assert!(err.to_string().contains("list `abbot` twice"), "{err}");
+
+    // A pack read from a file is named by its path: a replay loads a name
+    // as the bundled pack.
+    let packs = [PackRef::Path("tests/data/forbid.rules".into())];
+    let game = Game::new(Arc::new(Rules::new(load(&packs).unwrap())), Setup::new(2).seed(1)).unwrap();
+    let path = rules(&["tests/data/forbid.rules"]);
+    assert_eq!(
+        Record::from_game(&game, Vec::new(), names(), Some(1)).unwrap().rules,
+        path
+    );
+    assert_eq!(
+        Record::from_game(&game, path.clone(), names(), Some(1)).unwrap().rules,
+        path
+    );
+    let err = Record::from_game(&game, rules(&["forbid_test"]), names(), Some(1)).expect_err("not bundled");
+    assert!(
+        err.to_string()
+            .contains("this game read it from `tests/data/forbid.rules`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -235,23 +235,33 @@ fn after<'a>(text: &'a str, label: &str) -> &'a str {
     line.split_once(label).unwrap().1.trim()
 }
 
-#[test]
-fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again() {
-    let dir = scratch("stopped");
+/// `sim` of 20 games of [`FLAKY`] (written into `dir`), whose records go
+/// to `records`, with `more` arguments: a run a rule stops.
+fn flaky_run(dir: &Path, records: &Path, more: &[&str]) -> Output {
     let pack = dir.join("flaky.rules");
     std::fs::write(&pack, FLAKY).unwrap();
-    let first = dir.join("first");
-    let out = meeple(&[
+    let (pack, records) = (text(&pack), text(records));
+    let mut args = vec![
         "sim",
         "--rules",
-        &text(&pack),
+        &pack,
         "--games",
         "20",
         "--seed",
         "1",
         "--record-dir",
-        &text(&first),
-    ]);
+        &records,
+    ];
+    args.extend_from_slice(more);
+    meeple(&args)
+}
+
+#[test]
+fn a_game_stopped_by_a_rule_writes_its_record_and_a_command_that_plays_it_again() {
+    let dir = scratch("stopped");
+    let pack = dir.join("flaky.rules");
+    let first = dir.join("first");
+    let out = flaky_run(&dir, &first, &[]);
     assert!(!out.status.success());
     let message = stderr(&out);
     let stopped = after(&message, "error: game ");
@@ -1712,21 +1722,7 @@ fn a_required_packs_figure_may_be_extended_onto_a_new_kind() {
 #[test]
 fn json_runs_that_fail_still_print_json() {
     let dir = scratch("json_failure");
-    let pack = dir.join("flaky.rules");
-    std::fs::write(&pack, FLAKY).unwrap();
-    let records = dir.join("records");
-    let out = meeple(&[
-        "sim",
-        "--rules",
-        &text(&pack),
-        "--games",
-        "20",
-        "--seed",
-        "1",
-        "--record-dir",
-        &text(&records),
-        "--json",
-    ]);
+    let out = flaky_run(&dir, &dir.join("records"), &["--json"]);
     assert!(!out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
     assert_eq!(report["failed"], true, "{report}");

@@ -211,19 +211,27 @@ fn mismatch_of(scope: &ExprScope, expr: &ast::Expr, want: Type, got: Type, place
     };
     mismatch(expr.span(), want, got, place)
         .maybe_note(near.map(|n| format!("did you mean `{n}` ({})?", want.a())))
-        .maybe_note(quoting(expr, want))
+        .maybe_note(quoting(expr, got, want))
 }
 
 /// A note for a value written with the wrong quoting: a declared name in
 /// quotes where the name itself is meant (`c.kind == "city"`), or a bare
 /// name where a reason, which is quoted, is meant (`reason city`).
-fn quoting(expr: &ast::Expr, want: Type) -> Option<String> {
-    match (expr, want) {
-        (ast::Expr::Name(id), Type::Reason) => Some(format!("a reason is written in quotes: `\"{}\"`", id.name)),
+fn quoting(expr: &ast::Expr, got: Type, want: Type) -> Option<String> {
+    let a_name = |text: &str| {
+        text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    match (expr, got, want) {
+        // A kind's name is also the reason its points are scored under.
+        (ast::Expr::Name(id), Type::Kind, Type::Reason) => {
+            Some(format!("a reason is written in quotes: `\"{}\"`", id.name))
+        }
         (
             ast::Expr::Str(text, _),
-            Type::Kind | Type::Marker | Type::FigureType | Type::Icon | Type::Card | Type::Deck,
-        ) => Some(format!("{} is written by its name, without quotes: `{text}`", want.a())),
+            Type::Reason,
+            Type::Kind | Type::Marker | Type::FigureType | Type::Icon | Type::Card | Type::Deck | Type::Spot,
+        ) if a_name(text) => Some(format!("{} is written by its name, without quotes: `{text}`", want.a())),
         _ => None,
     }
 }
@@ -770,7 +778,7 @@ impl Cx<'_, '_, '_> {
                         .at(rhs.span(), format!("this is {}", r.ty.a()))
                         .also(lhs.span(), format!("this is {}", l.ty.a()))
                         .note("`==` and `!=` compare two values of the same type, or a value with `none`")
-                        .maybe_note(quoting(rhs, l.ty).or_else(|| quoting(lhs, r.ty))),
+                        .maybe_note(quoting(rhs, r.ty, l.ty).or_else(|| quoting(lhs, l.ty, r.ty))),
                     );
                     return None;
                 }

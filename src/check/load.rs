@@ -162,33 +162,48 @@ pub(crate) fn read_all(
                 .as_ref()
                 .map(|d| d.join(format!("{}.rules", req.name)))
                 .filter(|p| p.is_file());
+            // The bundled pack of the name, if there is one.
+            let bundled_one = |units: &[Unit], sources: &mut Sources, diags: &mut Vec<Diagnostic>| {
+                bundled(&req.name)
+                    .is_some()
+                    .then(|| {
+                        read_ref(
+                            &PackRef::Bundled(req.name.clone()),
+                            Some(&req),
+                            roots,
+                            units,
+                            sources,
+                            diags,
+                        )
+                    })
+                    .flatten()
+            };
             let found = match local {
-                Some(path) => read_ref(&PackRef::Path(path.clone()), Some(&req), roots, &units, sources, diags).filter(
-                    |unit| match unit.pack_name() {
-                        // A required pack is found by its name: a file of
-                        // that name declaring another pack is not it.
+                Some(path) => match read_ref(&PackRef::Path(path.clone()), Some(&req), roots, &units, sources, diags) {
+                    // A required pack is found by its name: a file of that
+                    // name declaring another pack is not it (the bundled
+                    // pack of the name is, if there is one).
+                    Some(unit) => match unit.pack_name() {
                         Some(declared) if declared != req.name => {
-                            diags.push(
-                                Diagnostic::new(Code::MissingPack, format!("no pack named `{}`", req.name))
-                                    .at(req.span, "required here")
-                                    .note(format!(
-                                        "`{}` declares `pack {declared}`: a required pack is found by its name, so name the file after its pack (`{declared}.rules`), or require `{declared}`",
-                                        path.display()
-                                    )),
-                            );
-                            false
+                            let declared = declared.to_string();
+                            let found = bundled_one(&units, sources, diags);
+                            if found.is_none() {
+                                diags.push(
+                                    Diagnostic::new(Code::MissingPack, format!("no pack named `{}`", req.name))
+                                        .at(req.span, "required here")
+                                        .note(format!(
+                                            "`{}` declares `pack {declared}`: a required pack is found by its name, so name the file after its pack (`{declared}.rules`), or require `{declared}`",
+                                            path.display()
+                                        )),
+                                );
+                            }
+                            found
                         }
-                        _ => true,
+                        _ => Some(unit),
                     },
-                ),
-                None if bundled(&req.name).is_some() => read_ref(
-                    &PackRef::Bundled(req.name.clone()),
-                    Some(&req),
-                    roots,
-                    &units,
-                    sources,
-                    diags,
-                ),
+                    None => None,
+                },
+                None if bundled(&req.name).is_some() => bundled_one(&units, sources, diags),
                 None => {
                     diags.push(missing_pack(&req.name, Some(&req), dir.as_deref(), false));
                     None

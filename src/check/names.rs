@@ -163,17 +163,20 @@ impl Namespace {
     }
 }
 
-/// Words a rule reads as something of the language's own wherever a name
-/// stands (`none`, the compass points), or as an expression of its own
-/// before a call (`count(...)`, `if`).
-const RESERVED: &[&str] = &["none", "count", "if", "N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+/// A word a rule reads as the language's own wherever a name stands.
+const NOTHING: &str = "none";
 
-/// What a rule would read instead of a declared name, if anything: a
-/// reserved word, a global built-in, or a feature's built-in (read by its
-/// bare name inside a kind's clauses); with the label and where.
-fn taken_by_language(name: &str) -> Option<(String, String)> {
+/// Words that a call reaches as an expression of the language's own
+/// (`count(x in ...)`, `if ... then`), before a function with a value.
+const CALL_WORDS: &[&str] = &["count", "if"];
+
+/// What a rule would read instead of a declared name, if anything: `none`
+/// (or, for a function with a value, `count` and `if`), a global
+/// built-in, or a feature's built-in (read by its bare name inside a kind's
+/// clauses); with the label and where.
+fn taken_by_language(name: &str, called: bool) -> Option<(String, String)> {
     use crate::ir::expr::{Builtin, Receiver};
-    if RESERVED.contains(&name) {
+    if name == NOTHING || (called && CALL_WORDS.contains(&name)) {
         Some((
             format!("`{name}` is a word of the language"),
             "a rule reads the language's".into(),
@@ -196,15 +199,19 @@ fn taken_by_language(name: &str) -> Option<(String, String)> {
 /// rule looks a name up in them (kinds, markers, icons, figures, cards,
 /// decks, spots); `vars` with each variable's scope (game variables are
 /// read bare, after those, and player and feature ones as `p.NAME`,
-/// `c.NAME`, before the built-ins); `fns` are called, after the built-ins.
+/// `c.NAME`, before the built-ins; `None` for a declaration already
+/// refused); `fns` with whether each gives a value (a call for a value
+/// reaches the built-ins first, a call of effects only functions).
 pub(crate) fn taken(
     bare: &[&Namespace],
     vars: &Namespace,
-    scope_of: impl Fn(u16) -> crate::ir::program::VarScope,
+    scope_of: impl Fn(u16) -> Option<crate::ir::program::VarScope>,
     fns: &Namespace,
+    gives_value: impl Fn(u16) -> bool,
     diags: &mut Vec<Diagnostic>,
 ) {
     use crate::ir::expr::{Builtin, Receiver};
+    use crate::ir::geometry::COMPASS_NAMES;
     use crate::ir::program::VarScope;
     let rename = |e: &Entry| format!("give it another name, such as `my_{}`", e.name);
     let language = |what: &str, e: &Entry, (why, reads): (String, String), called: bool| {
@@ -228,13 +235,27 @@ pub(crate) fn taken(
         .chain(
             vars.entries
                 .iter()
-                .filter(|e| scope_of(e.id) == VarScope::Game)
+                .filter(|e| scope_of(e.id) == Some(VarScope::Game))
                 .map(|e| ("variable", e)),
         );
     let mut first: std::collections::HashMap<&str, (&str, &Entry)> = Default::default();
     for (what, e) in read_bare {
-        if let Some(taken) = taken_by_language(&e.name) {
+        if let Some(taken) = taken_by_language(&e.name, false) {
             diags.push(language(what, e, taken, false));
+        } else if COMPASS_NAMES.contains(&e.name.as_str()) {
+            // The compass points are looked up after every declared name.
+            diags.push(
+                Diagnostic::new(
+                    Code::NameTaken,
+                    format!("{what} `{}` would hide the compass point `{}`", e.name, e.name),
+                )
+                .at(e.span, format!("`{}` is a compass point", e.name))
+                .note(format!(
+                    "every rule of the load would read this {what} where it means the direction `{}`; {}",
+                    e.name,
+                    rename(e)
+                )),
+            );
         } else if let Some(&(other, earlier)) = first.get(e.name.as_str()) {
             diags.push(
                 Diagnostic::new(
@@ -251,9 +272,9 @@ pub(crate) fn taken(
     }
     for e in &vars.entries {
         let (receiver, whose, of) = match scope_of(e.id) {
-            VarScope::Game => continue,
-            VarScope::Player => (Receiver::Player, "a player's", "p"),
-            VarScope::Feature => (Receiver::Feature, "a feature's", "c"),
+            None | Some(VarScope::Game) => continue,
+            Some(VarScope::Player) => (Receiver::Player, "a player's", "p"),
+            Some(VarScope::Feature) => (Receiver::Feature, "a feature's", "c"),
         };
         if Builtin::find(receiver, &e.name).is_some() {
             diags.push(
@@ -270,8 +291,8 @@ pub(crate) fn taken(
             );
         }
     }
-    for e in &fns.entries {
-        if let Some(taken) = taken_by_language(&e.name) {
+    for e in fns.entries.iter().filter(|e| gives_value(e.id)) {
+        if let Some(taken) = taken_by_language(&e.name, true) {
             diags.push(language("function", e, taken, true));
         }
     }

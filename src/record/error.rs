@@ -121,6 +121,8 @@ impl ReplayError {
         match self {
             ReplayError::Step { index, .. } => Some(*index),
             ReplayError::Expect { index, .. } => *index,
+            // A record that failed otherwise than its `fails` says: where it failed.
+            ReplayError::Fails { found: Some(found), .. } => found.step(),
             _ => None,
         }
     }

@@ -10,32 +10,54 @@ use crate::ir::program::Window;
 /// The packs a record of `game` lists: `rules` as given, checked against
 /// the packs the game loaded when they are all pack names (paths are taken
 /// as given), or, when none are given, the game's packs that no other of
-/// its packs requires, by name.
+/// its packs requires: by name when bundled, else by the path they were
+/// read from. A replay loads a name as the bundled pack, so a name stands
+/// only for a pack whose text is the bundled one's.
 fn rules_of(game: &Game, rules: Vec<String>) -> Result<Vec<String>, GameError> {
-    let packs = &game.rules().pack.packs;
+    let rule_pack = &game.rules().pack;
+    let packs = &rule_pack.packs;
     let required: Vec<bool> = (0..packs.len())
         .map(|i| packs.iter().any(|p| p.requires.iter().any(|r| usize::from(*r) == i)))
         .collect();
     let loaded = || packs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+    // A pack read from a file of its own, not the bundled text: its path.
+    let from_file = |i: usize| {
+        let p = &packs[i];
+        (crate::bundled::bundled(&p.name) != Some(rule_pack.sources.text(p.file)))
+            .then(|| rule_pack.sources.name(p.file).to_string())
+    };
+    let named = |name: &str| -> Result<(), GameError> {
+        match packs.iter().position(|p| p.name == name) {
+            None => Err(ErrorKind::NoSuchId.error(format!(
+                "the record's rules name `{name}`, a pack this game did not load; give the packs it was played with ({}), or none to have them listed",
+                loaded()
+            ))),
+            Some(i) => match from_file(i) {
+                Some(path) => Err(ErrorKind::NoSuchId.error(format!(
+                    "the record's rules name `{name}`, which a replay loads as the bundled pack, but this game read it from `{path}`: give the file's path"
+                ))),
+                None => Ok(()),
+            },
+        }
+    };
     if rules.is_empty() {
-        return Ok(packs
-            .iter()
-            .zip(&required)
-            .filter(|(_, required)| !**required)
-            .map(|(p, _)| p.name.clone())
+        let top = (0..packs.len()).filter(|&i| !required[i]);
+        return Ok(top
+            .map(|i| from_file(i).unwrap_or_else(|| packs[i].name.clone()))
             .collect());
     }
-    if rules.iter().any(|r| r.contains(['/', '\\']) || r.ends_with(".rules")) {
+    let is_path = |r: &String| r.contains(['/', '\\']) || r.ends_with(".rules");
+    for r in rules.iter().filter(|r| !is_path(r)) {
+        named(r)?;
+    }
+    if let Some((_, twice)) = rules.iter().enumerate().find(|(i, r)| rules[..*i].contains(r)) {
+        return Err(ErrorKind::NoSuchId.error(format!("the record's rules list `{twice}` twice; list each pack once")));
+    }
+    if rules.iter().any(is_path) {
         return Ok(rules);
     }
-    let id = |name: &str| packs.iter().position(|p| p.name == name);
-    if let Some(stray) = rules.iter().find(|r| id(r).is_none()) {
-        return Err(ErrorKind::NoSuchId.error(format!(
-            "the record's rules name `{stray}`, a pack this game did not load; give the packs it was played with ({}), or none to have them listed",
-            loaded()
-        )));
-    }
     // Every pack the game loaded is listed, or required by one that is.
+    let id = |name: &str| packs.iter().position(|p| p.name == name);
     let mut covered = vec![false; packs.len()];
     let mut todo: Vec<usize> = rules.iter().filter_map(|r| id(r)).collect();
     while let Some(i) = todo.pop() {
@@ -58,8 +80,9 @@ impl Record {
     /// one name per player in turn order (none: `Player 1`, `Player 2` ...).
     /// `rules` lists the packs a replay loads: pack names are checked
     /// against the packs the game was played with (each one loaded, every
-    /// one listed or required by one listed), paths are taken as given, and
-    /// none lists the game's packs that no other of them requires.
+    /// one listed or required by one listed, and not read from a file of
+    /// its own), paths are taken as given, and none lists the game's packs
+    /// that no other of them requires (bundled by name, others by path).
     /// A player's view (or a copy of one) is refused: its hidden parts are a
     /// sample, not the game that was played; so is a game whose log misses
     /// events (`IncompleteLog`: logging turned off, or a search copy).
