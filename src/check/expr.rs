@@ -111,6 +111,9 @@ impl<'a> ExprScope<'a> {
 pub(crate) struct Locals {
     vars: Vec<(String, Type, Option<KindId>, u16)>,
     next: u16,
+    /// In a handler, its event and how many of the event's parameters the
+    /// handler names: an unknown name there may be one it left unnamed.
+    event: Option<(crate::ir::program::EventKind, usize)>,
 }
 
 impl Locals {
@@ -152,8 +155,47 @@ impl Locals {
         self.vars.iter().rev().find(|(n, ..)| n == name)
     }
 
+    /// The names a rule may write (not the slots kept for unnamed event
+    /// parameters and the like, whose names begin with `#`).
     fn names(&self) -> impl Iterator<Item = &str> {
-        self.vars.iter().map(|(n, ..)| n.as_str())
+        self.vars
+            .iter()
+            .map(|(n, ..)| n.as_str())
+            .filter(|n| !n.starts_with('#'))
+    }
+
+    /// Marks these locals as a handler's of `event`, naming `named` of its
+    /// parameters.
+    pub(crate) fn in_handler(&mut self, event: crate::ir::program::EventKind, named: usize) {
+        self.event = Some((event, named));
+    }
+
+    /// For a handler that names some of its event's parameters but not
+    /// all, how to name the rest (the note for an unknown name there).
+    fn unnamed_params(&self) -> Option<String> {
+        // (A handler that names none, `on turn_end { ... }`, is taken to
+        // read none: an unknown name there is more likely a slip.)
+        let (event, named) = self.event.filter(|&(_, named)| named > 0)?;
+        let def = event.def();
+        let rest = def.params.get(named..).filter(|r| !r.is_empty())?;
+        let given: Vec<&str> = self.vars.iter().take(named).map(|(n, ..)| n.as_str()).collect();
+        let all: Vec<&str> = given.iter().copied().chain(rest.iter().map(|(n, _)| *n)).collect();
+        let left: Vec<String> = rest.iter().map(|(n, t)| format!("`{n}` ({})", t.name())).collect();
+        Some(format!(
+            "this handler names {} of `{}`'s {} parameters, so {} {} no name here: to read {}, name {} in its head, as in `on {}({})`",
+            named,
+            def.name,
+            def.params.len(),
+            match left.as_slice() {
+                [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+                _ => left.join(""),
+            },
+            if left.len() == 1 { "has" } else { "have" },
+            if left.len() == 1 { "it" } else { "them" },
+            if left.len() == 1 { "it" } else { "them" },
+            def.name,
+            all.join(", ")
+        ))
     }
 }
 
@@ -460,7 +502,10 @@ impl Cx<'_, '_, '_> {
         self.diags.push(
             Diagnostic::new(Code::UnknownName, format!("unknown name `{}`", id.name))
                 .at(id.span, what)
-                .maybe_note(did_you_mean(&id.name, candidates.iter().map(String::as_str))),
+                .maybe_note(
+                    did_you_mean(&id.name, candidates.iter().map(String::as_str))
+                        .or_else(|| self.locals.unnamed_params()),
+                ),
         );
         None
     }

@@ -894,6 +894,7 @@ pub(crate) fn bind_event_params(
     for (name, (_, ty)) in names.iter().zip(def.params) {
         locals.bind(&name.name, *ty, None);
     }
+    locals.in_handler(event, names.len());
     // Unnamed parameters still take their slots.
     for (pname, ty) in def.params.iter().skip(names.len()) {
         locals.bind(&format!("#{pname}"), *ty, None);

@@ -455,6 +455,13 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     } else if !keyword.is_empty() {
         d = d.note(format!("did you mean `{keyword}`?"));
     }
+    // A `reason` wanted where the next line begins: the reason goes at the
+    // end of the line before, which the label shows.
+    let before = text[..pos].trim_end();
+    if hint_expected.iter().any(|e| e == "`reason`") && text[before.len()..pos].contains('\n') {
+        let last = before.len() - before.chars().next_back().map_or(0, char::len_utf8);
+        d = d.also(Span::new(file, last..before.len()), "`reason \"...\"` goes after this");
+    }
     if found.is_empty() {
         if let Some(open) = unclosed_bracket(text) {
             d = d.also(Span::new(file, open..open + 1), "this bracket is never closed");
@@ -666,10 +673,70 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         .filter_map(|e| e.strip_prefix('`')?.strip_suffix('`'))
         .filter(|k| is_word(k))
         .collect();
-    if is_word(found) {
+    let expects = |token: &str| expected.iter().any(|e| e == token);
+    // The statement before the failure, from its line's start or its block's.
+    let statement = before
+        .trim_end()
+        .rsplit(['\n', '{', '}'])
+        .next()
+        .unwrap_or("")
+        .trim_start();
+    // The item (top-level declaration) before the failure: its first line
+    // is the last one to start with a word in the first column.
+    let item = before
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .unwrap_or("");
+    if expects("`reason`") && statement.starts_with("score ") {
+        return Some(
+            "a `score` names why the points are paid: end it with `reason \"NAME\"`, e.g. `score 2 to current_player reason \"bonus\"`"
+                .to_string(),
+        );
+    }
+    if expects("`reason`") && item.starts_with("forbid ") {
+        return Some(
+            "a `forbid` rule says why, for the player it refuses: end it with `reason \"TEXT\"` after its condition, e.g. `forbid deployment of follower on f when f.kind == field reason \"no farmers\"`"
+                .to_string(),
+        );
+    }
+    // A word that begins its line and begins a statement or an item there
+    // is that, not a misspelt keyword of the line before.
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let begins_line = text[line_start..pos].trim().is_empty();
+    let begins_item = pos == line_start && ITEM_WORDS.contains(&found);
+    let keyword_of_its_own = begins_line && (ITEM_WORDS.contains(&found) || statement_words().any(|w| w == found));
+    if is_word(found) && !keyword_of_its_own {
         if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
             return Some(format!("did you mean `{word}`?"));
         }
+    }
+    if found == ";" && (expects("`score`") || expects("`on`")) {
+        return Some("statements and declarations need no `;` between them: delete it".to_string());
+    }
+    // `pack my-pack`, `card lock-city`: a name written with hyphens.
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if found == "-"
+        && before.len() == pos
+        && before.ends_with(ident)
+        && text[pos + 1..].starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        let start = before.len() - before.chars().rev().take_while(|&c| ident(c)).count();
+        let end = pos + text[pos..].chars().take_while(|&c| ident(c) || c == '-').count();
+        let name = &text[start..end];
+        let title = if statement.starts_with("pack ") {
+            format!(
+                " (the pack's title, in quotes after its name, may read freely: `pack {} \"{}\"`)",
+                name.replace('-', "_"),
+                name.replace('-', " ")
+            )
+        } else {
+            String::new()
+        };
+        return Some(format!(
+            "a name is one word of letters, digits and `_`: write `{}` for `{name}`{title}",
+            name.replace('-', "_")
+        ));
     }
     // A misspelt statement word reads as the name of a function to call, so
     // the parser stops after it, wanting the call's `(`.
@@ -689,7 +756,6 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         ));
     }
     // Other languages' spellings of `else if`, `and`, `or` and `==`.
-    let expects = |token: &str| expected.iter().any(|e| e == token);
     if expected == ["`(`"] && ["elif", "elsif", "elseif"].contains(&previous) {
         return Some(format!("write `else if` instead of `{previous}`"));
     }
@@ -707,19 +773,6 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
             return Some(format!("did you mean `{word}` instead of `{previous}`?"));
         }
     }
-    // The statement before the failure, from its line's start or its block's.
-    let statement = before
-        .trim_end()
-        .rsplit(['\n', '{', '}'])
-        .next()
-        .unwrap_or("")
-        .trim_start();
-    if expected.iter().any(|e| e == "`reason`") && statement.starts_with("score ") {
-        return Some(
-            "a `score` names why the points are paid: end it with `reason \"NAME\"`, e.g. `score 2 to current_player reason \"bonus\"`"
-                .to_string(),
-        );
-    }
     if found == "then" && expected.iter().any(|e| e == "`{`") {
         return Some("an `if` statement takes no `then`: write `if CONDITION { ... } else { ... }`".to_string());
     }
@@ -732,6 +785,14 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     // declaration gives was passed over as no name at all.
     if RESERVED.contains(&previous) && names_a_reserved_word(statement) {
         return Some(format!("`{previous}` is a reserved word and cannot be used as a name"));
+    }
+    // An item word in the first column, where the item before wants more:
+    // that item is unfinished.
+    if begins_item && !before.ends_with('}') && !expected.is_empty() {
+        return Some(format!(
+            "`{found}` begins the next item, so the one before it is unfinished: it needs {} before `{found}`",
+            join_alternatives(expected)
+        ));
     }
     // A word run on past a keyword (`standsx`) is named by the caller.
     if before.ends_with('}') || before.ends_with(';') || found.is_empty() || expected.is_empty() {
