@@ -168,6 +168,12 @@ pub struct Row {
     /// What else the figure needs to be read (a win rate's confidence
     /// interval and games); empty for most rows.
     pub note: String,
+    /// A win rate's 95% confidence interval, in the unit of `median`
+    /// (percent); `None` for the other rows.
+    pub interval: Option<[f64; 2]>,
+    /// A match's mean lead: the measured agent's points over its
+    /// opponent's, a game; `None` for the other rows.
+    pub lead: Option<f64>,
     /// Each round's figure, in order.
     pub rounds: Vec<f64>,
     /// Each round's figure over the figure it is paired with, timed right
@@ -394,6 +400,8 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     ratio: Some(median(&ratio_rounds)),
                     ratio_to: base.name.clone(),
                     note: String::new(),
+                    interval: None,
+                    lead: None,
                     rounds,
                     ratio_rounds,
                 });
@@ -413,6 +421,8 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                         ratio: None,
                         ratio_to: String::new(),
                         note: String::new(),
+                        interval: None,
+                        lead: None,
                         rounds,
                         ratio_rounds: Vec::new(),
                     });
@@ -433,6 +443,8 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     ratio: Some(1.0),
                     ratio_to: "1 thread".into(),
                     note: String::new(),
+                    interval: None,
+                    lead: None,
                     ratio_rounds: vec![1.0; one.len()],
                     rounds: one,
                 });
@@ -446,6 +458,8 @@ pub fn run(cases: &[Case], settings: &Settings, mut row: impl FnMut(&Row)) -> Re
                     ratio: Some(median(&speed_ups)),
                     ratio_to: "1 thread".into(),
                     note: String::new(),
+                    interval: None,
+                    lead: None,
                     rounds: many,
                     ratio_rounds: speed_ups,
                 });
@@ -629,12 +643,16 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
         ratio: None,
         ratio_to: String::new(),
         note,
+        interval: None,
+        lead: None,
         rounds: vec![median],
         ratio_rounds: Vec::new(),
     };
     let versus = format!("{} vs {}", played.agent, played.opponent);
-    let mut rows = vec![
-        row(
+    let won = Row {
+        interval: Some([100.0 * played.interval.low, 100.0 * played.interval.high]),
+        lead: Some(played.lead),
+        ..row(
             format!("{versus}: won"),
             100.0 * played.win_rate(),
             "%",
@@ -645,7 +663,10 @@ pub fn match_rows(played: &Match, case: &Case) -> Vec<Row> {
                 played.games,
                 played.lead
             ),
-        ),
+        )
+    };
+    let mut rows = vec![
+        won,
         row(
             format!("{versus}: games"),
             played.games as f64 / per_thread,

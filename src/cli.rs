@@ -124,9 +124,9 @@ enum Command {
         threads: Option<usize>,
         #[command(flatten)]
         workbench: Workbench,
-        /// Write one line per game and seat (seed, seat, agent, score, win,
-        /// turns, points by reason) to FILE: JSON Lines, or CSV when FILE
-        /// ends in .csv.
+        /// Write one line per game and seat (seed, seat, slot: the agent's
+        /// row in the report, agent, score, win, turns, points by reason)
+        /// to FILE: JSON Lines, or CSV when FILE ends in .csv.
         #[arg(long, value_name = "FILE")]
         games_out: Option<PathBuf>,
         /// Draw tiles in an order fixed by the seed and the tiles' names
@@ -168,8 +168,8 @@ enum Command {
         #[command(flatten)]
         workbench: Workbench,
         /// Write one line per game, variant (A, then B) and seat (seed,
-        /// variant, seat, agent, score, win, turns, points by reason of
-        /// both variants) to FILE: JSON Lines, or CSV when FILE ends in .csv.
+        /// variant, seat, slot, agent, score, win, turns, points by reason
+        /// of both variants) to FILE: JSON Lines, or CSV when FILE ends in .csv.
         #[arg(long, value_name = "FILE")]
         games_out: Option<PathBuf>,
     },
@@ -893,13 +893,13 @@ fn play(packs: Vec<String>, players: usize, seats: Option<&str>, seed: u64, reco
             return ExitCode::FAILURE;
         }
     };
-    let packs: Vec<String> = packs
-        .iter()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect();
+    let packs = pack_list(&packs);
     if packs.is_empty() {
         eprintln!("error: --rules names no pack; give bundled names or paths, comma-separated");
+        return ExitCode::FAILURE;
+    }
+    if let Some(twice) = listed_twice(&packs) {
+        eprintln!("error: --rules lists `{twice}` twice; list each pack once");
         return ExitCode::FAILURE;
     }
     if let Some(path) = record.as_ref().filter(|p| p.is_dir()) {

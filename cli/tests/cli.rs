@@ -106,6 +106,14 @@ fn a_pack_listed_twice_is_refused() {
         "{}",
         stderr(&out)
     );
+    // `play` too, refused before the game (so before any move is asked).
+    let out = meeple(&["play", "--rules", "base,abbot, base", "--seats", "random,random"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--rules lists `base` twice; list each pack once"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -687,7 +695,7 @@ fn packs_that_do_not_load_are_named_with_the_fix() {
 }
 
 /// A match's JSON has what its table shows (the interval, games and lead
-/// are in the note), no rounds (it is timed once), and a row of playouts
+/// are in the note, and the interval and lead also as numbers), no rounds (it is timed once), and a row of playouts
 /// only for an agent that searches.
 #[test]
 fn a_match_in_json_says_what_its_table_says() {
@@ -713,6 +721,17 @@ fn a_match_in_json_says_what_its_table_says() {
     assert_eq!(measures, ["greedy vs random: won", "greedy vs random: games"]);
     let note = rows[0]["note"].as_str().unwrap();
     assert!(note.contains("(95%), 4 games, seats rotated, lead "), "{note}");
+    // The interval and the lead as numbers too, the rate inside its interval.
+    let won = rows[0]["median"].as_f64().unwrap();
+    let [low, high] = [0, 1].map(|i| rows[0]["interval"][i].as_f64().unwrap());
+    assert!(0.0 <= low && low <= won && won <= high && high <= 100.0, "{}", rows[0]);
+    assert!(note.contains(&format!("[{low:.1}, {high:.1}]")), "{note}");
+    assert!(rows[0]["lead"].is_f64(), "{}", rows[0]);
+    assert!(
+        rows[1]["interval"].is_null() && rows[1]["lead"].is_null(),
+        "{}",
+        rows[1]
+    );
 }
 
 /// `sim --json` figures of games played by the engine as it was before the
@@ -971,6 +990,14 @@ fn rotating_seats_gives_every_agent_every_seat_equally() {
             assert_eq!(n, 20, "{agent} in seat {seat}");
         }
     }
+    // Each line names its lineup slot, the report's row: slot 0 is the
+    // first agent listed, whatever seat it played in the game.
+    for l in &lines {
+        let (game, seat) = (l["game"].as_u64().unwrap(), l["seat"].as_u64().unwrap());
+        assert_eq!(l["slot"].as_u64().unwrap(), (seat + game) % 2, "{l}");
+        let listed = ["random", "greedy"][l["slot"].as_u64().unwrap() as usize];
+        assert_eq!(l["agent"], listed, "{l}");
+    }
     // Per agent: greedy wins most games whichever seat it plays.
     let agents = report["agents"].as_array().unwrap();
     assert_eq!(agents[1]["agent"], "greedy");
@@ -1000,7 +1027,7 @@ fn games_out_writes_csv_and_refuses_other_names() {
     let mut rows = body.lines();
     assert_eq!(
         rows.next(),
-        Some("game,seed,seat,agent,score,win,turns,points:city,points:road,points:monastery,points:field")
+        Some("game,seed,seat,slot,agent,score,win,turns,points:city,points:road,points:monastery,points:field")
     );
     assert_eq!(rows.count(), 10);
     let bad = meeple(&["sim", "--games", "5", "--games-out", &text(&dir.join("games.txt"))]);
@@ -1035,18 +1062,18 @@ fn compare_games_out_writes_both_variants_and_their_seeds_replay_them() {
     let mut rows = body.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     assert_eq!(
-        header[..8],
-        ["game", "seed", "variant", "seat", "agent", "score", "win", "turns"]
+        header[..9],
+        ["game", "seed", "variant", "seat", "slot", "agent", "score", "win", "turns"]
     );
     assert!(header.contains(&"points:unopened gifts"), "{header:?}");
     let rows: Vec<Vec<String>> = rows.map(|r| r.split(',').map(String::from).collect()).collect();
     assert_eq!(rows.len(), 4 * 2 * 2, "games x variants x seats");
     let gifts = header.iter().position(|h| *h == "points:unopened gifts").unwrap();
     for row in &rows {
-        let points: i64 = row[8..].iter().map(|p| p.parse::<i64>().unwrap()).sum();
+        let points: i64 = row[9..].iter().map(|p| p.parse::<i64>().unwrap()).sum();
         assert_eq!(
             points,
-            row[5].parse::<i64>().unwrap(),
+            row[6].parse::<i64>().unwrap(),
             "points by reason add up to the score: {row:?}"
         );
         if row[2] == "A" {

@@ -65,7 +65,7 @@ pub fn bench(settings: &Settings, versus: Option<&str>, json: bool) -> ExitCode 
                 json!({
                     "measure": r.what, "packs": r.packs, "rules": r.rules, "players": r.players, "median": r.median,
                     "unit": r.unit, "ratio": r.ratio, "ratio_to": r.ratio_to, "rounds": r.rounds,
-                    "ratio_rounds": r.ratio_rounds, "note": r.note,
+                    "ratio_rounds": r.ratio_rounds, "note": r.note, "interval": r.interval, "lead": r.lead,
                 })
             })
             .collect();

@@ -157,7 +157,7 @@ pub fn run(a: &Variant, b: &Variant, opts: &SimOptions, plot: Option<PathBuf>) -
         |g, (ra, rb): (GameResult, GameResult)| {
             if let Some(out) = games_out.as_mut() {
                 let seed = replay_seed(opts.seed, g);
-                let agent = |seat| opts.agent_name(run.slot(g, seat));
+                let agent = |seat| (run.slot(g, seat), opts.agent_name(run.slot(g, seat)));
                 out.write(g, seed, Some("A"), (&ra, &a.rules.pack.reasons), agent)?;
                 out.write(g, seed, Some("B"), (&rb, &b.rules.pack.reasons), agent)?;
             }

@@ -434,7 +434,7 @@ pub fn run(rules: Arc<Rules>, opts: &SimOptions) -> Result<Report, String> {
                     replay_seed(opts.seed, g),
                     None,
                     (&finished.result, &pack.reasons),
-                    |seat| opts.agent_name(run.slot(g, seat)),
+                    |seat| (run.slot(g, seat), opts.agent_name(run.slot(g, seat))),
                 )?;
             }
             if let (Some(dir), Some(record)) = (&opts.record_dir, finished.record) {
@@ -802,11 +802,13 @@ impl GamesOut {
             variants,
         };
         if csv {
-            let mut header = vec!["game", "seed", "variant", "seat", "agent", "score", "win", "turns"]
-                .into_iter()
-                .filter(|c| variants || *c != "variant")
-                .map(String::from)
-                .collect::<Vec<_>>();
+            let mut header = vec![
+                "game", "seed", "variant", "seat", "slot", "agent", "score", "win", "turns",
+            ]
+            .into_iter()
+            .filter(|c| variants || *c != "variant")
+            .map(String::from)
+            .collect::<Vec<_>>();
             header.extend(reasons.iter().map(|r| csv_field(&format!("points:{r}"))));
             out.line(&header.join(","))?;
         }
@@ -819,17 +821,20 @@ impl GamesOut {
 
     /// The lines of game `g` (played from `seed`), one per seat; `variant`
     /// names a comparison's variant, whose `reasons` are its own pack's
-    /// (a reason the file has and the variant lacks is 0).
+    /// (a reason the file has and the variant lacks is 0). `agent` gives a
+    /// seat's lineup slot (the report's row: the seat itself unless seats
+    /// rotate) and its agent's name.
     pub(super) fn write<'a>(
         &mut self,
         g: usize,
         seed: u64,
         variant: Option<&str>,
         (result, reasons): (&GameResult, &[String]),
-        agent: impl Fn(usize) -> &'a str,
+        agent: impl Fn(usize) -> (usize, &'a str),
     ) -> Result<(), String> {
         let shares = result.win_shares();
         for (seat, share) in shares.iter().enumerate() {
+            let (slot, name) = agent(seat);
             let points = self.reasons.iter().map(|r| {
                 let at = reasons.iter().position(|x| x == r);
                 at.and_then(|i| result.points[seat].get(i).copied()).unwrap_or(0)
@@ -841,7 +846,8 @@ impl GamesOut {
                 }
                 fields.extend([
                     seat.to_string(),
-                    csv_field(agent(seat)),
+                    slot.to_string(),
+                    csv_field(name),
                     result.scores[seat].to_string(),
                     share.to_string(),
                     result.turns.to_string(),
@@ -856,7 +862,7 @@ impl GamesOut {
                     .map(|(r, p)| (r.clone(), json!(p)))
                     .collect();
                 let mut line = json!({
-                    "game": g, "seed": seed, "seat": seat, "agent": agent(seat), "score": result.scores[seat],
+                    "game": g, "seed": seed, "seat": seat, "slot": slot, "agent": name, "score": result.scores[seat],
                     "win": share, "turns": result.turns, "points": points,
                 });
                 if self.variants {
