@@ -142,7 +142,8 @@ for i in "${!rows[@]}"; do
     # Builds since the `slot` column (the seat's agent slot, the seat
     # itself here) hash the same lines as builds before it.
     if head -1 "$work/games.csv" | grep -q '^game,seed,seat,slot,'; then
-      cut --complement -d, -f4 "$work/games.csv" > "$work/games.cut" && mv "$work/games.cut" "$work/games.csv"
+      awk -F, -v OFS=, '{ out = $1; for (i = 2; i <= NF; i++) if (i != 4) out = out OFS $i; print out }' \
+        "$work/games.csv" > "$work/games.cut" && mv "$work/games.cut" "$work/games.csv"
     fi
     printf '%10s  %s\n' "$(cksum < "$work/games.csv" | cut -d' ' -f1)" "$label"
     continue

@@ -215,6 +215,7 @@ fn load_from(refs: &[PackRef], roots: Option<&[std::path::PathBuf]>) -> Result<R
         },
         &checker.fn_names,
         |id| matches!(checker.fn_sigs.get(usize::from(id)), Some(Some(sig)) if sig.result.is_some()),
+        &checker.vis,
         &mut checker.diags,
     );
     checker.check_call_counts();

@@ -171,30 +171,36 @@ impl Locals {
     }
 
     /// For a handler that names some of its event's parameters but not
-    /// all, how to name the rest (the note for an unknown name there).
-    fn unnamed_params(&self) -> Option<String> {
+    /// all, how to name the rest (for `name`, an unknown name there, which
+    /// may be meant as one of them).
+    fn unnamed_params(&self, name: &str) -> Option<String> {
         // (A handler that names none, `on turn_end { ... }`, is taken to
         // read none: an unknown name there is more likely a slip.)
         let (event, named) = self.event.filter(|&(_, named)| named > 0)?;
         let def = event.def();
         let rest = def.params.get(named..).filter(|r| !r.is_empty())?;
-        let given: Vec<&str> = self.vars.iter().take(named).map(|(n, ..)| n.as_str()).collect();
-        let all: Vec<&str> = given.iter().copied().chain(rest.iter().map(|(n, _)| *n)).collect();
+        let given: Vec<String> = self.vars.iter().take(named).map(|(n, ..)| n.clone()).collect();
+        // The rest by the event's names for them, unless the handler
+        // already uses one of those for another parameter.
+        let mut head = given.clone();
+        for (n, _) in rest {
+            let mut free = (*n).to_string();
+            while head.contains(&free) {
+                free.push('2');
+            }
+            head.push(free);
+        }
         let left: Vec<String> = rest.iter().map(|(n, t)| format!("`{n}` ({})", t.name())).collect();
+        let left = match left.as_slice() {
+            [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+            _ => left.join(""),
+        };
         Some(format!(
-            "this handler names {} of `{}`'s {} parameters, so {} {} no name here: to read {}, name {} in its head, as in `on {}({})`",
-            named,
+            "if `{name}` is meant as {} of `{}`'s parameters this handler leaves unnamed, {left}, name it in the handler's head, as in `on {}({})`",
+            if rest.len() == 1 { "the one" } else { "one" },
             def.name,
-            def.params.len(),
-            match left.as_slice() {
-                [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
-                _ => left.join(""),
-            },
-            if left.len() == 1 { "has" } else { "have" },
-            if left.len() == 1 { "it" } else { "them" },
-            if left.len() == 1 { "it" } else { "them" },
             def.name,
-            all.join(", ")
+            head.join(", ")
         ))
     }
 }
@@ -504,7 +510,7 @@ impl Cx<'_, '_, '_> {
                 .at(id.span, what)
                 .maybe_note(
                     did_you_mean(&id.name, candidates.iter().map(String::as_str))
-                        .or_else(|| self.locals.unnamed_params()),
+                        .or_else(|| self.locals.unnamed_params(&id.name)),
                 ),
         );
         None

@@ -201,13 +201,16 @@ fn taken_by_language(name: &str, called: bool) -> Option<(String, String)> {
 /// read bare, after those, and player and feature ones as `p.NAME`,
 /// `c.NAME`, before the built-ins; `None` for a declaration already
 /// refused); `fns` with whether each gives a value (a call for a value
-/// reaches the built-ins first, a call of effects only functions).
+/// reaches the built-ins first, a call of effects only functions). `vis`
+/// tells a clash within what one pack sees from one between packs that do
+/// not require each other.
 pub(crate) fn taken(
     bare: &[&Namespace],
     vars: &Namespace,
     scope_of: impl Fn(u16) -> Option<crate::ir::program::VarScope>,
     fns: &Namespace,
     gives_value: impl Fn(u16) -> bool,
+    vis: &Visibility,
     diags: &mut Vec<Diagnostic>,
 ) {
     use crate::ir::expr::{Builtin, Receiver};
@@ -262,7 +265,19 @@ pub(crate) fn taken(
                     Code::NameTaken,
                     format!("{what} `{}` has the name of the {other} `{}`", e.name, e.name),
                 )
-                .at(e.span, format!("a rule reads a bare `{}` as the {other}", e.name))
+                .at(
+                    e.span,
+                    // A pack that cannot see the other declaration still
+                    // meets it first, and is refused for naming it (E0005).
+                    if vis.sees(e.unit, earlier.unit) {
+                        format!("a rule reads a bare `{}` as the {other}", e.name)
+                    } else {
+                        format!(
+                            "a bare `{}` in this pack's rules names the {other} of pack `{}`, which it does not require (E0005), never this {what}",
+                            e.name, vis.pack_names[earlier.unit]
+                        )
+                    },
+                )
                 .also(earlier.span, format!("the {other} `{}`", e.name))
                 .note(format!("rename one of the two, such as `my_{}`", e.name)),
             );

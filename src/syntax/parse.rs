@@ -450,15 +450,18 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Di
     } else if invisible.is_some() {
         d = d.note("delete the invisible character, or retype the line");
     }
-    if let Some(note) = syntax_hint(text, pos, &found, &hint_expected) {
+    let hint = syntax_hint(text, pos, &found, &hint_expected);
+    let note_is_reason = hint.as_deref().is_some_and(|h| MISSING_REASON.contains(&h));
+    if let Some(note) = hint {
         d = d.note(note);
     } else if !keyword.is_empty() {
         d = d.note(format!("did you mean `{keyword}`?"));
     }
-    // A `reason` wanted where the next line begins: the reason goes at the
-    // end of the line before, which the label shows.
-    let before = text[..pos].trim_end();
-    if hint_expected.iter().any(|e| e == "`reason`") && text[before.len()..pos].contains('\n') {
+    // A `score` or `forbid` without its `reason`, found where the next line
+    // begins: the reason goes at the end of the line before (its comment
+    // aside), which the label shows.
+    let before = &text[..content_len(&text[..pos])];
+    if note_is_reason && text[before.len()..pos].contains('\n') {
         let last = before.len() - before.chars().next_back().map_or(0, char::len_utf8);
         d = d.also(Span::new(file, last..before.len()), "`reason \"...\"` goes after this");
     }
@@ -665,8 +668,32 @@ fn unfinished_by(text: &str) -> &str {
         .unwrap_or("")
 }
 
+/// The notes [`missing_reason`] gives: a `score`'s, a `forbid`'s.
+const MISSING_REASON: [&str; 2] = [
+    "a `score` names why the points are paid: end it with `reason \"NAME\"`, e.g. `score 2 to current_player reason \"bonus\"`",
+    "a `forbid` rule says why, for the player it refuses: end it with `reason \"TEXT\"` after its condition, e.g. `forbid deployment of follower on f when f.kind == field reason \"no farmers\"`",
+];
+
+/// The note for a `score` or `forbid` that ends before its `reason`:
+/// `statement` is the statement the failure ends, `item` the text of the
+/// item it lies in up to the failure (a `forbid` has no braces).
+fn missing_reason(statement: &str, item: &str, expected: &[String]) -> Option<&'static str> {
+    if !expected.iter().any(|e| e == "`reason`") {
+        return None;
+    }
+    if statement.starts_with("score ") {
+        Some(MISSING_REASON[0])
+    } else if item.starts_with("forbid ") && !item.contains('{') {
+        Some(MISSING_REASON[1])
+    } else {
+        None
+    }
+}
+
 fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Option<String> {
-    let before = text.get(..pos).unwrap_or("").trim_end();
+    // The text before the failure, without the blanks and comments that
+    // end it.
+    let before = text.get(..pos).map_or("", |t| &t[..content_len(t)]);
     let is_word = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
     let keywords: Vec<&str> = expected
         .iter()
@@ -681,31 +708,27 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
         .next()
         .unwrap_or("")
         .trim_start();
-    // The item (top-level declaration) before the failure: its first line
-    // is the last one to start with a word in the first column.
-    let item = before
-        .lines()
-        .rev()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))
-        .unwrap_or("");
-    if expects("`reason`") && statement.starts_with("score ") {
-        return Some(
-            "a `score` names why the points are paid: end it with `reason \"NAME\"`, e.g. `score 2 to current_player reason \"bonus\"`"
-                .to_string(),
-        );
-    }
-    if expects("`reason`") && item.starts_with("forbid ") {
-        return Some(
-            "a `forbid` rule says why, for the player it refuses: end it with `reason \"TEXT\"` after its condition, e.g. `forbid deployment of follower on f when f.kind == field reason \"no farmers\"`"
-                .to_string(),
-        );
+    // The item (top-level declaration) the failure lies in, up to it: it
+    // starts at the last line to start with a word in the first column.
+    let item = {
+        let (mut at, mut start) = (0, 0);
+        for line in before.split_inclusive('\n') {
+            if line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                start = at;
+            }
+            at += line.len();
+        }
+        &before[start..]
+    };
+    if let Some(hint) = missing_reason(statement, item, expected) {
+        return Some(hint.to_string());
     }
     // A word that begins its line and begins a statement or an item there
     // is that, not a misspelt keyword of the line before.
     let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     let begins_line = text[line_start..pos].trim().is_empty();
     let begins_item = pos == line_start && ITEM_WORDS.contains(&found);
-    let keyword_of_its_own = begins_line && (ITEM_WORDS.contains(&found) || statement_words().any(|w| w == found));
+    let keyword_of_its_own = begins_item || begins_line && statement_words().any(|w| w == found);
     if is_word(found) && !keyword_of_its_own {
         if let Some(word) = crate::diagnostic::suggest(found, keywords.iter().copied()) {
             return Some(format!("did you mean `{word}`?"));
@@ -716,12 +739,17 @@ fn syntax_hint(text: &str, pos: usize, found: &str, expected: &[String]) -> Opti
     }
     // `pack my-pack`, `card lock-city`: a name written with hyphens.
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let word_before = &before[before.len() - before.chars().rev().take_while(|&c| ident(c)).count()..];
+    let count = word_before
+        .strip_prefix('x')
+        .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
     if found == "-"
         && before.len() == pos
-        && before.ends_with(ident)
+        && word_before.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && !count
         && text[pos + 1..].starts_with(|c: char| c.is_ascii_alphabetic())
     {
-        let start = before.len() - before.chars().rev().take_while(|&c| ident(c)).count();
+        let start = before.len() - word_before.len();
         let end = pos + text[pos..].chars().take_while(|&c| ident(c) || c == '-').count();
         let name = &text[start..end];
         let title = if statement.starts_with("pack ") {
